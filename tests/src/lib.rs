@@ -1,0 +1,91 @@
+//! Tools shared by the integration tests: one per parameter kind the macro must handle.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tool_runtime::{tool, State, ToolContext, ToolError};
+
+/// A product category.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// Things for feet.
+    Shoes,
+    /// Things for heads.
+    Hats,
+}
+
+/// A price range.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct PriceRange {
+    /// Lowest price, in cents.
+    pub min: u32,
+    /// Highest price, in cents.
+    pub max: Option<u32>,
+}
+
+/// The catalogue the search tool reads.
+pub struct Catalogue {
+    /// Product names with their category and price in cents.
+    pub products: Vec<(String, Category, u32)>,
+}
+
+/// Search the product catalogue.
+///
+/// Results are ordered by **relevance**.
+#[tool(read_only)]
+pub async fn search_products(
+    /// Free-text query, for example "red running shoes".
+    query: String,
+    /// How many results to return.
+    #[tool(default = 10)]
+    #[schemars(range(min = 1, max = 100))]
+    limit: u32,
+    /// Restrict the search to one category.
+    category: Option<Category>,
+    /// Only products in this price range.
+    price: Option<PriceRange>,
+    catalogue: State<Catalogue>,
+) -> Result<Vec<String>, ToolError> {
+    let words: Vec<String> = query
+        .to_lowercase()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    if words.is_empty() {
+        return Err(ToolError::new("the query is empty: give at least one word"));
+    }
+    Ok(catalogue
+        .products
+        .iter()
+        .filter(|(_, c, _)| category.is_none_or(|want| want == *c))
+        .filter(|(_, _, p)| {
+            price
+                .as_ref()
+                .is_none_or(|r| *p >= r.min && r.max.is_none_or(|max| *p <= max))
+        })
+        .filter(|(name, _, _)| words.iter().any(|w| name.to_lowercase().contains(w)))
+        .take(limit as usize)
+        .map(|(name, _, _)| name.clone())
+        .collect())
+}
+
+/// Add two integers.
+///
+/// # Arguments
+///
+/// * `a` - The first addend.
+/// * `b` - The second addend.
+#[tool(name = "add_numbers", idempotent)]
+pub fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Echo the call's own context back.
+#[tool]
+pub fn whoami(ctx: ToolContext) -> String {
+    format!("{} {}", ctx.tool_name(), ctx.call_id().unwrap_or("-"))
+}
+
+/// Do nothing, successfully.
+#[tool(description = "A tool with no parameters and no result.")]
+pub fn noop() {}

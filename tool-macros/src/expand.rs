@@ -1,0 +1,186 @@
+//! Code generation: the checked model becomes the fn, an argument struct, and a `ToolDef`.
+//!
+//! Everything that can be generic runtime code is: the expansion only wires the signature
+//! to `::tool_runtime::__private`, which keeps compile time and error messages small.
+
+use crate::signature::{OutputKind, ParamKind, ToolFn};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::ReturnType;
+
+pub fn expand(model: ToolFn) -> TokenStream {
+    let ToolFn {
+        item,
+        name,
+        description,
+        attrs,
+        params,
+        output,
+    } = &model;
+    let fn_ident = &item.sig.ident;
+    let vis = &item.vis;
+    // Mixed-site hygiene: these locals can't clash with parameter names.
+    let args = Ident::new("__tool_args", Span::mixed_site());
+    let cx = Ident::new("__tool_cx", Span::mixed_site());
+
+    let mut fields = Vec::new();
+    let mut default_fns = Vec::new();
+    let mut field_idents = Vec::new();
+    let mut injections = Vec::new();
+    let mut requirements = Vec::new();
+    for param in params {
+        let ident = &param.ident;
+        let ty = &param.ty;
+        match &param.kind {
+            ParamKind::Argument {
+                doc,
+                default,
+                forwarded,
+            } => {
+                let describes = forwarded.iter().any(|a| {
+                    a.path().is_ident("schemars") && a.meta.to_token_stream_contains("description")
+                });
+                let doc_attr = match doc {
+                    Some(doc) if !describes => quote!(#[schemars(description = #doc)]),
+                    _ => quote!(),
+                };
+                let default_attr = default.as_ref().map(|expr| {
+                    let default_fn = format_ident!(
+                        "__tool_default_{}",
+                        ident.to_string().trim_start_matches("r#")
+                    );
+                    let path = default_fn.to_string();
+                    default_fns.push(quote_spanned! {expr.span()=>
+                        fn #default_fn() -> #ty { #expr }
+                    });
+                    quote!(#[serde(default = #path)])
+                });
+                fields.push(quote! {
+                    #doc_attr
+                    #default_attr
+                    #(#forwarded)*
+                    #ident: #ty,
+                });
+                field_idents.push(ident);
+            }
+            ParamKind::Injected => {
+                injections.push(quote_spanned! {ty.span()=>
+                    let #ident = match <#ty as __tr::Inject>::inject(#cx) {
+                        ::core::result::Result::Ok(value) => value,
+                        ::core::result::Result::Err(output) => return __tr::Pending::Done(output),
+                    };
+                });
+                requirements.push(quote_spanned!(ty.span()=> <#ty as __tr::Inject>::REQUIREMENT));
+            }
+        }
+    }
+
+    let call_args = params.iter().map(|p| &p.ident);
+    let call = quote!(#fn_ident(#(#call_args),*));
+    let convert = match (output, &item.sig.output) {
+        (OutputKind::Unit, _) => quote!(__tr::unit_output),
+        (OutputKind::Result, ReturnType::Type(_, ty)) => {
+            quote_spanned!(ty.span()=> __tr::result_output)
+        }
+        (_, ReturnType::Type(_, ty)) => quote_spanned!(ty.span()=> __tr::value_output),
+        (_, ReturnType::Default) => quote!(__tr::unit_output),
+    };
+    let pending = if item.sig.asyncness.is_some() {
+        quote!(__tr::Pending::Async(__tr::Box::pin(async move { #convert(#call.await) })))
+    } else {
+        quote!(__tr::Pending::Sync(__tr::Box::new(move || #convert(#call))))
+    };
+
+    let description = description.as_str();
+    let (read_only, destructive, idempotent, open_world) = (
+        attrs.read_only,
+        attrs.destructive,
+        attrs.idempotent,
+        attrs.open_world,
+    );
+    let handle_doc = format!("The `#[tool]` definition of [`{fn_ident}()`]: pass `{fn_ident}::TOOL` to `RegistryBuilder::register`.");
+
+    quote! {
+        #item
+
+        #[doc = #handle_doc]
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #fn_ident {}
+
+        const _: () = {
+            use ::tool_runtime::__private as __tr;
+
+            #[derive(__tr::serde::Deserialize, __tr::schemars::JsonSchema)]
+            #[serde(crate = "::tool_runtime::__private::serde", deny_unknown_fields)]
+            #[schemars(crate = "::tool_runtime::__private::schemars")]
+            #[allow(non_camel_case_types, non_snake_case)]
+            struct __ToolArgs {
+                #(#fields)*
+            }
+
+            #(#default_fns)*
+
+            fn __tool_invoke<'a>(
+                #args: __tr::Args<'a>,
+                #cx: &'a __tr::CallContext<'a>,
+            ) -> __tr::Pending<'a> {
+                let __ToolArgs { #(#field_idents),* } = match #args.parse::<__ToolArgs>(#cx) {
+                    ::core::result::Result::Ok(parsed) => parsed,
+                    ::core::result::Result::Err(output) => return __tr::Pending::Done(output),
+                };
+                #(#injections)*
+                #pending
+            }
+
+            impl #fn_ident {
+                /// This tool's definition, for `RegistryBuilder::register`.
+                pub const TOOL: __tr::ToolDef = __tr::ToolDef {
+                    name: #name,
+                    description: #description,
+                    flags: __tr::ToolFlags {
+                        read_only: #read_only,
+                        destructive: #destructive,
+                        idempotent: #idempotent,
+                        open_world: #open_world,
+                    },
+                    schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
+                    invoke: __tool_invoke,
+                    requires: &[#(#requirements),*],
+                    location: __tr::SourceLocation {
+                        file: ::core::file!(),
+                        line: ::core::line!(),
+                        column: ::core::column!(),
+                    },
+                };
+            }
+
+            __tr::submit!(#fn_ident::TOOL);
+        };
+    }
+}
+
+use syn::Ident;
+
+trait ContainsWord {
+    fn to_token_stream_contains(&self, word: &str) -> bool;
+}
+
+impl ContainsWord for syn::Meta {
+    fn to_token_stream_contains(&self, word: &str) -> bool {
+        quote::ToTokens::to_token_stream(self)
+            .into_iter()
+            .any(|tt| contains(tt, word))
+    }
+}
+
+fn contains(tt: proc_macro2::TokenTree, word: &str) -> bool {
+    match tt {
+        proc_macro2::TokenTree::Ident(ident) => ident == word,
+        proc_macro2::TokenTree::Group(group) => {
+            group.stream().into_iter().any(|t| contains(t, word))
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,31 @@
+//! The `#[tool]` attribute macro. Use it through `tool_runtime::tool`, which re-exports it.
+//!
+//! The macro works in three stages, one file each:
+//! - **parse** ([`attr`], [`docs`], [`signature`]): the fn and its attributes become a small model;
+//! - **check** (in [`signature`]): every mistake is collected, so the user sees them all at once;
+//! - **expand** ([`expand`]): the model becomes tokens that wire the fn to generic runtime code.
+
+mod attr;
+mod docs;
+mod expand;
+mod signature;
+
+use proc_macro::TokenStream;
+
+/// Turns an ordinary `fn` (sync or `async`) into a tool an LLM can call.
+///
+/// See the `tool_runtime` crate documentation for the full reference.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    let input_fn = syn::parse_macro_input!(input as syn::ItemFn);
+    match signature::ToolFn::parse(args.into(), input_fn.clone()) {
+        Ok(model) => expand::expand(model).into(),
+        Err(error) => {
+            // Keep the fn itself in the output so one mistake in the attribute doesn't
+            // cascade into "cannot find function" errors at every call site.
+            let mut tokens = error.to_compile_error();
+            tokens.extend(signature::strip_param_attrs(input_fn));
+            tokens.into()
+        }
+    }
+}

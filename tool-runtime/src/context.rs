@@ -1,0 +1,97 @@
+//! The context of one call, and the values a tool can receive from it instead of from the model.
+
+use crate::error::{ErrorCode, ToolError};
+use crate::output::ToolOutput;
+use crate::state::{State, StateMap, StateRequirement};
+
+/// What the runtime knows about the call being made; the source of injected parameters.
+pub struct CallContext<'a> {
+    pub(crate) tool: &'a str,
+    pub(crate) call_id: Option<&'a str>,
+    pub(crate) states: &'a StateMap,
+}
+
+impl<'a> CallContext<'a> {
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &'a str {
+        self.tool
+    }
+
+    /// The id the model gave the call, if any.
+    pub fn call_id(&self) -> Option<&'a str> {
+        self.call_id
+    }
+}
+
+/// A tool parameter of this type receives the call's context: the tool's name and the call's id.
+///
+/// ```
+/// use tool_runtime::{tool, ToolContext};
+///
+/// /// Say which call this is.
+/// #[tool]
+/// fn whoami(ctx: ToolContext) -> String {
+///     format!("{} ({})", ctx.tool_name(), ctx.call_id().unwrap_or("no id"))
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ToolContext {
+    tool: String,
+    call_id: Option<String>,
+}
+
+impl ToolContext {
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &str {
+        &self.tool
+    }
+
+    /// The id the model gave the call, if any.
+    pub fn call_id(&self) -> Option<&str> {
+        self.call_id.as_deref()
+    }
+}
+
+/// A parameter type the runtime supplies instead of the model: `State<T>`, `ToolContext`, or
+/// your own type marked `#[tool(inject)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` can't be injected into a tool",
+    note = "injected parameters are `State<T>` (a value given to `Registry::builder().state(..)`) and `ToolContext`"
+)]
+pub trait Inject: Sized {
+    /// The state this parameter needs, checked when the registry is built.
+    const REQUIREMENT: Option<StateRequirement>;
+
+    /// Takes the value from the call's context.
+    fn inject(cx: &CallContext<'_>) -> Result<Self, ToolOutput>;
+}
+
+impl<T: Send + Sync + 'static> Inject for State<T> {
+    const REQUIREMENT: Option<StateRequirement> = Some(StateRequirement::of::<T>());
+
+    fn inject(cx: &CallContext<'_>) -> Result<Self, ToolOutput> {
+        cx.states.get::<T>().map(State).ok_or_else(|| {
+            ToolOutput::Error(
+                ToolError::with_code(
+                    ErrorCode::MissingState,
+                    format!(
+                        "the registry has no value of type {}",
+                        std::any::type_name::<T>()
+                    ),
+                )
+                .for_tool(cx.tool),
+            )
+        })
+    }
+}
+
+impl Inject for ToolContext {
+    const REQUIREMENT: Option<StateRequirement> = None;
+
+    fn inject(cx: &CallContext<'_>) -> Result<Self, ToolOutput> {
+        Ok(ToolContext {
+            tool: cx.tool.to_owned(),
+            call_id: cx.call_id.map(str::to_owned),
+        })
+    }
+}

@@ -1,0 +1,140 @@
+//! The definition `#[tool]` generates for each fn, and the erased call it points to.
+
+use crate::context::CallContext;
+use crate::error::{ErrorCode, ToolError};
+use crate::output::ToolOutput;
+use crate::state::StateRequirement;
+use serde::de::DeserializeOwned;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A tool defined by `#[tool]`: `my_fn::TOOL`. Collected automatically through `inventory`,
+/// or passed by hand to [`RegistryBuilder::register`](crate::RegistryBuilder::register).
+///
+/// Its fields are filled in by the macro; read a tool through its [`ToolSpec`](crate::ToolSpec).
+#[derive(Clone, Copy)]
+pub struct ToolDef {
+    #[doc(hidden)]
+    pub name: &'static str,
+    #[doc(hidden)]
+    pub description: &'static str,
+    #[doc(hidden)]
+    pub flags: ToolFlags,
+    #[doc(hidden)]
+    pub schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    #[doc(hidden)]
+    pub invoke: Invoke,
+    #[doc(hidden)]
+    pub requires: &'static [Option<StateRequirement>],
+    #[doc(hidden)]
+    pub location: SourceLocation,
+}
+
+impl ToolDef {
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl fmt::Debug for ToolDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.name)
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Hints about what a tool does, set as flags on `#[tool(...)]`; exported as MCP annotations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ToolFlags {
+    /// The tool only reads (`#[tool(read_only)]`).
+    pub read_only: bool,
+    /// The tool may destroy or overwrite data (`#[tool(destructive)]`).
+    pub destructive: bool,
+    /// Calling the tool twice with the same arguments has no further effect (`#[tool(idempotent)]`).
+    pub idempotent: bool,
+    /// The tool reaches outside systems, such as the web (`#[tool(open_world)]`).
+    pub open_world: bool,
+}
+
+/// Where a tool was defined, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLocation {
+    /// The source file.
+    pub file: &'static str,
+    /// The line of the `#[tool]` attribute.
+    pub line: u32,
+    /// The column of the `#[tool]` attribute.
+    pub column: u32,
+}
+
+impl fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// The erased entry point of a `#[tool]` fn: arguments and context in, a pending output out.
+pub type Invoke = for<'a> fn(Args<'a>, &'a CallContext<'a>) -> Pending<'a>;
+
+/// The arguments of one call, as the pipeline hands them to the tool.
+pub enum Args<'a> {
+    /// JSON text, deserialized straight into the tool's argument struct.
+    Text(&'a str),
+    /// An already parsed (and possibly repaired) JSON value.
+    Value(serde_json::Value),
+}
+
+impl Args<'_> {
+    /// Deserializes into the tool's argument struct; failures become error outputs that say
+    /// what was wrong with the JSON.
+    pub fn parse<T: DeserializeOwned>(self, cx: &CallContext<'_>) -> Result<T, ToolOutput> {
+        let result = match self {
+            Args::Text(text) => serde_json::from_str(text),
+            Args::Value(value) => serde_json::from_value(value),
+        };
+        result.map_err(|e| argument_error(cx.tool, &e))
+    }
+}
+
+fn argument_error(tool: &str, error: &serde_json::Error) -> ToolOutput {
+    use serde_json::error::Category;
+    let (code, message) = match error.classify() {
+        Category::Syntax | Category::Eof => (
+            ErrorCode::MalformedArguments,
+            format!("Arguments for {tool} are not valid JSON: {error}. Send a JSON object."),
+        ),
+        Category::Data | Category::Io => (
+            ErrorCode::InvalidArguments,
+            format!("Invalid arguments for {tool}: {error}."),
+        ),
+    };
+    ToolOutput::Error(ToolError::with_code(code, message).for_tool(tool))
+}
+
+/// A boxed future the runtime can hold for any tool.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What invoking a tool gives back before it has run.
+pub enum Pending<'a> {
+    /// Already finished: the arguments were rejected, or a value couldn't be injected.
+    Done(ToolOutput),
+    /// A sync fn, ready to run: the dispatcher chooses the thread.
+    Sync(Box<dyn FnOnce() -> ToolOutput + Send + 'a>),
+    /// An async fn's future.
+    Async(BoxFuture<'a, ToolOutput>),
+}
+
+impl<'a> Pending<'a> {
+    /// Runs the call to completion on the current task.
+    pub async fn run(self) -> ToolOutput {
+        match self {
+            Pending::Done(output) => output,
+            Pending::Sync(run) => run(),
+            Pending::Async(future) => future.await,
+        }
+    }
+}

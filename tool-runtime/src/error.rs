@@ -1,0 +1,72 @@
+//! The error a call can end with: what the model (and the caller) is told went wrong.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a call failed, in a form the model can act on.
+///
+/// A tool returns it (`Result<T, ToolError>`) to fail with a message of its own; the runtime
+/// builds one for every call it rejects or can't complete.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolError {
+    /// What kind of failure this is, for code that reacts to it.
+    pub code: ErrorCode,
+    /// The sentence the model reads.
+    pub message: String,
+    /// The tool the call named, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+/// The kinds of failure, serialized in `snake_case`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The call named a tool the registry doesn't have.
+    UnknownTool,
+    /// The arguments aren't JSON.
+    MalformedArguments,
+    /// The arguments are JSON but don't fit the tool's parameters.
+    InvalidArguments,
+    /// The tool ran and reported a failure.
+    ToolFailed,
+    /// The tool's return value couldn't be turned into an output.
+    OutputError,
+    /// A value the tool needs wasn't available to inject.
+    MissingState,
+    /// The runtime itself couldn't run the call (for example, no async runtime).
+    RuntimeError,
+}
+
+impl ToolError {
+    /// An error the tool reports about its own work ([`ErrorCode::ToolFailed`]).
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError::with_code(ErrorCode::ToolFailed, message)
+    }
+
+    /// An error of a given kind.
+    pub fn with_code(code: ErrorCode, message: impl Into<String>) -> ToolError {
+        ToolError {
+            code,
+            message: message.into(),
+            tool: None,
+        }
+    }
+
+    /// Names the tool the error is about.
+    #[must_use]
+    pub fn for_tool(mut self, tool: impl Into<String>) -> ToolError {
+        self.tool = Some(tool.into());
+        self
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+// Deliberately not `std::error::Error`: a tool can return `Result<T, E>` for any `E: Display`,
+// and `ToolError` passes through that path with its code intact.

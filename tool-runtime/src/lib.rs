@@ -1,0 +1,62 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+mod context;
+mod def;
+mod dialect;
+mod error;
+mod output;
+mod registration;
+mod registry;
+mod schema;
+mod spec;
+mod state;
+
+pub use context::{CallContext, Inject, ToolContext};
+pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
+pub use dialect::Dialect;
+pub use error::{ErrorCode, ToolError};
+pub use output::{JsonOutput, ToolOutput};
+pub use registry::{BuildError, Location, Registry, RegistryBuilder};
+pub use spec::ToolSpec;
+pub use state::{State, StateRequirement};
+
+/// Turns an ordinary `fn` (sync or `async`) into a tool an LLM can call.
+///
+/// ```
+/// use tool_runtime::{tool, ToolError};
+///
+/// /// Add two numbers.
+/// #[tool(read_only, idempotent)]
+/// fn add(
+///     /// The first number.
+///     a: i64,
+///     /// The second number.
+///     #[tool(default = 1)]
+///     b: i64,
+/// ) -> Result<i64, ToolError> {
+///     a.checked_add(b).ok_or_else(|| ToolError::new("the sum overflows"))
+/// }
+///
+/// assert_eq!(add(2, 3).unwrap(), 5); // still an ordinary fn
+/// ```
+///
+/// On the fn, `#[tool(...)]` takes `name = "..."`, `description = "..."`, and the flags
+/// `read_only`, `destructive`, `idempotent`, `open_world`. On a parameter it takes
+/// `default = EXPR` and `inject`. `#[serde(...)]` and `#[schemars(...)]` on a parameter are
+/// forwarded to the generated argument struct.
+pub use tool_macros::tool;
+
+/// What the code `#[tool]` generates refers to. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::__submit as submit;
+    pub use crate::context::{CallContext, Inject};
+    pub use crate::def::{Args, Pending, SourceLocation, ToolDef, ToolFlags};
+    pub use crate::output::{result_output, unit_output, value_output};
+    #[cfg(feature = "inventory")]
+    pub use inventory;
+    pub use schemars;
+    pub use serde;
+    pub use std::boxed::Box;
+}

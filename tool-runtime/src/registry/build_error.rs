@@ -1,0 +1,85 @@
+//! Why a registry could not be built.
+
+use crate::def::SourceLocation;
+use std::fmt;
+
+/// A registry that would misbehave at call time is refused at build time, with every
+/// problem named.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// Two tools share a name.
+    #[error("two tools are named `{name}`: one at {first}, one at {second}; rename one with #[tool(name = \"...\")] or leave one out with `.exclude(...)`")]
+    DuplicateName {
+        /// The shared name.
+        name: String,
+        /// Where the first was defined.
+        first: Location,
+        /// Where the second was defined.
+        second: Location,
+    },
+    /// A tool takes a `State<T>` the builder was not given.
+    #[error("tool `{tool}` takes State<{type_name}>, but the registry was given no {type_name}: add `.state(...)` with one to the builder")]
+    MissingState {
+        /// The tool.
+        tool: String,
+        /// The missing type.
+        type_name: &'static str,
+    },
+    /// `.only(...)` or `.exclude(...)` names a tool that doesn't exist.
+    #[error("`.{filter}(...)` names `{name}`, but no tool has that name")]
+    UnknownName {
+        /// `only` or `exclude`.
+        filter: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// Several of the above.
+    #[error("{}", list(.0))]
+    Multiple(Vec<BuildError>),
+}
+
+/// Where a tool came from, as build errors report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A `#[tool]` fn.
+    Source(SourceLocation),
+    /// A tool registered at run time.
+    Runtime,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Source(location) => location.fmt(f),
+            Location::Runtime => f.write_str("(registered at run time)"),
+        }
+    }
+}
+
+fn list(errors: &[BuildError]) -> String {
+    let mut text = format!("{} problems:", errors.len());
+    for error in errors {
+        text.push_str("\n  - ");
+        text.push_str(&error.to_string());
+    }
+    text
+}
+
+impl BuildError {
+    /// The individual problems (one, unless this is [`BuildError::Multiple`]).
+    pub fn problems(&self) -> &[BuildError] {
+        match self {
+            BuildError::Multiple(all) => all,
+            single => std::slice::from_ref(single),
+        }
+    }
+
+    pub(crate) fn from_list(mut errors: Vec<BuildError>) -> Option<BuildError> {
+        match errors.len() {
+            0 => None,
+            1 => errors.pop(),
+            _ => Some(BuildError::Multiple(errors)),
+        }
+    }
+}

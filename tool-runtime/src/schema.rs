@@ -1,0 +1,102 @@
+//! JSON Schemas for tool arguments, generated once per tool when the registry is built.
+
+use schemars::generate::SchemaSettings;
+use schemars::transform::{transform_subschemas, Transform};
+use schemars::{Schema, SchemaGenerator};
+use serde_json::{Map, Value};
+
+/// Builds a tool's input schema from the generated argument struct's `json_schema` fn.
+///
+/// The result is clean for every consumer: an object at the root, no `$schema` or `title`,
+/// `additionalProperties: false` on every object with fixed properties, and the definitions
+/// of nested types in the tool's own `$defs`.
+pub(crate) fn input_schema(schema_fn: fn(&mut SchemaGenerator) -> Schema) -> Value {
+    let mut generator = SchemaSettings::draft2020_12()
+        .with(|s| s.meta_schema = None)
+        .with_transform(CloseObjects)
+        .into_generator();
+    let mut root = schema_fn(&mut generator);
+    CloseObjects.transform(&mut root);
+    let definitions = generator.take_definitions(true);
+
+    let mut map = match root.to_value() {
+        Value::Object(map) => map,
+        // A bool schema (`true`) accepts anything: as tool input that's "any object".
+        _ => Map::new(),
+    };
+    map.remove("$schema");
+    map.remove("title");
+    map.entry("type").or_insert_with(|| Value::from("object"));
+    if map.get("type").and_then(Value::as_str) == Some("object") {
+        map.entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    if !definitions.is_empty() {
+        map.insert("$defs".into(), Value::Object(definitions));
+    }
+    Value::Object(map)
+}
+
+/// Adds `additionalProperties: false` to every object schema that lists its properties and
+/// says nothing about others, so the schema rejects the unknown keys a model invents.
+#[derive(Clone)]
+struct CloseObjects;
+
+impl Transform for CloseObjects {
+    fn transform(&mut self, schema: &mut Schema) {
+        if let Some(object) = schema.as_object_mut() {
+            let lists_properties = object.get("properties").is_some_and(Value::is_object);
+            let open_ended = [
+                "additionalProperties",
+                "unevaluatedProperties",
+                "patternProperties",
+            ]
+            .iter()
+            .any(|k| object.contains_key(*k));
+            if lists_properties && !open_ended {
+                object.insert("additionalProperties".into(), Value::Bool(false));
+            }
+        }
+        transform_subschemas(self, schema);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schemars::JsonSchema;
+    use serde_json::json;
+    use std::collections::HashMap;
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Inner {
+        properties: u8,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Args {
+        inner: Inner,
+        tags: HashMap<String, String>,
+    }
+
+    #[test]
+    fn objects_are_closed_and_maps_left_open() {
+        let schema = input_schema(<Args as JsonSchema>::json_schema);
+        assert_eq!(schema["additionalProperties"], json!(false));
+        assert_eq!(
+            schema["$defs"]["Inner"]["additionalProperties"],
+            json!(false)
+        );
+        // A property named "properties" is not mistaken for a schema keyword.
+        assert!(schema["$defs"]["Inner"]["properties"]
+            .get("additionalProperties")
+            .is_none());
+        assert_eq!(
+            schema["properties"]["tags"]["additionalProperties"],
+            json!({"type": "string"})
+        );
+        assert!(schema.get("title").is_none() && schema.get("$schema").is_none());
+    }
+}

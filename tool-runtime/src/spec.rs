@@ -1,0 +1,41 @@
+//! What a registry knows about each tool, as callers and exporters read it.
+
+use crate::def::{SourceLocation, ToolFlags};
+use serde_json::Value;
+
+/// A tool as the registry holds it: name, description, input schema, flags and origin.
+#[derive(Clone, Debug)]
+pub struct ToolSpec {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) input_schema: Value,
+    pub(crate) flags: ToolFlags,
+    pub(crate) location: Option<SourceLocation>,
+}
+
+impl ToolSpec {
+    /// The name the model calls the tool by.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What the tool does, for the model (Markdown).
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The JSON Schema of the arguments object.
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+
+    /// The `#[tool(...)]` flags.
+    pub fn flags(&self) -> ToolFlags {
+        self.flags
+    }
+
+    /// Where the tool was defined, for `#[tool]` fns.
+    pub fn location(&self) -> Option<SourceLocation> {
+        self.location
+    }
+}
