@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod call;
 mod context;
 mod def;
 mod dialect;
@@ -12,6 +13,7 @@ mod schema;
 mod spec;
 mod state;
 
+pub use call::ToolCall;
 pub use context::{CallContext, Inject, ToolContext};
 pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
 pub use dialect::Dialect;
