@@ -9,6 +9,7 @@ mod error;
 mod output;
 mod registration;
 mod registry;
+pub mod router;
 mod schema;
 mod spec;
 mod state;

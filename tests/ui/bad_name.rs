@@ -1,0 +1,7 @@
+use tool_runtime::tool;
+
+/// Ping.
+#[tool(name = "bad name!")]
+fn ping() {}
+
+fn main() {}

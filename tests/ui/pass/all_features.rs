@@ -1,0 +1,101 @@
+//! Every feature of `#[tool]` at once, so the success path stays compiling.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tool_runtime::{tool, Registry, State, ToolContext, ToolError, ToolOutput};
+
+/// What the tools share through `State<T>`.
+pub struct Inventory {
+    pub items: Vec<String>,
+}
+
+/// A kind of item.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A tool for the hand.
+    Hand,
+    /// A tool with a motor.
+    Power,
+}
+
+/// What `find` returns.
+#[derive(Serialize)]
+pub struct Found {
+    pub tool: String,
+    pub call_id: Option<String>,
+    pub items: Vec<String>,
+}
+
+/// Find items in the inventory.
+///
+/// Matches are **case-insensitive**.
+///
+/// # Arguments
+///
+/// * `query` - Words to look for.
+/// * `r#type` - Only items of this kind.
+#[tool(name = "find_items", read_only, idempotent)]
+pub async fn find(
+    query: String,
+    r#type: Option<Kind>,
+    /// How many items to return.
+    #[tool(default = 10)]
+    #[schemars(range(min = 1, max = 100))]
+    limit: u32,
+    /// Skip this many matches first.
+    #[serde(rename = "skip")]
+    #[tool(default = 0)]
+    offset: usize,
+    inventory: State<Inventory>,
+    ctx: ToolContext,
+) -> Result<Found, ToolError> {
+    let _ = r#type;
+    if query.is_empty() {
+        return Err(ToolError::new("the query is empty"));
+    }
+    let query = query.to_lowercase();
+    Ok(Found {
+        tool: ctx.tool_name().to_owned(),
+        call_id: ctx.call_id().map(str::to_owned),
+        items: inventory
+            .items
+            .iter()
+            .filter(|item| item.to_lowercase().contains(&query))
+            .skip(offset)
+            .take(limit as usize)
+            .cloned()
+            .collect(),
+    })
+}
+
+/// Count the items.
+#[tool]
+fn count(inventory: State<Inventory>) -> usize {
+    inventory.items.len()
+}
+
+#[tool(description = "Say hello.", destructive, open_world)]
+fn hello(
+    /// Who to greet.
+    name: String,
+) -> ToolOutput {
+    ToolOutput::text(format!("hello, {name}"))
+}
+
+/// Do nothing.
+#[tool]
+fn noop() {}
+
+fn main() {
+    // Still ordinary fns.
+    assert_eq!(count(State(std::sync::Arc::new(Inventory { items: vec![] }))), 0);
+    let _ = hello(String::from("you"));
+    noop();
+    let _ = find;
+
+    let registry = Registry::builder()
+        .state(Inventory { items: vec![String::from("Hammer")] })
+        .build();
+    let _ = registry;
+}

@@ -1,0 +1,1 @@
+//! Tool calls written inside plain text.
