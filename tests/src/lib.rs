@@ -89,3 +89,51 @@ pub fn whoami(ctx: ToolContext) -> String {
 /// Do nothing, successfully.
 #[tool(description = "A tool with no parameters and no result.")]
 pub fn noop() {}
+
+/// How to sort results.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SortOrder {
+    /// Newest first.
+    Newest,
+    /// Oldest first.
+    Oldest,
+}
+
+/// A label with a colour.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct Label {
+    /// The label's text.
+    pub name: String,
+    /// An RGB colour such as `#ff0000`.
+    pub colour: Option<String>,
+}
+
+/// Exercise every parameter kind the schema tests look at.
+#[tool]
+pub fn kinds(
+    /// A list of tags.
+    tags: Vec<String>,
+    /// Counts by key.
+    counts: std::collections::HashMap<String, i32>,
+    /// Labels to attach.
+    labels: Vec<Label>,
+    /// A ratio between 0 and 1.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    ratio: f64,
+    /// Whether to be verbose.
+    verbose: Option<bool>,
+    /// The sort order.
+    #[tool(default = SortOrder::Newest)]
+    order: SortOrder,
+    /// The kind of thing, sent by the model as `type`.
+    r#type: String,
+    /// Renamed on the wire.
+    #[serde(rename = "maxItems")]
+    max_items: u8,
+) -> serde_json::Value {
+    serde_json::json!({
+        "tags": tags, "counts": counts, "labels": labels, "ratio": ratio,
+        "verbose": verbose, "order": order, "type": r#type, "max_items": max_items,
+    })
+}

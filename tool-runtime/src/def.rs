@@ -92,12 +92,31 @@ impl Args<'_> {
     /// Deserializes into the tool's argument struct; failures become error outputs that say
     /// what was wrong with the JSON.
     pub fn parse<T: DeserializeOwned>(self, cx: &CallContext<'_>) -> Result<T, ToolOutput> {
+        // serde's derived structs also accept a JSON array of the fields in order; the schema
+        // says "object", so only an object may reach the deserializer.
         let result = match self {
-            Args::Text(text) => serde_json::from_str(text),
-            Args::Value(value) => serde_json::from_value(value),
+            Args::Text(text) => match text.trim_start().as_bytes().first() {
+                Some(b'{') | None => serde_json::from_str(text),
+                Some(_) => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                    Ok(_) => return Err(not_an_object(cx.tool)),
+                    Err(e) => Err(e),
+                },
+            },
+            Args::Value(value) if value.is_object() => serde_json::from_value(value),
+            Args::Value(_) => return Err(not_an_object(cx.tool)),
         };
         result.map_err(|e| argument_error(cx.tool, &e))
     }
+}
+
+fn not_an_object(tool: &str) -> ToolOutput {
+    ToolOutput::Error(
+        ToolError::with_code(
+            ErrorCode::InvalidArguments,
+            format!("Invalid arguments for {tool}: the arguments must be a JSON object of named parameters."),
+        )
+        .for_tool(tool),
+    )
 }
 
 fn argument_error(tool: &str, error: &serde_json::Error) -> ToolOutput {

@@ -89,13 +89,33 @@ fn noop() {}
 
 fn main() {
     // Still ordinary fns.
-    assert_eq!(count(State(std::sync::Arc::new(Inventory { items: vec![] }))), 0);
-    let _ = hello(String::from("you"));
+    let inventory = State(std::sync::Arc::new(Inventory {
+        items: vec![String::from("Hammer"), String::from("Drill")],
+    }));
+    assert_eq!(count(inventory), 2);
+    assert_eq!(hello(String::from("you")), ToolOutput::text("hello, you"));
     noop();
-    let _ = find;
 
     let registry = Registry::builder()
-        .state(Inventory { items: vec![String::from("Hammer")] })
-        .build();
-    let _ = registry;
+        .without_inventory()
+        .register(find::TOOL)
+        .register(count::TOOL)
+        .register(hello::TOOL)
+        .register(noop::TOOL)
+        .state(Inventory {
+            items: vec![String::from("Hammer")],
+        })
+        .build()
+        .expect("every tool's requirements are met");
+    assert_eq!(registry.len(), 4);
+
+    let find = registry.get("find_items").expect("`name = ..` renames the tool");
+    let properties = &find.input_schema()["properties"];
+    assert!(properties["type"].is_object(), "raw identifiers lose their `r#`");
+    assert!(properties["skip"].is_object(), "#[serde(rename)] is forwarded");
+    assert_eq!(properties["limit"]["maximum"], 100, "#[schemars(range)] is forwarded");
+    assert_eq!(properties["query"]["description"], "Words to look for.");
+    assert_eq!(properties["limit"]["default"], 10);
+    let required = &find.input_schema()["required"];
+    assert_eq!(required, &serde_json::json!(["query"]));
 }
