@@ -1,5 +1,35 @@
-#![doc = include_str!("../README.md")]
+//! Give an LLM your Rust functions as tools.
+//!
+//! Put [`#[tool]`](macro@tool) on an ordinary `fn`; [`Registry::builder`] collects every such
+//! fn, [`Registry::export_schema`] lists them in a model API's shape, and [`Registry::call`]
+//! runs the calls the model makes, turning every result (errors included) into one
+//! [`ToolOutput`].
+//!
+//! ```
+//! use tool_runtime::{tool, Registry};
+//!
+//! /// Say hello.
+//! #[tool]
+//! fn greet(
+//!     /// Who to greet.
+//!     name: String,
+//! ) -> String {
+//!     format!("Hello, {name}!")
+//! }
+//!
+//! let registry = Registry::builder().build().unwrap();
+//! let output = registry.call_blocking("greet", r#"{"name": "Ada"}"#);
+//! assert_eq!(output.to_model_text(), "Hello, Ada!");
+//! ```
+//!
+//! The workspace README has the full guide; `docs/how-tool-calls-work.md` follows one call
+//! through every stage.
 #![warn(missing_docs)]
+
+/// The README's examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
 
 mod call;
 mod context;

@@ -12,12 +12,14 @@ use std::sync::Arc;
 /// ```
 /// use tool_runtime::{tool, State};
 ///
-/// struct Greeting(String);
+/// struct Greeting {
+///     word: String,
+/// }
 ///
 /// /// Greet someone.
 /// #[tool]
 /// fn greet(name: String, greeting: State<Greeting>) -> String {
-///     format!("{}, {name}!", greeting.0)
+///     format!("{}, {name}!", greeting.word)
 /// }
 /// ```
 pub struct State<T: ?Sized>(pub Arc<T>);
