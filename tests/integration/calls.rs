@@ -10,31 +10,57 @@ fn registry() -> Registry {
         ("Blue running shoes".to_owned(), Category::Shoes, 6_000),
         ("Red sun hat".to_owned(), Category::Hats, 2_500),
     ];
-    Registry::builder().state(Catalogue { products }).build().unwrap()
+    Registry::builder()
+        .state(Catalogue { products })
+        .build()
+        .unwrap()
 }
 
 fn error_code(output: &ToolOutput) -> ErrorCode {
-    output.as_error().unwrap_or_else(|| panic!("expected an error, got {output:?}")).code
+    output
+        .as_error()
+        .unwrap_or_else(|| panic!("expected an error, got {output:?}"))
+        .code
 }
 
 #[tokio::test]
 async fn an_async_tool_with_defaults_options_and_state() {
     let registry = registry();
-    let all = registry.call("search_products", r#"{"query": "red"}"#).await;
+    let all = registry
+        .call("search_products", r#"{"query": "red"}"#)
+        .await;
     assert_eq!(all, ToolOutput::json(&["Red running shoes", "Red sun hat"]));
-    let hats = registry.call("search_products", r#"{"query": "red", "category": "hats", "limit": 5}"#).await;
+    let hats = registry
+        .call(
+            "search_products",
+            r#"{"query": "red", "category": "hats", "limit": 5}"#,
+        )
+        .await;
     assert_eq!(hats, ToolOutput::json(&["Red sun hat"]));
-    let nested = registry.call("search_products", r#"{"query": "shoes", "price": {"min": 7000}}"#).await;
+    let nested = registry
+        .call(
+            "search_products",
+            r#"{"query": "shoes", "price": {"min": 7000}}"#,
+        )
+        .await;
     assert_eq!(nested, ToolOutput::json(&["Red running shoes"]));
-    let null = registry.call("search_products", r#"{"query": "red", "category": null}"#).await;
+    let null = registry
+        .call("search_products", r#"{"query": "red", "category": null}"#)
+        .await;
     assert_eq!(null, all);
 }
 
 #[test]
 fn sync_and_async_tools_run_without_a_runtime() {
     let registry = registry();
-    assert_eq!(registry.call_blocking("add_numbers", r#"{"a": 40, "b": 2}"#), ToolOutput::json(&42));
-    assert_eq!(registry.call_blocking("search_products", r#"{"query": "blue"}"#), ToolOutput::json(&["Blue running shoes"]));
+    assert_eq!(
+        registry.call_blocking("add_numbers", r#"{"a": 40, "b": 2}"#),
+        ToolOutput::json(&42)
+    );
+    assert_eq!(
+        registry.call_blocking("search_products", r#"{"query": "blue"}"#),
+        ToolOutput::json(&["Blue running shoes"])
+    );
 }
 
 #[tokio::test]
@@ -42,19 +68,27 @@ async fn call_blocking_inside_a_runtime_is_an_error_not_a_deadlock() {
     let output = registry().call_blocking("search_products", r#"{"query": "blue"}"#);
     assert_eq!(error_code(&output), ErrorCode::RuntimeError);
     // Sync tools need no runtime, so they still run.
-    assert_eq!(registry().call_blocking("add_numbers", r#"{"a": 1, "b": 1}"#), ToolOutput::json(&2));
+    assert_eq!(
+        registry().call_blocking("add_numbers", r#"{"a": 1, "b": 1}"#),
+        ToolOutput::json(&2)
+    );
 }
 
 #[test]
 fn return_types_map_to_output_kinds() {
     let registry = registry();
-    assert_eq!(registry.call_blocking("whoami", "{}"), ToolOutput::text("whoami -"));
+    assert_eq!(
+        registry.call_blocking("whoami", "{}"),
+        ToolOutput::text("whoami -")
+    );
     assert_eq!(registry.call_blocking("noop", "{}"), ToolOutput::text(""));
     let echoed = registry.call_blocking(
         "kinds",
         r#"{"tags": ["a"], "counts": {"x": 1}, "labels": [{"name": "l"}], "ratio": 0.5, "type": "t", "maxItems": 3}"#,
     );
-    let ToolOutput::Json(json) = echoed else { panic!("{echoed:?}") };
+    let ToolOutput::Json(json) = echoed else {
+        panic!("{echoed:?}")
+    };
     assert_eq!(json.to_value()["order"], "newest");
     assert_eq!(json.to_value()["max_items"], 3);
 }
@@ -71,30 +105,92 @@ fn bad_input_gets_a_named_error_never_a_panic() {
     let registry = registry();
     let cases = [
         ("no_such_tool", "{}", ErrorCode::UnknownTool, "no_such_tool"),
-        ("add_numbers", "{", ErrorCode::MalformedArguments, "not valid JSON"),
-        ("add_numbers", "", ErrorCode::MalformedArguments, "not valid JSON"),
-        ("add_numbers", "[1, 2]", ErrorCode::InvalidArguments, "must be a JSON object"),
-        ("add_numbers", "  7", ErrorCode::InvalidArguments, "must be a JSON object"),
-        ("add_numbers", "[1, 2", ErrorCode::MalformedArguments, "not valid JSON"),
-        ("add_numbers", r#"{"a": 1}"#, ErrorCode::InvalidArguments, "missing field `b`"),
-        ("add_numbers", r#"{"a": "one", "b": 2}"#, ErrorCode::InvalidArguments, "invalid type: string \"one\""),
-        ("add_numbers", r#"{"a": 1, "b": 2, "c": 3}"#, ErrorCode::InvalidArguments, "unknown field `c`"),
-        ("search_products", r#"{"query": "x", "category": "socks"}"#, ErrorCode::InvalidArguments, "unknown variant `socks`"),
-        ("kinds", r#"{"tags": [], "counts": {}, "labels": [], "ratio": 0.1, "type": "t", "maxItems": 300}"#, ErrorCode::InvalidArguments, "300"),
+        (
+            "add_numbers",
+            "{",
+            ErrorCode::MalformedArguments,
+            "not valid JSON",
+        ),
+        (
+            "add_numbers",
+            "",
+            ErrorCode::InvalidArguments,
+            "missing required \"a\"",
+        ),
+        (
+            "add_numbers",
+            "[1, 2]",
+            ErrorCode::InvalidArguments,
+            "must be a JSON object",
+        ),
+        (
+            "add_numbers",
+            "  7",
+            ErrorCode::InvalidArguments,
+            "must be a JSON object",
+        ),
+        (
+            "add_numbers",
+            "[1, 2",
+            ErrorCode::MalformedArguments,
+            "not valid JSON",
+        ),
+        (
+            "add_numbers",
+            r#"{"a": 1}"#,
+            ErrorCode::InvalidArguments,
+            "missing required \"b\"",
+        ),
+        (
+            "add_numbers",
+            r#"{"a": "one", "b": 2}"#,
+            ErrorCode::InvalidArguments,
+            "\"a\": expected integer, got \"one\"",
+        ),
+        (
+            "add_numbers",
+            r#"{"a": 1, "b": 2, "c": 3}"#,
+            ErrorCode::InvalidArguments,
+            "unknown argument \"c\"",
+        ),
+        (
+            "search_products",
+            r#"{"query": "x", "category": "socks"}"#,
+            ErrorCode::InvalidArguments,
+            "\"socks\" is not allowed",
+        ),
+        (
+            "kinds",
+            r#"{"tags": [], "counts": {}, "labels": [], "ratio": 0.1, "type": "t", "maxItems": 300}"#,
+            ErrorCode::InvalidArguments,
+            "300",
+        ),
     ];
     for (name, args, code, needle) in cases {
         let output = registry.call_blocking(name, args);
         assert_eq!(error_code(&output), code, "{name} {args}: {output:?}");
-        assert!(output.to_model_text().contains(needle), "{name} {args}: {}", output.to_model_text());
+        assert!(
+            output.to_model_text().contains(needle),
+            "{name} {args}: {}",
+            output.to_model_text()
+        );
     }
 }
 
 #[test]
-fn unknown_tool_lists_what_exists() {
+fn unknown_tool_names_close_tools_or_lists_what_exists() {
     let output = registry().call_blocking("serch", "{}");
     let error = output.as_error().unwrap();
     assert_eq!(error.tool.as_deref(), Some("serch"));
-    assert!(error.message.contains("search_products") && error.message.contains("add_numbers"), "{}", error.message);
+    assert_eq!(error.suggestions, ["search_products"]);
+    let output = registry().call_blocking("zzz", "{}");
+    let message = &output.as_error().unwrap().message;
+    assert!(
+        message.contains("Available tools:")
+            && message.contains("add_numbers")
+            && message.contains("search_products"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -102,7 +198,8 @@ fn outputs_serialize_in_the_documented_shapes() {
     let registry = registry();
     let text = serde_json::to_value(registry.call_blocking("whoami", "{}")).unwrap();
     assert_eq!(text, json!({"kind": "text", "text": "whoami -"}));
-    let object = serde_json::to_value(registry.call_blocking("add_numbers", r#"{"a": 1, "b": 2}"#)).unwrap();
+    let object =
+        serde_json::to_value(registry.call_blocking("add_numbers", r#"{"a": 1, "b": 2}"#)).unwrap();
     assert_eq!(object, json!({"kind": "object", "json": 3}));
     let error = serde_json::to_value(registry.call_blocking("nope", "{}")).unwrap();
     assert_eq!(error["kind"], "error");

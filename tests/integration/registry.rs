@@ -17,32 +17,63 @@ mod clash {
 }
 
 fn catalogue() -> Catalogue {
-    Catalogue { products: Vec::new() }
+    Catalogue {
+        products: Vec::new(),
+    }
 }
 
 #[test]
 fn tools_from_other_crates_are_collected() {
-    let registry = Registry::builder().state(catalogue()).exclude(["clash"]).build().unwrap();
+    let registry = Registry::builder()
+        .state(catalogue())
+        .exclude(["clash"])
+        .build()
+        .unwrap();
     let names: Vec<&str> = registry.specs().map(|s| s.name()).collect();
-    assert_eq!(names, ["add_numbers", "kinds", "noop", "search_products", "whoami"]);
+    assert_eq!(
+        names,
+        [
+            "add_numbers",
+            "kinds",
+            "list_items",
+            "noop",
+            "pwd",
+            "search_products",
+            "whoami"
+        ]
+    );
 }
 
 #[test]
 fn a_duplicated_name_names_both_locations() {
     let error = Registry::builder().state(catalogue()).build().unwrap_err();
-    let BuildError::DuplicateName { name, first, second } = &error else { panic!("{error}") };
+    let BuildError::DuplicateName {
+        name,
+        first,
+        second,
+    } = &error
+    else {
+        panic!("{error}")
+    };
     assert_eq!(name, "clash");
-    let (Location::Source(first), Location::Source(second)) = (first, second) else { panic!("{error}") };
+    let (Location::Source(first), Location::Source(second)) = (first, second) else {
+        panic!("{error}")
+    };
     assert!(first.file.ends_with("registry.rs") && second.file.ends_with("registry.rs"));
     assert_ne!(first.line, second.line);
     let message = error.to_string();
-    assert!(message.contains(&format!("{first}")) && message.contains(&format!("{second}")), "{message}");
+    assert!(
+        message.contains(&format!("{first}")) && message.contains(&format!("{second}")),
+        "{message}"
+    );
 }
 
 #[test]
 fn missing_state_names_the_tool_and_the_type() {
     let error = Registry::builder().exclude(["clash"]).build().unwrap_err();
-    let BuildError::MissingState { tool, type_name } = &error else { panic!("{error}") };
+    let BuildError::MissingState { tool, type_name } = &error else {
+        panic!("{error}")
+    };
     assert_eq!(tool, "search_products");
     assert!(type_name.ends_with("Catalogue"), "{type_name}");
     assert!(error.to_string().contains(".state("));
@@ -50,32 +81,87 @@ fn missing_state_names_the_tool_and_the_type() {
 
 #[test]
 fn every_problem_is_reported_at_once() {
-    let error = Registry::builder().only(["search_products", "clash", "no_such_tool"]).build().unwrap_err();
-    let kinds: Vec<String> = error.problems().iter().map(|p| format!("{p:?}").split_whitespace().next().unwrap().to_owned()).collect();
-    assert_eq!(kinds, ["UnknownName", "DuplicateName", "MissingState"], "{error}");
+    let error = Registry::builder()
+        .only(["search_products", "clash", "no_such_tool"])
+        .build()
+        .unwrap_err();
+    let kinds: Vec<String> = error
+        .problems()
+        .iter()
+        .map(|p| {
+            format!("{p:?}")
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["UnknownName", "DuplicateName", "MissingState"],
+        "{error}"
+    );
 }
 
 #[test]
 fn only_and_exclude_select_tools() {
-    let only = Registry::builder().only(["add_numbers", "noop"]).build().unwrap();
-    assert_eq!(only.specs().map(|s| s.name()).collect::<Vec<_>>(), ["add_numbers", "noop"]);
+    let only = Registry::builder()
+        .only(["add_numbers", "noop"])
+        .build()
+        .unwrap();
+    assert_eq!(
+        only.specs().map(|s| s.name()).collect::<Vec<_>>(),
+        ["add_numbers", "noop"]
+    );
 
-    let excluded = Registry::builder().exclude(["clash", "search_products", "kinds"]).build().unwrap();
-    assert_eq!(excluded.specs().map(|s| s.name()).collect::<Vec<_>>(), ["add_numbers", "noop", "whoami"]);
+    let excluded = Registry::builder()
+        .exclude(["clash", "search_products", "kinds", "list_items"])
+        .build()
+        .unwrap();
+    assert_eq!(
+        excluded.specs().map(|s| s.name()).collect::<Vec<_>>(),
+        ["add_numbers", "noop", "pwd", "whoami"]
+    );
 
-    let typo = Registry::builder().exclude(["clash", "serch_products"]).state(catalogue()).build().unwrap_err();
-    assert!(matches!(typo, BuildError::UnknownName { filter: "exclude", .. }), "{typo}");
+    let typo = Registry::builder()
+        .exclude(["clash", "serch_products"])
+        .state(catalogue())
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            typo,
+            BuildError::UnknownName {
+                filter: "exclude",
+                ..
+            }
+        ),
+        "{typo}"
+    );
 }
 
 #[test]
 fn tools_can_be_registered_by_hand() {
-    let registry = Registry::builder().without_inventory().register(tool_tests::add::TOOL).build().unwrap();
+    let registry = Registry::builder()
+        .without_inventory()
+        .register(tool_tests::add::TOOL)
+        .build()
+        .unwrap();
     assert_eq!(registry.len(), 1);
     assert!(registry.get("add_numbers").is_some());
-    assert_eq!(registry.call_blocking("add_numbers", r#"{"a": 2, "b": 3}"#).to_model_text(), "5");
+    assert_eq!(
+        registry
+            .call_blocking("add_numbers", r#"{"a": 2, "b": 3}"#)
+            .to_model_text(),
+        "5"
+    );
 
     // Registering a tool inventory already collected is not a clash.
-    let both = Registry::builder().register(tool_tests::add::TOOL).only(["add_numbers"]).build().unwrap();
+    let both = Registry::builder()
+        .register(tool_tests::add::TOOL)
+        .only(["add_numbers"])
+        .build()
+        .unwrap();
     assert_eq!(both.len(), 1);
 }
 
@@ -88,9 +174,16 @@ fn many_registries_can_coexist() {
 
 #[test]
 fn get_gives_the_spec() {
-    let registry = Registry::builder().state(catalogue()).exclude(["clash"]).build().unwrap();
+    let registry = Registry::builder()
+        .state(catalogue())
+        .exclude(["clash"])
+        .build()
+        .unwrap();
     let spec = registry.get("search_products").unwrap();
-    assert_eq!(spec.description(), "Search the product catalogue.\n\nResults are ordered by **relevance**.");
+    assert_eq!(
+        spec.description(),
+        "Search the product catalogue.\n\nResults are ordered by **relevance**."
+    );
     assert!(spec.flags().read_only && !spec.flags().destructive);
     let location = spec.location().unwrap();
     assert!(location.file.ends_with("src/lib.rs"), "{location}");

@@ -6,7 +6,12 @@ use tool_runtime::{Dialect, Registry};
 use tool_tests::Catalogue;
 
 fn registry() -> Registry {
-    Registry::builder().state(Catalogue { products: Vec::new() }).build().unwrap()
+    Registry::builder()
+        .state(Catalogue {
+            products: Vec::new(),
+        })
+        .build()
+        .unwrap()
 }
 
 fn schema(tool: &str) -> Value {
@@ -14,13 +19,19 @@ fn schema(tool: &str) -> Value {
 }
 
 fn required(schema: &Value) -> Vec<&str> {
-    schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+    schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 #[test]
 fn a_string_parameter_is_required_and_described() {
     let s = schema("search_products");
-    assert_eq!(s["properties"]["query"], json!({"type": "string", "description": "Free-text query, for example \"red running shoes\"."}));
+    assert_eq!(
+        s["properties"]["query"],
+        json!({"type": "string", "description": "Free-text query, for example \"red running shoes\"."})
+    );
     assert_eq!(required(&s), ["query"]);
 }
 
@@ -29,30 +40,51 @@ fn a_default_makes_a_parameter_optional_and_is_in_the_schema() {
     let s = schema("search_products");
     let limit = &s["properties"]["limit"];
     assert_eq!(limit["default"], json!(10));
-    assert_eq!((limit["minimum"].clone(), limit["maximum"].clone()), (json!(1), json!(100)));
+    assert_eq!(
+        (limit["minimum"].clone(), limit["maximum"].clone()),
+        (json!(1), json!(100))
+    );
     assert!(!required(&s).contains(&"limit"));
     // An enum default is serialized the way serde writes the enum.
-    assert_eq!(schema("kinds")["properties"]["order"]["default"], json!("newest"));
+    assert_eq!(
+        schema("kinds")["properties"]["order"]["default"],
+        json!("newest")
+    );
 }
 
 #[test]
 fn an_option_is_optional_and_accepts_null() {
     let s = schema("search_products");
     assert!(!required(&s).contains(&"category"));
-    assert_eq!(s["properties"]["category"]["anyOf"][1], json!({"type": "null"}));
-    assert_eq!(schema("kinds")["properties"]["verbose"]["type"], json!(["boolean", "null"]));
+    assert_eq!(
+        s["properties"]["category"]["anyOf"][1],
+        json!({"type": "null"})
+    );
+    assert_eq!(
+        schema("kinds")["properties"]["verbose"]["type"],
+        json!(["boolean", "null"])
+    );
 }
 
 #[test]
 fn nested_types_live_in_the_tools_own_defs() {
     let s = schema("search_products");
-    assert_eq!(s["properties"]["category"]["anyOf"][0], json!({"$ref": "#/$defs/Category"}));
+    assert_eq!(
+        s["properties"]["category"]["anyOf"][0],
+        json!({"$ref": "#/$defs/Category"})
+    );
     let range = &s["$defs"]["PriceRange"];
     assert_eq!(range["description"], "A price range.");
-    assert_eq!(range["properties"]["min"]["description"], "Lowest price, in cents.");
+    assert_eq!(
+        range["properties"]["min"]["description"],
+        "Lowest price, in cents."
+    );
     assert_eq!(range["additionalProperties"], json!(false));
     // Documented enum variants keep their docs.
-    assert_eq!(s["$defs"]["Category"]["oneOf"][0]["description"], "Things for feet.");
+    assert_eq!(
+        s["$defs"]["Category"]["oneOf"][0]["description"],
+        "Things for feet."
+    );
 }
 
 #[test]
@@ -62,13 +94,25 @@ fn collections_maps_renames_and_raw_identifiers() {
     assert_eq!(p["tags"]["items"], json!({"type": "string"}));
     assert_eq!(p["counts"]["additionalProperties"]["type"], "integer");
     assert_eq!(p["labels"]["items"], json!({"$ref": "#/$defs/Label"}));
-    assert_eq!((p["ratio"]["minimum"].clone(), p["ratio"]["maximum"].clone()), (json!(0.0), json!(1.0)));
-    assert_eq!(p["type"]["description"], "The kind of thing, sent by the model as `type`.");
+    assert_eq!(
+        (p["ratio"]["minimum"].clone(), p["ratio"]["maximum"].clone()),
+        (json!(0.0), json!(1.0))
+    );
+    assert_eq!(
+        p["type"]["description"],
+        "The kind of thing, sent by the model as `type`."
+    );
     assert!(p.get("maxItems").is_some() && p.get("max_items").is_none());
-    assert_eq!(required(&s), ["tags", "counts", "labels", "ratio", "type", "maxItems"]);
+    assert_eq!(
+        required(&s),
+        ["tags", "counts", "labels", "ratio", "type", "maxItems"]
+    );
     // Parameters keep the order of the signature.
     let order: Vec<&str> = p.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(order, ["tags", "counts", "labels", "ratio", "verbose", "order", "type", "maxItems"]);
+    assert_eq!(
+        order,
+        ["tags", "counts", "labels", "ratio", "verbose", "order", "type", "maxItems"]
+    );
 }
 
 #[test]
@@ -76,8 +120,14 @@ fn arguments_section_describes_parameters() {
     let registry = registry();
     let spec = registry.get("add_numbers").unwrap();
     assert_eq!(spec.description(), "Add two integers.");
-    assert_eq!(spec.input_schema()["properties"]["a"]["description"], "The first addend.");
-    assert_eq!(spec.input_schema()["properties"]["b"]["description"], "The second addend.");
+    assert_eq!(
+        spec.input_schema()["properties"]["a"]["description"],
+        "The first addend."
+    );
+    assert_eq!(
+        spec.input_schema()["properties"]["b"]["description"],
+        "The second addend."
+    );
 }
 
 #[test]
@@ -95,17 +145,36 @@ fn every_schema_is_clean_and_valid() {
         let s = spec.input_schema();
         let name = spec.name();
         assert_eq!(s["type"], "object", "{name}");
-        assert!(s.get("$schema").is_none() && s.get("title").is_none(), "{name}");
-        assert_ne!(s.get("description").and_then(Value::as_str), Some(spec.description()), "{name}: description duplicated");
-        assert!(jsonschema::meta::is_valid(s), "{name}: not valid JSON Schema");
+        assert!(
+            s.get("$schema").is_none() && s.get("title").is_none(),
+            "{name}"
+        );
+        assert_ne!(
+            s.get("description").and_then(Value::as_str),
+            Some(spec.description()),
+            "{name}: description duplicated"
+        );
+        assert!(
+            jsonschema::meta::is_valid(s),
+            "{name}: not valid JSON Schema"
+        );
         jsonschema::validator_for(s).unwrap_or_else(|e| panic!("{name}: does not compile: {e}"));
         walk(s, &mut |node| {
             if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
-                let pointer = reference.strip_prefix('#').unwrap_or_else(|| panic!("{name}: non-local $ref {reference}"));
-                assert!(s.pointer(pointer).is_some(), "{name}: dangling $ref {reference}");
+                let pointer = reference
+                    .strip_prefix('#')
+                    .unwrap_or_else(|| panic!("{name}: non-local $ref {reference}"));
+                assert!(
+                    s.pointer(pointer).is_some(),
+                    "{name}: dangling $ref {reference}"
+                );
             }
             if node.get("properties").is_some_and(Value::is_object) {
-                assert_eq!(node.get("additionalProperties"), Some(&json!(false)), "{name}: open object {node}");
+                assert_eq!(
+                    node.get("additionalProperties"),
+                    Some(&json!(false)),
+                    "{name}: open object {node}"
+                );
             }
         });
     }
@@ -114,11 +183,26 @@ fn every_schema_is_clean_and_valid() {
 #[test]
 fn mcp_export_has_the_mcp_shape() {
     let tools = registry().export_schema(Dialect::Mcp);
-    let search = tools.as_array().unwrap().iter().find(|t| t["name"] == "search_products").unwrap();
-    let keys: Vec<&str> = search.as_object().unwrap().keys().map(String::as_str).collect();
+    let search = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "search_products")
+        .unwrap();
+    let keys: Vec<&str> = search
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(keys, ["name", "description", "inputSchema", "annotations"]);
     assert_eq!(search["annotations"], json!({"readOnlyHint": true}));
-    let noop = tools.as_array().unwrap().iter().find(|t| t["name"] == "noop").unwrap();
+    let noop = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "noop")
+        .unwrap();
     assert!(noop.get("annotations").is_none());
 }
 

@@ -137,3 +137,44 @@ pub fn kinds(
         "verbose": verbose, "order": order, "type": r#type, "max_items": max_items,
     })
 }
+
+/// The session a resolver reads defaults from.
+pub struct Session {
+    /// The session's working directory.
+    pub cwd: String,
+}
+
+/// Print the working directory a command would run in.
+#[tool(read_only)]
+pub fn pwd(
+    /// The working directory.
+    cwd: String,
+) -> String {
+    cwd
+}
+
+/// Settings nested inside another argument, with their own defaults.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct Paging {
+    /// Items per page.
+    #[serde(default = "default_page_size")]
+    pub size: u32,
+    /// The page to show, from 1.
+    pub page: u32,
+}
+
+fn default_page_size() -> u32 {
+    25
+}
+
+/// List items a page at a time.
+#[tool(read_only)]
+pub fn list_items(
+    /// Which page to show.
+    paging: Paging,
+    /// Tags to filter on.
+    #[tool(default = Vec::new())]
+    tags: Vec<String>,
+) -> serde_json::Value {
+    serde_json::json!({"size": paging.size, "page": paging.page, "tags": tags})
+}

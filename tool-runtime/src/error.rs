@@ -1,5 +1,6 @@
 //! The error a call can end with: what the model (and the caller) is told went wrong.
 
+use crate::pipeline::Violation;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -16,6 +17,15 @@ pub struct ToolError {
     /// The tool the call named, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+    /// Every way the arguments broke the tool's schema, with JSON-pointer paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<Violation>,
+    /// Tool names close to an unknown one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+    /// What the model should do next, for an agent loop to send back with the result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_hint: Option<String>,
 }
 
 /// The kinds of failure, serialized in `snake_case`.
@@ -37,6 +47,10 @@ pub enum ErrorCode {
     MissingState,
     /// The runtime itself couldn't run the call (for example, no async runtime).
     RuntimeError,
+    /// The argument text broke a size or nesting limit.
+    LimitExceeded,
+    /// A resolver function failed while filling arguments.
+    ResolverFailed,
 }
 
 impl ToolError {
@@ -51,7 +65,17 @@ impl ToolError {
             code,
             message: message.into(),
             tool: None,
+            violations: Vec::new(),
+            suggestions: Vec::new(),
+            retry_hint: None,
         }
+    }
+
+    /// Adds what the model should do next.
+    #[must_use]
+    pub fn with_retry_hint(mut self, hint: impl Into<String>) -> ToolError {
+        self.retry_hint = Some(hint.into());
+        self
     }
 
     /// Names the tool the error is about.

@@ -37,6 +37,7 @@ mod def;
 mod dialect;
 mod error;
 mod output;
+pub mod pipeline;
 mod registration;
 mod registry;
 pub mod router;
@@ -50,6 +51,7 @@ pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFla
 pub use dialect::Dialect;
 pub use error::{ErrorCode, ToolError};
 pub use output::{JsonOutput, ToolOutput};
+pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
 pub use state::{State, StateRequirement};

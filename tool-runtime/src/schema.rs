@@ -10,14 +10,20 @@ use serde_json::{Map, Value};
 /// The result is clean for every consumer: an object at the root, no `$schema` or `title`,
 /// `additionalProperties: false` on every object with fixed properties, and the definitions
 /// of nested types in the tool's own `$defs`.
-pub(crate) fn input_schema(schema_fn: fn(&mut SchemaGenerator) -> Schema) -> Value {
-    let mut generator = SchemaSettings::draft2020_12()
-        .with(|s| s.meta_schema = None)
-        .with_transform(CloseObjects)
-        .into_generator();
+///
+/// Also says whether an object was closed that the Rust type leaves open (a nested struct
+/// without `deny_unknown_fields`): the schema is then stricter than serde.
+pub(crate) fn input_schema(schema_fn: fn(&mut SchemaGenerator) -> Schema) -> (Value, bool) {
+    let mut generator = SchemaSettings::draft2020_12().with(|s| s.meta_schema = None).into_generator();
     let mut root = schema_fn(&mut generator);
-    CloseObjects.transform(&mut root);
-    let definitions = generator.take_definitions(true);
+    let mut close = CloseObjects::default();
+    close.transform(&mut root);
+    let mut definitions = generator.take_definitions(false);
+    for definition in definitions.values_mut() {
+        if let Ok(schema) = <&mut Schema>::try_from(definition) {
+            close.transform(schema);
+        }
+    }
 
     let mut map = match root.to_value() {
         Value::Object(map) => map,
@@ -34,13 +40,16 @@ pub(crate) fn input_schema(schema_fn: fn(&mut SchemaGenerator) -> Schema) -> Val
     if !definitions.is_empty() {
         map.insert("$defs".into(), Value::Object(definitions));
     }
-    Value::Object(map)
+    (Value::Object(map), close.closed > 0)
 }
 
 /// Adds `additionalProperties: false` to every object schema that lists its properties and
 /// says nothing about others, so the schema rejects the unknown keys a model invents.
-#[derive(Clone)]
-struct CloseObjects;
+#[derive(Clone, Default)]
+struct CloseObjects {
+    /// How many objects this transform closed.
+    closed: usize,
+}
 
 impl Transform for CloseObjects {
     fn transform(&mut self, schema: &mut Schema) {
@@ -55,6 +64,7 @@ impl Transform for CloseObjects {
             .any(|k| object.contains_key(*k));
             if lists_properties && !open_ended {
                 object.insert("additionalProperties".into(), Value::Bool(false));
+                self.closed += 1;
             }
         }
         transform_subschemas(self, schema);
@@ -83,7 +93,8 @@ mod tests {
 
     #[test]
     fn objects_are_closed_and_maps_left_open() {
-        let schema = input_schema(<Args as JsonSchema>::json_schema);
+        let (schema, closed_by_us) = input_schema(<Args as JsonSchema>::json_schema);
+        assert!(closed_by_us, "Inner has no deny_unknown_fields");
         assert_eq!(schema["additionalProperties"], json!(false));
         assert_eq!(
             schema["$defs"]["Inner"]["additionalProperties"],

@@ -26,10 +26,18 @@ pub enum BuildError {
         /// The missing type.
         type_name: &'static str,
     },
-    /// `.only(...)` or `.exclude(...)` names a tool that doesn't exist.
+    /// A tool's schema doesn't compile as JSON Schema.
+    #[error("the input schema of tool `{tool}` is not valid JSON Schema: {reason}")]
+    InvalidSchema {
+        /// The tool.
+        tool: String,
+        /// What the validator said.
+        reason: String,
+    },
+    /// `.only(...)`, `.exclude(...)` or `.resolver(...)` names a tool that doesn't exist.
     #[error("`.{filter}(...)` names `{name}`, but no tool has that name")]
     UnknownName {
-        /// `only` or `exclude`.
+        /// `only`, `exclude` or `resolver`.
         filter: &'static str,
         /// The name given.
         name: String,

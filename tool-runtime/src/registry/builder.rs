@@ -1,15 +1,22 @@
 //! Configuring and building a [`Registry`].
 
 use super::build_error::{BuildError, Location};
-use super::{Entry, Registry};
+use super::{Config, Entry, Registry};
 use crate::def::ToolDef;
+use crate::error::ToolError;
+use crate::pipeline::names::NameIndex;
+use crate::pipeline::resolve::{Resolve, SharedResolver};
+use crate::pipeline::{exact, validate, Limits, RepairPolicy};
 use crate::schema;
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// Collects tools and shared state, then checks them all at [`build`](RegistryBuilder::build).
+/// Collects tools, shared state and pipeline settings, then checks them all at
+/// [`build`](RegistryBuilder::build).
 #[must_use]
 pub struct RegistryBuilder {
     defs: Vec<ToolDef>,
@@ -17,6 +24,11 @@ pub struct RegistryBuilder {
     use_inventory: bool,
     only: Option<Vec<String>>,
     exclude: Vec<String>,
+    limits: Limits,
+    repair: RepairPolicy,
+    validation: bool,
+    resolvers: Vec<(String, SharedResolver)>,
+    context_defaults: Vec<(String, Value)>,
 }
 
 impl Default for RegistryBuilder {
@@ -27,6 +39,11 @@ impl Default for RegistryBuilder {
             use_inventory: true,
             only: None,
             exclude: Vec::new(),
+            limits: Limits::default(),
+            repair: RepairPolicy::default(),
+            validation: true,
+            resolvers: Vec::new(),
+            context_defaults: Vec::new(),
         }
     }
 }
@@ -64,9 +81,7 @@ impl RegistryBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.only
-            .get_or_insert_with(Vec::new)
-            .extend(names.into_iter().map(Into::into));
+        self.only.get_or_insert_with(Vec::new).extend(names.into_iter().map(Into::into));
         self
     }
 
@@ -80,15 +95,51 @@ impl RegistryBuilder {
         self
     }
 
-    /// Checks every tool and builds the registry: schemas are generated here, once.
+    /// The size and nesting caps on argument text (default 1 MiB and 64 levels).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// How much of a model's mistakes to repair (default [`RepairPolicy::Safe`]).
+    pub fn repair(mut self, policy: RepairPolicy) -> Self {
+        self.repair = policy;
+        self
+    }
+
+    /// Whether to validate arguments against each tool's JSON Schema (default on). Off, only
+    /// what the typed deserializer checks is checked, and no validator is compiled.
+    pub fn validation(mut self, on: bool) -> Self {
+        self.validation = on;
+        self
+    }
+
+    /// Adds a resolver for one tool's arguments: it runs before validation and fills what the
+    /// model left out, reading injected state if it needs to. A tool may have several; they run
+    /// in the order added. See [`Resolve`].
+    pub fn resolver<F>(mut self, tool: impl Into<String>, resolver: F) -> Self
+    where
+        F: Fn(&mut Resolve<'_>) -> Result<(), ToolError> + Send + Sync + 'static,
+    {
+        self.resolvers.push((tool.into(), Arc::new(resolver)));
+        self
+    }
+
+    /// A default for a parameter of this name in every tool that has one, used when the model
+    /// leaves it out (a working directory, a user id, a locale). Resolvers take precedence;
+    /// schema defaults come after.
+    pub fn context_default<T: Serialize>(mut self, parameter: impl Into<String>, value: T) -> Self {
+        if let Ok(value) = serde_json::to_value(value) {
+            self.context_defaults.push((parameter.into(), value));
+        }
+        self
+    }
+
+    /// Checks every tool and builds the registry: schemas are generated and validators
+    /// compiled here, once.
     pub fn build(self) -> Result<Registry, BuildError> {
-        let RegistryBuilder {
-            mut defs,
-            states,
-            use_inventory,
-            only,
-            exclude,
-        } = self;
+        let RegistryBuilder { mut defs, states, use_inventory, only, exclude, limits, repair, validation, resolvers, context_defaults } =
+            self;
         if use_inventory {
             defs.extend(crate::registration::collected());
         }
@@ -98,72 +149,77 @@ impl RegistryBuilder {
 
         let mut errors = Vec::new();
         let known: HashSet<&str> = defs.iter().map(|d| d.name).collect();
-        for (filter, names) in [
-            ("only", only.as_deref().unwrap_or_default()),
-            ("exclude", &exclude[..]),
-        ] {
+        let resolver_names = resolvers.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        for (filter, names) in [("only", only.as_deref().unwrap_or_default()), ("exclude", &exclude[..]), ("resolver", &resolver_names[..])] {
             for name in names.iter().filter(|n| !known.contains(n.as_str())) {
-                errors.push(BuildError::UnknownName {
-                    filter,
-                    name: name.clone(),
-                });
+                errors.push(BuildError::UnknownName { filter, name: name.clone() });
             }
         }
         if let Some(only) = &only {
             defs.retain(|d| only.iter().any(|n| n == d.name));
         }
         defs.retain(|d| !exclude.iter().any(|n| n == d.name));
-        defs.sort_by(|a, b| {
-            a.name
-                .cmp(b.name)
-                .then(a.location.file.cmp(b.location.file))
-                .then(a.location.line.cmp(&b.location.line))
-        });
+        defs.sort_by(|a, b| a.name.cmp(b.name).then(a.location.file.cmp(b.location.file)).then(a.location.line.cmp(&b.location.line)));
 
         let mut index = HashMap::with_capacity(defs.len());
         let mut tools: Vec<Entry> = Vec::with_capacity(defs.len());
         for def in &defs {
             for requirement in def.requires.iter().flatten() {
                 if !states.contains((requirement.type_id)()) {
-                    errors.push(BuildError::MissingState {
-                        tool: def.name.to_owned(),
-                        type_name: (requirement.type_name)(),
-                    });
+                    errors.push(BuildError::MissingState { tool: def.name.to_owned(), type_name: (requirement.type_name)() });
                 }
             }
             if let Some(&first) = index.get(def.name) {
                 let first: &Entry = &tools[first];
                 errors.push(BuildError::DuplicateName {
                     name: def.name.to_owned(),
-                    first: first
-                        .spec
-                        .location
-                        .map_or(Location::Runtime, Location::Source),
+                    first: first.spec.location.map_or(Location::Runtime, Location::Source),
                     second: Location::Source(def.location),
                 });
                 continue;
             }
+            let (input_schema, closed_by_us) = schema::input_schema(def.schema);
+            let validator = if validation {
+                match validate::compile(&input_schema) {
+                    Ok(validator) => Some(validator),
+                    Err(reason) => {
+                        errors.push(BuildError::InvalidSchema { tool: def.name.to_owned(), reason });
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            let properties = input_schema.get("properties").and_then(Value::as_object);
+            let uses_context_defaults = context_defaults.iter().any(|(name, _)| properties.is_some_and(|p| p.contains_key(name)));
             index.insert(def.name.to_owned(), tools.len());
             tools.push(Entry {
+                exact: exact::is_exact(&input_schema, closed_by_us),
                 spec: ToolSpec {
                     name: def.name.to_owned(),
                     description: def.description.to_owned(),
-                    input_schema: schema::input_schema(def.schema),
+                    input_schema,
                     flags: def.flags,
                     location: Some(def.location),
                 },
                 invoke: def.invoke,
+                validator,
+                resolvers: resolvers.iter().filter(|(n, _)| n == def.name).map(|(_, r)| Arc::clone(r)).collect(),
+                uses_context_defaults,
             });
         }
 
-        match BuildError::from_list(errors) {
-            Some(error) => Err(error),
-            None => Ok(Registry {
-                tools,
-                index,
-                states,
-                blocking: Default::default(),
-            }),
+        if let Some(error) = BuildError::from_list(errors) {
+            return Err(error);
         }
+        let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
+        Ok(Registry {
+            tools,
+            index,
+            names,
+            states,
+            config: Config { limits, repair, context_defaults },
+            blocking: Default::default(),
+        })
     }
 }

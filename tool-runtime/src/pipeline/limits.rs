@@ -1,0 +1,123 @@
+//! Stage 1: size and depth limits, checked on the raw text before anything parses it.
+
+use std::fmt;
+
+/// Caps on the argument text a model may send, set on the registry builder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The longest argument text accepted, in bytes (default 1 MiB).
+    pub max_bytes: usize,
+    /// The deepest nesting of objects and arrays accepted (default 64).
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_bytes: 1 << 20, max_depth: 64 }
+    }
+}
+
+/// Which limit a call's arguments broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitExceeded {
+    /// The text is longer than [`Limits::max_bytes`].
+    TooLarge {
+        /// The text's length.
+        bytes: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// Objects and arrays nest deeper than [`Limits::max_depth`].
+    TooDeep {
+        /// The cap.
+        max: usize,
+    },
+}
+
+impl fmt::Display for LimitExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LimitExceeded::TooLarge { bytes, max } => {
+                write!(f, "the arguments are {bytes} bytes long, over the limit of {max} bytes")
+            }
+            LimitExceeded::TooDeep { max } => write!(f, "the arguments nest objects and arrays deeper than {max} levels"),
+        }
+    }
+}
+
+impl Limits {
+    /// Checks the raw argument text. The depth scan skips string contents with `memchr`, so
+    /// it costs little even on large string arguments.
+    pub(crate) fn check(&self, text: &str) -> Result<(), LimitExceeded> {
+        if text.len() > self.max_bytes {
+            return Err(LimitExceeded::TooLarge { bytes: text.len(), max: self.max_bytes });
+        }
+        if max_depth_exceeds(text.as_bytes(), self.max_depth) {
+            return Err(LimitExceeded::TooDeep { max: self.max_depth });
+        }
+        Ok(())
+    }
+}
+
+/// Whether `{`/`[` nesting outside strings goes deeper than `max`. Malformed text is not this
+/// stage's business: the parser reports it.
+fn max_depth_exceeds(bytes: &[u8], max: usize) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                // Jump to the closing quote, stepping over escapes.
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &bytes[i.min(bytes.len())..]) {
+                        Some(offset) if bytes[i + offset] == b'\\' => i += offset + 2,
+                        Some(offset) => {
+                            i += offset;
+                            break;
+                        }
+                        None => return false,
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_and_depth() {
+        let limits = Limits { max_bytes: 100, max_depth: 3 };
+        assert!(limits.check(r#"{"a": [[1]]}"#).is_ok());
+        assert_eq!(limits.check(r#"{"a": [[[1]]]}"#), Err(LimitExceeded::TooDeep { max: 3 }));
+        assert_eq!(limits.check(&"x".repeat(101)), Err(LimitExceeded::TooLarge { bytes: 101, max: 100 }));
+    }
+
+    #[test]
+    fn brackets_in_strings_do_not_count() {
+        let limits = Limits { max_bytes: 1000, max_depth: 2 };
+        assert!(limits.check(r#"{"a": "[[[[{{{{\"[[["}"#).is_ok());
+        assert!(limits.check(r#"{"a": "\\", "b": [1]}"#).is_ok());
+        assert!(limits.check(r#"{"a": "unterminated [[[["#).is_ok());
+        assert!(limits.check("\"\\").is_ok());
+    }
+
+    #[test]
+    fn very_deep_input_is_caught_without_recursion() {
+        let deep = "[".repeat(100_000);
+        assert!(Limits::default().check(&deep).is_err());
+    }
+}

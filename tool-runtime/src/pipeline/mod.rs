@@ -1,0 +1,310 @@
+//! The call pipeline: every stage a call passes through between the model's text and the
+//! tool, one module each, run in this order:
+//!
+//! 1. [`limits`]: size and depth caps on the raw text;
+//! 2. [`repair`]: harmless mistakes fixed under a [`RepairPolicy`], each recorded;
+//! 3. [`resolve`]: the ParamResolver fills what the model left out;
+//! 4. [`validate`]: JSON Schema validation, every error described for the model;
+//! 5. deserialize into the typed arguments, and run.
+//!
+//! Tools whose schema the typed deserializer enforces exactly skip the intermediate JSON
+//! value when the call is good (see [`exact`]); any call that fails there takes the full
+//! path, so the model always gets the full path's answer.
+
+pub(crate) mod exact;
+pub(crate) mod limits;
+pub(crate) mod names;
+pub(crate) mod repair;
+pub(crate) mod report;
+pub(crate) mod resolve;
+pub(crate) mod schema_nav;
+pub(crate) mod validate;
+
+pub use limits::{LimitExceeded, Limits};
+pub use repair::{Repair, RepairKind, RepairPolicy};
+pub use report::{CallReport, StageTimings};
+pub use resolve::{FilledBy, FilledField, Resolve, ResolverFn};
+pub use validate::Violation;
+
+use crate::call::ToolCall;
+use crate::context::CallContext;
+use crate::def::{Args, Pending};
+use crate::error::{ErrorCode, ToolError};
+use crate::output::ToolOutput;
+use crate::registry::{Entry, Registry};
+use report::Clock;
+use schema_nav::SchemaNav;
+use serde_json::Value;
+use tracing::Instrument;
+
+impl Registry {
+    /// Calls a tool with JSON arguments and returns its output. Never panics on bad input:
+    /// an unknown tool, broken or oversized JSON, or arguments that don't fit the schema give
+    /// an error output the model can act on.
+    pub async fn call(&self, name: &str, args: &str) -> ToolOutput {
+        self.execute(name, None, args, None).await
+    }
+
+    /// Runs a normalized call (from a router), passing its id to the tool's context.
+    pub async fn call_tool(&self, call: &ToolCall) -> ToolOutput {
+        self.execute(&call.name, Some(&call.id), &call.arguments, None).await
+    }
+
+    /// [`call`](Self::call), also returning what each stage did and how long it took. It
+    /// always takes the full path, so that every repair and filled default is recorded.
+    pub async fn call_with_report(&self, name: &str, args: &str) -> (ToolOutput, CallReport) {
+        let mut report = CallReport::default();
+        let output = self.execute(name, None, args, Some(&mut report)).await;
+        (output, report)
+    }
+
+    /// [`call`](Self::call) for code that isn't async. Async tools run on a small runtime the
+    /// registry keeps for this; calling it from inside an async runtime gives an error output
+    /// for an async tool (use `call(...).await` there).
+    pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
+        let mut clock = Clock::start(false);
+        let entry = match self.lookup(name, &mut Vec::new(), &mut clock) {
+            Ok(entry) => entry,
+            Err(output) => return output,
+        };
+        let cx = self.context(entry, None);
+        let pending = self.prepare(entry, &cx, args, None, &mut clock);
+        match pending {
+            Pending::Done(output) => output,
+            Pending::Sync(run) => run(),
+            Pending::Async(future) => {
+                if tokio::runtime::Handle::try_current().is_ok() {
+                    return runtime_error(
+                        name,
+                        "call_blocking was called inside an async runtime, where blocking would stall it; use `registry.call(..).await`",
+                    );
+                }
+                match self.blocking_runtime() {
+                    Ok(runtime) => runtime.block_on(future),
+                    Err(reason) => runtime_error(name, &format!("could not start a runtime for the call: {reason}")),
+                }
+            }
+        }
+    }
+
+    async fn execute(&self, name: &str, call_id: Option<&str>, args: &str, mut report: Option<&mut CallReport>) -> ToolOutput {
+        let span = tracing::debug_span!("tool_call", tool = name, call_id = call_id.unwrap_or_default());
+        let mut clock = Clock::start(report.is_some());
+        let total = Clock::start(report.is_some());
+        let mut repairs = Vec::new();
+        let entry = match self.lookup(name, &mut repairs, &mut clock) {
+            Ok(entry) => entry,
+            Err(output) => return output,
+        };
+        if let Some(report) = report.as_deref_mut() {
+            report.timings.lookup = clock.lap();
+            report.tool = Some(entry.spec.name.clone());
+            report.repairs = repairs;
+        }
+        let cx = self.context(entry, call_id);
+        let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
+        let output = pending.run().instrument(span).await;
+        if let Some(report) = report {
+            report.timings.run = clock.lap();
+            let mut total = total;
+            report.timings.total = total.lap();
+        }
+        output
+    }
+
+    fn context<'a>(&'a self, entry: &'a Entry, call_id: Option<&'a str>) -> CallContext<'a> {
+        CallContext { tool: &entry.spec.name, call_id, states: &self.states }
+    }
+
+    /// Finds the tool: by its exact name, or after a safe normalization (recorded).
+    fn lookup(&self, name: &str, repairs: &mut Vec<Repair>, clock: &mut Clock) -> Result<&Entry, ToolOutput> {
+        if let Some(&i) = self.index.get(name) {
+            return Ok(&self.tools[i]);
+        }
+        if self.config.repair != RepairPolicy::Off {
+            if let Some(i) = self.names.repair(name) {
+                repairs.push(Repair { kind: RepairKind::ToolName, pointer: String::new(), detail: name.to_owned() });
+                return Ok(&self.tools[i]);
+            }
+        }
+        let _ = clock.lap();
+        Err(self.unknown_tool(name))
+    }
+
+    fn unknown_tool(&self, name: &str) -> ToolOutput {
+        const SHOWN: usize = 20;
+        let suggestions = names::closest(name, self.tools.iter().map(|t| t.spec.name.as_str()));
+        let mut message = format!("Unknown tool {:?}.", validate::short(&Value::from(name)).trim_matches('"'));
+        if suggestions.is_empty() {
+            let listed: Vec<&str> = self.tools.iter().take(SHOWN).map(|t| t.spec.name.as_str()).collect();
+            message.push_str(&format!(" Available tools: {}", listed.join(", ")));
+            if self.tools.len() > SHOWN {
+                message.push_str(&format!(" (and {} more)", self.tools.len() - SHOWN));
+            }
+            message.push('.');
+        } else {
+            message.push_str(&format!(" Did you mean {}?", quoted_list(&suggestions)));
+        }
+        let hint = "Call one of the available tools by its exact name.";
+        let mut error = ToolError::with_code(ErrorCode::UnknownTool, message).for_tool(name).with_retry_hint(hint);
+        error.suggestions = suggestions;
+        ToolOutput::Error(error)
+    }
+
+    /// Stages 1 to 5 up to the point where the tool is ready to run.
+    fn prepare<'a>(
+        &'a self,
+        entry: &'a Entry,
+        cx: &'a CallContext<'a>,
+        text: &'a str,
+        mut report: Option<&mut CallReport>,
+        clock: &mut Clock,
+    ) -> Pending<'a> {
+        let config = &self.config;
+        if let Err(limit) = config.limits.check(text) {
+            let message = format!("Arguments for {} rejected: {limit}.", entry.spec.name);
+            return Pending::Done(ToolOutput::Error(ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(&entry.spec.name)));
+        }
+        let needs_full_path = report.is_some() || !entry.resolvers.is_empty() || entry.uses_context_defaults;
+        if !needs_full_path {
+            if entry.exact || entry.validator.is_none() {
+                // The typed deserializer enforces this schema exactly: a call it accepts is valid.
+                match (entry.invoke)(Args::Text(text), cx) {
+                    Pending::Done(output) if is_argument_error(&output) => {}
+                    pending => return pending,
+                }
+            } else if let (Some(validator), Ok(value)) = (&entry.validator, serde_json::from_str::<Value>(text)) {
+                if value.is_object() && validator.is_valid(&value) {
+                    return (entry.invoke)(Args::Value(value), cx);
+                }
+            }
+        }
+        if let Some(report) = report.as_deref_mut() {
+            report.timings.limits = clock.lap();
+        }
+        self.full_path(entry, cx, text, report, clock)
+    }
+
+    /// Every stage, recorded: what a bad call goes through, and every reported call.
+    fn full_path<'a>(
+        &'a self,
+        entry: &'a Entry,
+        cx: &'a CallContext<'a>,
+        text: &'a str,
+        mut report: Option<&mut CallReport>,
+        clock: &mut Clock,
+    ) -> Pending<'a> {
+        let name = entry.spec.name.as_str();
+        let nav = SchemaNav::new(&entry.spec.input_schema);
+        let mut repairs = Vec::new();
+
+        let value = {
+            let _stage = tracing::trace_span!("repair").entered();
+            match repair::parse_arguments(text, self.config.repair, &mut repairs) {
+                Ok(mut value) if value.is_object() => {
+                    repair::coerce(&mut value, nav, self.config.repair, &mut repairs);
+                    value
+                }
+                Ok(_) => return done(invalid(name, "the arguments must be a JSON object of named parameters", Vec::new())),
+                Err(repair::Unparsable(reason)) => {
+                    let message = format!("Arguments for {name} are not valid JSON ({reason}). Send one JSON object of named parameters.");
+                    let error = ToolError::with_code(ErrorCode::MalformedArguments, message)
+                        .for_tool(name)
+                        .with_retry_hint(format!("Call {name} again with its arguments as one valid JSON object."));
+                    return done(error);
+                }
+            }
+        };
+        if !repairs.is_empty() {
+            tracing::debug!(tool = name, repairs = repairs.len(), "repaired arguments");
+        }
+        let mut value = value;
+        if let Some(report) = report.as_deref_mut() {
+            report.timings.repair = clock.lap();
+            report.repairs.append(&mut repairs);
+        }
+
+        let mut filled = Vec::new();
+        {
+            let _stage = tracing::trace_span!("resolve").entered();
+            let context_defaults: &[(String, Value)] =
+                if entry.uses_context_defaults { &self.config.context_defaults } else { &[] };
+            let tools = resolve::ToolResolvers { resolvers: &entry.resolvers, context_defaults };
+            if let Err(mut error) = resolve::resolve(&mut value, nav, cx, &tools, &mut filled) {
+                error.code = ErrorCode::ResolverFailed;
+                error.tool = Some(name.to_owned());
+                return done(error);
+            }
+        }
+        if let Some(report) = report.as_deref_mut() {
+            report.timings.resolve = clock.lap();
+            report.filled = filled;
+        }
+
+        if let Some(validator) = &entry.validator {
+            let _stage = tracing::trace_span!("validate").entered();
+            let violations = validate::violations(validator, &value, nav);
+            if let Some(report) = report.as_deref_mut() {
+                report.timings.validate = clock.lap();
+                report.violations = violations.clone();
+            }
+            if !violations.is_empty() {
+                tracing::debug!(tool = name, violations = violations.len(), "arguments rejected");
+                return done(invalid(name, &describe_all(&violations), violations));
+            }
+        }
+
+        let pending = (entry.invoke)(Args::Value(value), cx);
+        if let Some(report) = report {
+            report.timings.deserialize = clock.lap();
+        }
+        pending
+    }
+}
+
+fn is_argument_error(output: &ToolOutput) -> bool {
+    matches!(output.as_error().map(|e| e.code), Some(ErrorCode::InvalidArguments | ErrorCode::MalformedArguments))
+}
+
+fn done(error: ToolError) -> Pending<'static> {
+    Pending::Done(ToolOutput::Error(error))
+}
+
+fn invalid(tool: &str, detail: &str, violations: Vec<Violation>) -> ToolError {
+    let mut error = ToolError::with_code(ErrorCode::InvalidArguments, format!("Invalid arguments for {tool}: {detail}"))
+        .for_tool(tool)
+        .with_retry_hint(format!("Call {tool} again with the arguments fixed as described."));
+    error.violations = violations;
+    error
+}
+
+/// `"limit": 500 is greater than the maximum 100; missing required "query" (string: ...).
+/// Allowed values for "category": "shoes", "hats".`
+fn describe_all(violations: &[Violation]) -> String {
+    let sentences: Vec<&str> = violations.iter().map(|v| v.message.as_str()).collect();
+    let mut text = sentences.join("; ");
+    text.push('.');
+    let mut seen = Vec::new();
+    for v in violations.iter().filter(|v| !v.allowed.is_empty()) {
+        if seen.contains(&&v.pointer) {
+            continue;
+        }
+        seen.push(&v.pointer);
+        let values: Vec<String> = v.allowed.iter().map(validate::short).collect();
+        text.push_str(&format!(" Allowed values for {}: {}.", validate::display_path(&v.pointer), values.join(", ")));
+    }
+    text
+}
+
+fn quoted_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match quoted.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [] => String::new(),
+    }
+}
+
+fn runtime_error(tool: &str, message: &str) -> ToolOutput {
+    ToolOutput::Error(ToolError::with_code(ErrorCode::RuntimeError, message).for_tool(tool))
+}

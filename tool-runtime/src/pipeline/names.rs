@@ -1,0 +1,80 @@
+//! Finding the tool a call names: exactly, after a safe normalization, or not at all, with
+//! the closest names to suggest.
+
+use std::collections::HashMap;
+
+/// The registry's names, normalized once at build so repairs cost a hash lookup.
+#[derive(Default)]
+pub(crate) struct NameIndex {
+    normalized: HashMap<String, Vec<usize>>,
+}
+
+impl NameIndex {
+    pub fn new<'a>(names: impl Iterator<Item = &'a str>) -> NameIndex {
+        let mut normalized: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, name) in names.enumerate() {
+            normalized.entry(normalize(name)).or_default().push(i);
+        }
+        NameIndex { normalized }
+    }
+
+    /// The one tool whose normalized name matches, if exactly one does.
+    pub fn repair(&self, name: &str) -> Option<usize> {
+        match self.normalized.get(&normalize(name))?.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        }
+    }
+}
+
+/// Case folded, `-` read as `_`, and a `functions.` or other `namespace.` prefix dropped.
+fn normalize(name: &str) -> String {
+    let bare = name.trim().rsplit(['.', '/', ':']).next().unwrap_or(name);
+    bare.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect()
+}
+
+/// Up to three names close to `name`, closest first.
+pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let wanted = normalize(name);
+    let mut scored: Vec<(f64, &str)> = names
+        .map(|candidate| {
+            let norm = normalize(candidate);
+            let mut score = strsim::jaro_winkler(&wanted, &norm);
+            if !wanted.is_empty() && (norm.contains(&wanted) || wanted.contains(&norm)) {
+                score = score.max(0.9);
+            }
+            (score, candidate)
+        })
+        .filter(|(score, _)| *score >= 0.75)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, n)| n.to_owned()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalization_repairs_case_dashes_and_prefixes() {
+        let index = NameIndex::new(["read_file", "list_dir"].into_iter());
+        for name in ["Read_File", "read-file", "functions.read_file", "tools.fs.read_file", "READ FILE"] {
+            assert_eq!(index.repair(name), Some(0), "{name}");
+        }
+        assert_eq!(index.repair("write_file"), None);
+    }
+
+    #[test]
+    fn an_ambiguous_normalization_is_not_a_repair() {
+        let index = NameIndex::new(["read_file", "Read-File"].into_iter());
+        assert_eq!(index.repair("READ_FILE"), None);
+    }
+
+    #[test]
+    fn close_names_are_suggested() {
+        let names = ["search_products", "search_orders", "add_numbers", "noop"];
+        assert_eq!(closest("serch_products", names.into_iter()), ["search_products", "search_orders"]);
+        assert_eq!(closest("products", names.into_iter())[0], "search_products");
+        assert!(closest("zzzz", names.into_iter()).is_empty());
+    }
+}

@@ -1,0 +1,381 @@
+//! Stage 2: repair of the harmless mistakes models make, under a [`RepairPolicy`], each
+//! repair recorded.
+
+use super::schema_nav::{SchemaNav, Types};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// How much the runtime fixes in a model's call before judging it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepairPolicy {
+    /// Nothing: the call is judged exactly as sent.
+    Off,
+    /// Fixes that can't change what the model meant: empty or `null` arguments as `{}`,
+    /// double-encoded arguments, `"5"` where a number is wanted, `"true"` where a boolean is,
+    /// a lone value where an array is, a JSON string where an object or array is, and a tool
+    /// name off by case, `-`/`_` or a `functions.`/namespace prefix.
+    #[default]
+    Safe,
+    /// `Safe`, plus JSON with trailing commas, single quotes, unquoted keys, comments or a cut
+    /// off end, and unknown properties dropped instead of rejected.
+    Lenient,
+}
+
+/// One fix the runtime made to a call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Repair {
+    /// What was fixed.
+    pub kind: RepairKind,
+    /// Where, as a JSON pointer into the arguments (`""` for the whole).
+    pub pointer: String,
+    /// What it was before, in short.
+    pub detail: String,
+}
+
+/// The kinds of [`Repair`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RepairKind {
+    /// Empty or `null` arguments read as `{}`.
+    EmptyArguments,
+    /// Arguments sent as a JSON string holding the JSON object.
+    DoubleEncoded,
+    /// Broken JSON parsed leniently.
+    LenientJson,
+    /// A string holding a number, read as the number.
+    StringToNumber,
+    /// A string holding `true`/`false`, read as the boolean.
+    StringToBoolean,
+    /// A string holding JSON, read as the object or array it holds.
+    StringToJson,
+    /// A lone value where an array is wanted, wrapped in one.
+    WrappedInArray,
+    /// A property the tool doesn't have, dropped.
+    DroppedUnknown,
+    /// A tool name matched after normalization.
+    ToolName,
+}
+
+/// The arguments could not be read as JSON at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unparsable(pub String);
+
+/// Parses the argument text into a value, applying the whole-text repairs the policy allows.
+pub(crate) fn parse_arguments(text: &str, policy: RepairPolicy, repairs: &mut Vec<Repair>) -> Result<Value, Unparsable> {
+    let trimmed = text.trim();
+    if policy != RepairPolicy::Off && (trimmed.is_empty() || trimmed == "null") {
+        repairs.push(repair(RepairKind::EmptyArguments, "", if trimmed.is_empty() { "empty" } else { "null" }));
+        return Ok(Value::Object(Map::new()));
+    }
+    let value = match serde_json::from_str::<Value>(trimmed) {
+        Ok(value) => value,
+        Err(e) if policy == RepairPolicy::Lenient => match lenient(trimmed) {
+            Some(value) => {
+                repairs.push(repair(RepairKind::LenientJson, "", &e.to_string()));
+                value
+            }
+            None => return Err(Unparsable(e.to_string())),
+        },
+        Err(e) => return Err(Unparsable(e.to_string())),
+    };
+    if policy == RepairPolicy::Off {
+        return Ok(value);
+    }
+    match value {
+        Value::String(inner) => match serde_json::from_str::<Value>(&inner) {
+            Ok(object @ Value::Object(_)) => {
+                repairs.push(repair(RepairKind::DoubleEncoded, "", "a JSON string"));
+                Ok(object)
+            }
+            _ => Ok(Value::String(inner)),
+        },
+        Value::Null => {
+            repairs.push(repair(RepairKind::EmptyArguments, "", "null"));
+            Ok(Value::Object(Map::new()))
+        }
+        other => Ok(other),
+    }
+}
+
+/// Lenient JSON through `llm_json`. It is third-party code fed hostile text, so a panic in it
+/// is contained and treated as "not repairable".
+fn lenient(text: &str) -> Option<Value> {
+    let options = llm_json::RepairOptions::default();
+    let attempt = |text: &str| std::panic::catch_unwind(|| llm_json::loads(text, &options)).ok()?.ok();
+    // llm_json handles each fault alone but can trip on comments mixed with others.
+    let parsed = attempt(text).or_else(|| attempt(&strip_comments(text)))?;
+    // An empty string or a bare word "repaired" into a string is not a recovered call.
+    matches!(parsed, Value::Object(_) | Value::Array(_)).then_some(parsed)
+}
+
+/// Removes `//` and `/* */` comments that stand outside strings (either quote kind).
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), _) => {
+                out.push(c);
+                if c == '\\' {
+                    out.extend(chars.next());
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                out.push(c);
+            }
+            (None, '/') if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            (None, '/') if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Fixes values that don't have the type their schema wants, where the intent is certain,
+/// and (under `Lenient`) drops properties a closed object doesn't have.
+pub(crate) fn coerce(value: &mut Value, nav: SchemaNav<'_>, policy: RepairPolicy, repairs: &mut Vec<Repair>) {
+    if policy == RepairPolicy::Off {
+        return;
+    }
+    let mut pointer = String::new();
+    coerce_at(value, nav.root(), nav, policy, repairs, &mut pointer, 0);
+}
+
+/// Deeper than this the walk stops: limits already cap input depth, this caps the schema's.
+const MAX_WALK_DEPTH: usize = 128;
+
+fn coerce_at(
+    value: &mut Value,
+    schema: &Value,
+    nav: SchemaNav<'_>,
+    policy: RepairPolicy,
+    repairs: &mut Vec<Repair>,
+    pointer: &mut String,
+    depth: usize,
+) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    let wanted = nav.types(schema);
+    if !wanted.contains(Types::of(value)) && !(wanted.contains(Types::NUMBER) && Types::of(value) == Types::INTEGER) {
+        convert(value, wanted, repairs, pointer);
+    }
+    match value {
+        Value::Object(map) => {
+            if policy == RepairPolicy::Lenient {
+                if let Some(known) = nav.is_closed(schema) {
+                    let unknown: Vec<String> = map.keys().filter(|k| !known.contains_key(*k)).cloned().collect();
+                    for key in unknown {
+                        map.shift_remove(&key);
+                        repairs.push(repair(RepairKind::DroppedUnknown, &child(pointer, &key), &key));
+                    }
+                }
+            }
+            for (key, child_value) in map.iter_mut() {
+                if let Some(child_schema) = nav.property(schema, key) {
+                    let len = pointer.len();
+                    push_segment(pointer, key);
+                    coerce_at(child_value, child_schema, nav, policy, repairs, pointer, depth + 1);
+                    pointer.truncate(len);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = nav.items(schema) {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let len = pointer.len();
+                    push_segment(pointer, &i.to_string());
+                    coerce_at(item, item_schema, nav, policy, repairs, pointer, depth + 1);
+                    pointer.truncate(len);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Converts `value` to one of the `wanted` types when that reading is unambiguous.
+fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer: &str) {
+    if let Value::String(text) = value {
+        let trimmed = text.trim();
+        if wanted.contains(Types::INTEGER) || wanted.contains(Types::NUMBER) {
+            if let Some(number) = parse_number(trimmed, wanted) {
+                repairs.push(repair(RepairKind::StringToNumber, pointer, &format!("{text:?}")));
+                *value = number;
+                return;
+            }
+        }
+        if wanted.contains(Types::BOOLEAN) {
+            let parsed = match trimmed.to_ascii_lowercase().as_str() {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            };
+            if let Some(flag) = parsed {
+                repairs.push(repair(RepairKind::StringToBoolean, pointer, &format!("{text:?}")));
+                *value = Value::Bool(flag);
+                return;
+            }
+        }
+        if wanted.contains(Types::OBJECT) || wanted.contains(Types::ARRAY) {
+            if let Ok(inner) = serde_json::from_str::<Value>(trimmed) {
+                if matches!(inner, Value::Object(_) | Value::Array(_)) && wanted.contains(Types::of(&inner)) {
+                    repairs.push(repair(RepairKind::StringToJson, pointer, "a JSON string"));
+                    *value = inner;
+                    return;
+                }
+            }
+        }
+    }
+    if wanted.contains(Types::ARRAY) && !wanted.contains(Types::of(value)) && !value.is_array() {
+        let single = std::mem::take(value);
+        repairs.push(repair(RepairKind::WrappedInArray, pointer, "a single value"));
+        *value = Value::Array(vec![single]);
+    }
+}
+
+fn parse_number(text: &str, wanted: Types) -> Option<Value> {
+    if let Ok(int) = text.parse::<i64>() {
+        return Some(Value::from(int));
+    }
+    if let Ok(int) = text.parse::<u64>() {
+        return Some(Value::from(int));
+    }
+    let float: f64 = text.parse().ok().filter(|f: &f64| f.is_finite())?;
+    // "5.0" for an integer is 5; "5.5" for an integer stays a string for validation to report.
+    if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 && !wanted.contains(Types::NUMBER) {
+        return Some(Value::from(float as i64));
+    }
+    wanted.contains(Types::NUMBER).then(|| serde_json::Number::from_f64(float).map(Value::Number)).flatten()
+}
+
+fn repair(kind: RepairKind, pointer: &str, detail: &str) -> Repair {
+    Repair { kind, pointer: pointer.to_owned(), detail: detail.to_owned() }
+}
+
+/// Appends a JSON pointer segment, escaped per RFC 6901.
+pub(crate) fn push_segment(pointer: &mut String, key: &str) {
+    pointer.push('/');
+    for c in key.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+fn child(pointer: &str, key: &str) -> String {
+    let mut out = pointer.to_owned();
+    push_segment(&mut out, key);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(text: &str, policy: RepairPolicy) -> (Result<Value, Unparsable>, Vec<RepairKind>) {
+        let mut repairs = Vec::new();
+        let value = parse_arguments(text, policy, &mut repairs);
+        (value, repairs.into_iter().map(|r| r.kind).collect())
+    }
+
+    #[test]
+    fn empty_null_and_double_encoded() {
+        assert_eq!(parse("", RepairPolicy::Safe), (Ok(json!({})), vec![RepairKind::EmptyArguments]));
+        assert_eq!(parse(" null ", RepairPolicy::Safe), (Ok(json!({})), vec![RepairKind::EmptyArguments]));
+        assert_eq!(parse(r#""{\"a\": 1}""#, RepairPolicy::Safe), (Ok(json!({"a": 1})), vec![RepairKind::DoubleEncoded]));
+        assert!(parse("", RepairPolicy::Off).0.is_err());
+        assert_eq!(parse(r#""{\"a\": 1}""#, RepairPolicy::Off).0, Ok(json!("{\"a\": 1}")));
+    }
+
+    #[test]
+    fn lenient_json_only_under_lenient() {
+        let broken = "{'a': 1, b: [1, 2,], // note\n}";
+        assert!(parse(broken, RepairPolicy::Safe).0.is_err());
+        let (value, kinds) = parse(broken, RepairPolicy::Lenient);
+        assert_eq!(value, Ok(json!({"a": 1, "b": [1, 2]})));
+        assert_eq!(kinds, [RepairKind::LenientJson]);
+        assert_eq!(parse(r#"{"a": "cut off"#, RepairPolicy::Lenient).0, Ok(json!({"a": "cut off"})));
+        assert!(parse("just words", RepairPolicy::Lenient).0.is_err());
+    }
+
+    fn coerce_with(value: Value, schema: Value, policy: RepairPolicy) -> (Value, Vec<Repair>) {
+        let mut value = value;
+        let mut repairs = Vec::new();
+        coerce(&mut value, SchemaNav::new(&schema), policy, &mut repairs);
+        (value, repairs)
+    }
+
+    #[test]
+    fn coercions_follow_the_schema() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "n": {"type": "integer"}, "f": {"type": "number"}, "b": {"type": ["boolean", "null"]},
+                "s": {"type": "string"}, "tags": {"type": "array", "items": {"type": "integer"}},
+                "obj": {"$ref": "#/$defs/O"}
+            },
+            "additionalProperties": false,
+            "$defs": {"O": {"type": "object", "properties": {"x": {"type": "integer"}}, "additionalProperties": false}}
+        });
+        let (value, repairs) = coerce_with(
+            json!({"n": " 5 ", "f": "2.5", "b": "TRUE", "s": "7", "tags": "3", "obj": "{\"x\": \"4\"}", "extra": 1}),
+            schema.clone(),
+            RepairPolicy::Safe,
+        );
+        assert_eq!(value, json!({"n": 5, "f": 2.5, "b": true, "s": "7", "tags": [3], "obj": {"x": 4}, "extra": 1}));
+        let pointers: Vec<&str> = repairs.iter().map(|r| r.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/n", "/f", "/b", "/tags", "/tags/0", "/obj", "/obj/x"]);
+
+        let (value, repairs) = coerce_with(json!({"n": 1, "extra": 1}), schema, RepairPolicy::Lenient);
+        assert_eq!(value, json!({"n": 1}));
+        assert_eq!(repairs[0].kind, RepairKind::DroppedUnknown);
+    }
+
+    #[test]
+    fn ambiguous_values_are_left_for_validation() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "b": {"type": "boolean"}}});
+        let (value, repairs) = coerce_with(json!({"n": "5.5", "b": "yes"}), schema, RepairPolicy::Safe);
+        assert_eq!(value, json!({"n": "5.5", "b": "yes"}));
+        assert!(repairs.is_empty());
+    }
+
+    #[test]
+    fn comments_outside_strings_are_stripped() {
+        assert_eq!(strip_comments("{'a': '//x', /* c */ \"b\": 1 // end\n}"), "{'a': '//x',   \"b\": 1 \n}");
+        assert_eq!(strip_comments("/* unterminated"), " ");
+    }
+
+    #[test]
+    fn pointer_segments_are_escaped() {
+        let mut p = String::new();
+        push_segment(&mut p, "a/b~c");
+        assert_eq!(p, "/a~1b~0c");
+    }
+}

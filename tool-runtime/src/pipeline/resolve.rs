@@ -1,0 +1,275 @@
+//! Stage 3: the ParamResolver fills what the model left out, from resolver functions that can
+//! read injected state, from context defaults, and from the schema's `default`s. The model's
+//! values are never overwritten, and every filled field is recorded.
+
+use super::repair::push_segment;
+use super::schema_nav::{SchemaNav, Types};
+use crate::context::CallContext;
+use crate::error::ToolError;
+use crate::state::State;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// A resolver function: fills arguments of one tool, reading the call's context and state.
+///
+/// ```
+/// use tool_runtime::{tool, Registry, Resolve, ToolError};
+///
+/// struct Session {
+///     cwd: String,
+/// }
+///
+/// /// Fill `cwd` from the session when the model leaves it out.
+/// fn session_cwd(args: &mut Resolve<'_>) -> Result<(), ToolError> {
+///     let session = args.state::<Session>().ok_or_else(|| ToolError::new("no session"))?;
+///     args.fill("cwd", &session.cwd);
+///     Ok(())
+/// }
+///
+/// /// Run a command.
+/// #[tool]
+/// fn where_am_i(
+///     /// The working directory; the session's when left out.
+///     cwd: Option<String>,
+/// ) -> String {
+///     cwd.unwrap_or_default()
+/// }
+///
+/// let registry = Registry::builder()
+///     .state(Session { cwd: "/work".into() })
+///     .resolver("where_am_i", session_cwd)
+///     .build()
+///     .unwrap();
+/// assert_eq!(registry.call_blocking("where_am_i", "{}").to_model_text(), "/work");
+/// ```
+pub type ResolverFn = fn(&mut Resolve<'_>) -> Result<(), ToolError>;
+
+/// A resolver held by the registry: a fn or a closure.
+pub(crate) type SharedResolver = Arc<dyn Fn(&mut Resolve<'_>) -> Result<(), ToolError> + Send + Sync>;
+
+/// Who filled a field the model left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilledBy {
+    /// A resolver function registered for the tool.
+    Resolver,
+    /// A context default registered for every tool with that parameter.
+    ContextDefault,
+    /// The `default` in the tool's schema.
+    SchemaDefault,
+}
+
+/// One field the ParamResolver filled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FilledField {
+    /// Where, as a JSON pointer into the arguments.
+    pub pointer: String,
+    /// The value filled in.
+    pub value: Value,
+    /// Who filled it.
+    pub by: FilledBy,
+}
+
+/// The arguments of one call as a resolver sees them: read what the model sent, fill what it
+/// left out.
+pub struct Resolve<'a> {
+    args: &'a mut Map<String, Value>,
+    nav: SchemaNav<'a>,
+    cx: &'a CallContext<'a>,
+    filled: &'a mut Vec<FilledField>,
+    by: FilledBy,
+}
+
+impl<'a> Resolve<'a> {
+    /// The tool being called.
+    pub fn tool_name(&self) -> &str {
+        self.cx.tool_name()
+    }
+
+    /// The call's id, if the model gave one.
+    pub fn call_id(&self) -> Option<&str> {
+        self.cx.call_id()
+    }
+
+    /// An argument's current value.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.args.get(name)
+    }
+
+    /// Whether an argument is missing: absent, or `null` where the schema doesn't accept null.
+    pub fn is_missing(&self, name: &str) -> bool {
+        missing(self.args, self.nav, name)
+    }
+
+    /// Fills an argument if it is missing; returns whether it did. A value that fails to
+    /// serialize is not filled.
+    pub fn fill<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> bool {
+        if !self.is_missing(name) {
+            return false;
+        }
+        let Ok(value) = serde_json::to_value(value) else { return false };
+        let mut pointer = String::new();
+        push_segment(&mut pointer, name);
+        self.filled.push(FilledField { pointer, value: value.clone(), by: self.by });
+        self.args.insert(name.to_owned(), value);
+        true
+    }
+
+    /// A value given to the registry builder with `.state(...)`.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        self.cx.states.get::<T>().map(State)
+    }
+}
+
+fn missing(args: &Map<String, Value>, nav: SchemaNav<'_>, name: &str) -> bool {
+    match args.get(name) {
+        None => true,
+        Some(Value::Null) => nav
+            .property(nav.root(), name)
+            .is_some_and(|schema| !nav.types(schema).contains(Types::NULL)),
+        Some(_) => false,
+    }
+}
+
+/// What the resolver stage runs for one tool.
+pub(crate) struct ToolResolvers<'a> {
+    pub resolvers: &'a [SharedResolver],
+    pub context_defaults: &'a [(String, Value)],
+}
+
+/// Runs the stage: resolvers first (the most specific), then context defaults, then the
+/// schema's defaults, each filling only what is still missing.
+pub(crate) fn resolve(
+    args: &mut Value,
+    nav: SchemaNav<'_>,
+    cx: &CallContext<'_>,
+    tool: &ToolResolvers<'_>,
+    filled: &mut Vec<FilledField>,
+) -> Result<(), ToolError> {
+    let Value::Object(map) = args else { return Ok(()) };
+    for resolver in tool.resolvers {
+        let mut handle = Resolve { args: map, nav, cx, filled, by: FilledBy::Resolver };
+        resolver(&mut handle)?;
+    }
+    for (name, value) in tool.context_defaults {
+        if nav.property(nav.root(), name).is_some() {
+            let mut handle = Resolve { args: map, nav, cx, filled, by: FilledBy::ContextDefault };
+            handle.fill(name, value);
+        }
+    }
+    let mut pointer = String::new();
+    fill_schema_defaults(map, nav.root(), nav, filled, &mut pointer, 0);
+    Ok(())
+}
+
+const MAX_WALK_DEPTH: usize = 128;
+
+/// Fills missing properties that have a schema `default`, in this object and in every nested
+/// object the model did send.
+fn fill_schema_defaults(
+    map: &mut Map<String, Value>,
+    schema: &Value,
+    nav: SchemaNav<'_>,
+    filled: &mut Vec<FilledField>,
+    pointer: &mut String,
+    depth: usize,
+) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    let Some(properties) = nav.branches(schema).into_iter().find_map(|b| b.get("properties").and_then(Value::as_object))
+    else {
+        return;
+    };
+    for (name, property) in properties {
+        let len = pointer.len();
+        push_segment(pointer, name);
+        if let Some(default) = property.get("default") {
+            let accepts_null = nav.types(property).contains(Types::NULL);
+            let absent = match map.get(name) {
+                None => true,
+                Some(Value::Null) => !accepts_null,
+                Some(_) => false,
+            };
+            if absent {
+                filled.push(FilledField { pointer: pointer.clone(), value: default.clone(), by: FilledBy::SchemaDefault });
+                map.insert(name.clone(), default.clone());
+            }
+        }
+        match map.get_mut(name) {
+            Some(Value::Object(child)) => fill_schema_defaults(child, property, nav, filled, pointer, depth + 1),
+            Some(Value::Array(items)) => {
+                if let Some(item_schema) = nav.items(property) {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        if let Value::Object(child) = item {
+                            let len = pointer.len();
+                            push_segment(pointer, &i.to_string());
+                            fill_schema_defaults(child, item_schema, nav, filled, pointer, depth + 1);
+                            pointer.truncate(len);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        pointer.truncate(len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::StateMap;
+    use serde_json::json;
+
+    fn run(args: Value, schema: &Value, resolvers: &[SharedResolver], context: &[(String, Value)]) -> (Value, Vec<FilledField>) {
+        let states = StateMap::default();
+        let cx = CallContext { tool: "t", call_id: None, states: &states };
+        let mut args = args;
+        let mut filled = Vec::new();
+        let tool = ToolResolvers { resolvers, context_defaults: context };
+        resolve(&mut args, SchemaNav::new(schema), &cx, &tool, &mut filled).unwrap();
+        (args, filled)
+    }
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "limit": {"type": "integer", "default": 10},
+                "label": {"type": ["string", "null"], "default": "x"},
+                "cwd": {"type": "string"},
+                "opts": {"$ref": "#/$defs/Opts"}
+            },
+            "$defs": {"Opts": {"type": "object", "properties": {"depth": {"type": "integer", "default": 2}}}}
+        })
+    }
+
+    #[test]
+    fn schema_defaults_fill_absent_and_non_nullable_nulls() {
+        let (args, filled) = run(json!({"limit": null, "label": null, "opts": {}}), &schema(), &[], &[]);
+        assert_eq!(args, json!({"limit": 10, "label": null, "opts": {"depth": 2}}));
+        let pointers: Vec<&str> = filled.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/limit", "/opts/depth"]);
+    }
+
+    #[test]
+    fn the_models_values_win_and_resolvers_come_first() {
+        let resolver: SharedResolver = Arc::new(|r: &mut Resolve<'_>| {
+            r.fill("cwd", "/from-resolver");
+            r.fill("limit", &3);
+            Ok(())
+        });
+        let context = [("cwd".to_owned(), json!("/from-context")), ("nope".to_owned(), json!(1))];
+        let (args, filled) = run(json!({"limit": 7}), &schema(), &[resolver], &context);
+        assert_eq!(args["cwd"], "/from-resolver");
+        assert_eq!(args["limit"], 7);
+        assert!(args.get("nope").is_none());
+        assert_eq!(filled[0].by, FilledBy::Resolver);
+
+        let (args, filled) = run(json!({}), &schema(), &[], &context);
+        assert_eq!(args["cwd"], "/from-context");
+        assert_eq!(filled[0].by, FilledBy::ContextDefault);
+    }
+}
