@@ -307,6 +307,16 @@ async fn a_resolver_fills_from_state() {
 }
 
 #[tokio::test]
+async fn a_resolver_named_on_the_tool_runs_first() {
+    let (output, report) = registry().call_with_report("run_dir", "{}").await;
+    assert_eq!(output, ToolOutput::text("/home/ada"));
+    assert_eq!(report.filled[0].by, FilledBy::Resolver);
+    let context_too = builder().context_default("cwd", "/srv").build().unwrap();
+    assert_eq!(context_too.call("run_dir", "{}").await, ToolOutput::text("/home/ada"));
+    assert_eq!(context_too.call("run_dir", r#"{"cwd": "/x"}"#).await, ToolOutput::text("/x"));
+}
+
+#[tokio::test]
 async fn a_failing_resolver_is_an_error_output() {
     let registry = builder()
         .resolver("pwd", |_| Err(ToolError::new("the session has ended")))

@@ -38,6 +38,7 @@ fn tools_from_other_crates_are_collected() {
             "list_items",
             "noop",
             "pwd",
+            "run_dir",
             "search_products",
             "whoami"
         ]
@@ -120,7 +121,7 @@ fn only_and_exclude_select_tools() {
         .unwrap();
     assert_eq!(
         excluded.specs().map(|s| s.name()).collect::<Vec<_>>(),
-        ["add_numbers", "noop", "pwd", "whoami"]
+        ["add_numbers", "noop", "pwd", "run_dir", "whoami"]
     );
 
     let typo = Registry::builder()

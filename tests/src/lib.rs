@@ -111,6 +111,7 @@ pub struct Label {
 
 /// Exercise every parameter kind the schema tests look at.
 #[tool]
+#[allow(clippy::too_many_arguments)]
 pub fn kinds(
     /// A list of tags.
     tags: Vec<String>,
@@ -177,4 +178,21 @@ pub fn list_items(
     tags: Vec<String>,
 ) -> serde_json::Value {
     serde_json::json!({"size": paging.size, "page": paging.page, "tags": tags})
+}
+
+/// Fills `cwd` from the session's working directory when the model leaves it out.
+pub fn cwd_from_session(args: &mut tool_runtime::Resolve<'_>) -> Result<(), ToolError> {
+    if let Some(session) = args.state::<Session>() {
+        args.fill("cwd", &session.cwd);
+    }
+    Ok(())
+}
+
+/// Show where a command would run: the session's directory unless told otherwise.
+#[tool(read_only, resolver = cwd_from_session)]
+pub fn run_dir(
+    /// The working directory.
+    cwd: String,
+) -> String {
+    cwd
 }

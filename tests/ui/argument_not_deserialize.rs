@@ -6,10 +6,10 @@ pub struct Point {
     pub y: f64,
 }
 
-/// Distance of a point from the origin.
+/// Distance of a point from the origin, in some unit.
 #[tool]
-fn norm(point: Point) -> f64 {
-    point.x.hypot(point.y)
+fn norm(unit: String, point: Point) -> String {
+    format!("{} {unit}", point.x.hypot(point.y))
 }
 
 fn main() {}

@@ -1,1 +1,90 @@
+//! Example tools in the style of codex-rs's built-in tools, and the registry that serves them.
+//!
+//! The tools read a workspace directory ([`Workspace`]) and keep a task plan ([`PlanBoard`]):
+//!
+//! | tool | kind | shows |
+//! |------|------|-------|
+//! | `read_file` | sync | defaults, path confinement, text output |
+//! | `list_dir` | async (`tokio::fs`) | defaults, ranges, text output |
+//! | `update_plan` | sync | nested structs, an enum, `Option`, mutable shared state |
+//! | `csv_summary` | sync | `Option<Vec<_>>`, a JSON result |
+//! | `search_files` | async | bool and optional filters, a JSON result |
 
+#![warn(missing_docs)]
+
+mod text;
+pub mod tools;
+mod workspace;
+
+pub use tools::update_plan::PlanBoard;
+pub use workspace::{Resolved, Workspace};
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use tool_runtime::{BuildError, Registry, RegistryBuilder, ToolDef};
+
+/// Every example tool's definition, for registering them by hand.
+pub const TOOLS: &[ToolDef] = &[
+    tools::csv_summary::csv_summary::TOOL,
+    tools::list_dir::list_dir::TOOL,
+    tools::read_file::read_file::TOOL,
+    tools::search_files::search_files::TOOL,
+    tools::update_plan::update_plan::TOOL,
+];
+
+/// The example registry: every example tool, confined to `root`, with a fresh plan board.
+pub fn registry(root: PathBuf) -> Result<Registry, BuildError> {
+    registry_with_plan(root, Arc::new(PlanBoard::default()))
+}
+
+/// [`registry`] with a plan board the caller keeps, to read the plan `update_plan` sets.
+pub fn registry_with_plan(root: PathBuf, plan: Arc<PlanBoard>) -> Result<Registry, BuildError> {
+    builder(root, plan).build()
+}
+
+/// A builder holding the example tools and their state, to add tools or state before building.
+///
+/// The tools are registered by hand rather than collected by `inventory`, so a program that
+/// links other `#[tool]` fns still gets exactly these five here.
+pub fn builder(root: PathBuf, plan: Arc<PlanBoard>) -> RegistryBuilder {
+    TOOLS
+        .iter()
+        .fold(Registry::builder().without_inventory(), |b, &tool| {
+            b.register(tool)
+        })
+        .state(Workspace::new(root))
+        .state_arc(plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_lists_every_tool_in_the_crate() {
+        // Inventory collects every #[tool] linked into this test binary: only this crate's.
+        let dir = tempfile::tempdir().unwrap();
+        let collected = Registry::builder()
+            .state(Workspace::new(dir.path()))
+            .state(PlanBoard::default())
+            .build()
+            .unwrap();
+        let registry = registry(dir.path().to_path_buf()).unwrap();
+        let names = |r: &Registry| r.specs().map(|s| s.name().to_owned()).collect::<Vec<_>>();
+        assert_eq!(names(&collected), names(&registry));
+        assert_eq!(registry.len(), 5);
+    }
+
+    #[test]
+    fn the_plan_board_is_shared_with_the_caller() {
+        let dir = tempfile::tempdir().unwrap();
+        let board = Arc::new(PlanBoard::default());
+        let registry = registry_with_plan(dir.path().to_path_buf(), board.clone()).unwrap();
+        let out = registry.call_blocking(
+            "update_plan",
+            r#"{"plan": [{"step": "ship it", "status": "pending"}]}"#,
+        );
+        assert!(!out.is_error(), "{out:?}");
+        assert_eq!(board.current().items[0].step, "ship it");
+    }
+}

@@ -77,6 +77,24 @@ impl Resolved {
     }
 }
 
+/// Refuses a directory, or anything else that isn't a regular file (a FIFO would block the
+/// read forever), with a message that says what to do instead.
+pub(crate) fn require_file(resolved: &Resolved, path: &str) -> Result<(), ToolError> {
+    let meta = std::fs::metadata(&resolved.path)
+        .map_err(|e| ToolError::new(format!("{path:?} can't be accessed: {e}")))?;
+    if meta.is_dir() {
+        Err(ToolError::new(format!(
+            "{path:?} is a directory; list it with list_dir, or give the path of a file inside it"
+        )))
+    } else if !meta.is_file() {
+        Err(ToolError::new(format!(
+            "{path:?} is not a regular file (a device, socket or pipe); only regular files can be read"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 fn relative_to(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let parts: Vec<_> = rel
@@ -162,7 +180,10 @@ mod tests {
     fn inside_paths_resolve() {
         let (_dir, ws) = setup();
         assert_eq!(ws.resolve("sub/a.txt").unwrap().display(), "sub/a.txt");
-        assert_eq!(ws.resolve("./sub/../sub/a.txt").unwrap().display(), "sub/a.txt");
+        assert_eq!(
+            ws.resolve("./sub/../sub/a.txt").unwrap().display(),
+            "sub/a.txt"
+        );
         assert_eq!(ws.resolve(".").unwrap().display(), ".");
     }
 

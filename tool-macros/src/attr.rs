@@ -6,7 +6,7 @@ use syn::{Expr, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
 const FN_KEYS: &str =
-    "`name`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`";
+    "`name`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `resolver`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -19,6 +19,8 @@ pub struct FnAttrs {
     pub destructive: bool,
     pub idempotent: bool,
     pub open_world: bool,
+    /// `resolver = path::to_fn`: fills the arguments the model left out.
+    pub resolver: Option<syn::Path>,
 }
 
 /// What `#[tool(...)]` on one parameter says.
@@ -74,6 +76,7 @@ impl FnAttrs {
             "destructive" => set_flag(&mut self.destructive, meta),
             "idempotent" => set_flag(&mut self.idempotent, meta),
             "open_world" => set_flag(&mut self.open_world, meta),
+            "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
             _ => Err(unknown_key(meta, FN_KEYS)),
         }
     }
@@ -125,8 +128,13 @@ fn set_once<T>(
 
 fn set_flag(flag: &mut bool, meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+        // Consume the value first, so the only error is this one and not also "expected `,`".
+        skip_value(meta);
         let key = path_text(meta);
-        return Err(meta.error(format!("`{key}` is a flag: write `{key}` alone")));
+        // Spans the key and its value: `read_only = true`.
+        return Err(meta.error(format!(
+            "`{key}` is a flag and takes no value: write `{key}` alone, or leave it out for false"
+        )));
     }
     if *flag {
         return Err(duplicate(meta));
@@ -138,7 +146,10 @@ fn set_flag(flag: &mut bool, meta: &ParseNestedMeta) -> syn::Result<()> {
 fn duplicate(meta: &ParseNestedMeta) -> syn::Error {
     syn::Error::new_spanned(
         &meta.path,
-        format!("duplicate `{}` in #[tool]", path_text(meta)),
+        format!(
+            "duplicate `{}` in #[tool]: give each key once",
+            path_text(meta)
+        ),
     )
 }
 

@@ -138,10 +138,12 @@ fn bullet(line: &str) -> Option<(String, String)> {
         let end = quoted.find('`')?;
         (&quoted[..end], &quoted[end + 1..])
     } else {
-        let end = rest
+        // A raw identifier's `r#` isn't a word character; skip it before finding the end.
+        let bare = rest.strip_prefix("r#").unwrap_or(rest);
+        let end = bare
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        (&rest[..end], &rest[end..])
+            .unwrap_or(bare.len());
+        (&bare[..end], &bare[end..])
     };
     let name = name.trim_start_matches("r#");
     if name.is_empty() {

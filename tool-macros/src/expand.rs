@@ -51,8 +51,15 @@ pub fn expand(model: ToolFn) -> TokenStream {
                         ident.to_string().trim_start_matches("r#")
                     );
                     let path = default_fn.to_string();
-                    default_fns.push(quote_spanned! {expr.span()=>
-                        fn #default_fn() -> #ty { #expr }
+                    // A typed `let` makes a mismatch read "expected due to this" at the
+                    // parameter's type, not "because of return type".
+                    let value = Ident::new("__tool_default", Span::mixed_site());
+                    let at_expr = Span::call_site().located_at(expr.span());
+                    default_fns.push(quote_spanned! {at_expr=>
+                        fn #default_fn() -> #ty {
+                            let #value: #ty = #expr;
+                            #value
+                        }
                     });
                     quote!(#[serde(default = #path)])
                 });
@@ -76,29 +83,50 @@ pub fn expand(model: ToolFn) -> TokenStream {
         }
     }
 
-    let call_args = params.iter().map(|p| &p.ident);
-    let call = quote!(#fn_ident(#(#call_args),*));
-    let convert = match (output, &item.sig.output) {
-        (OutputKind::Unit, _) => quote!(__tr::unit_output),
-        (OutputKind::Result, ReturnType::Type(_, ty)) => {
-            quote_spanned!(ty.span()=> __tr::result_output)
-        }
-        (_, ReturnType::Type(_, ty)) => quote_spanned!(ty.span()=> __tr::value_output),
-        (_, ReturnType::Default) => quote!(__tr::unit_output),
+    // The call and its conversion are located at the return type, so a return type that
+    // isn't `Serialize` (or an error type that isn't `Display`) is reported there.
+    let (convert, return_span) = match (output, &item.sig.output) {
+        (OutputKind::Result, ReturnType::Type(_, ty)) => ("result_output", ty.span()),
+        (OutputKind::Value, ReturnType::Type(_, ty)) => ("value_output", ty.span()),
+        _ => ("unit_output", Span::call_site()),
     };
+    let at_return = Span::call_site().located_at(return_span);
+    let convert = Ident::new(convert, at_return);
+    let mut callee = fn_ident.clone();
+    callee.set_span(fn_ident.span().located_at(return_span));
+    let call_args = params.iter().map(|p| &p.ident);
+    let call = quote_spanned!(at_return=> #callee(#(#call_args),*));
     let pending = if item.sig.asyncness.is_some() {
-        quote!(__tr::Pending::Async(__tr::Box::pin(async move { #convert(#call.await) })))
+        let converted = quote_spanned!(at_return=> __tr::#convert(#call.await));
+        quote!(__tr::Pending::Async(__tr::Box::pin(async move { #converted })))
     } else {
-        quote!(__tr::Pending::Sync(__tr::Box::new(move || #convert(#call))))
+        let converted = quote_spanned!(at_return=> __tr::#convert(#call));
+        quote!(__tr::Pending::Sync(__tr::Box::new(move || #converted)))
     };
 
     let description = description.as_str();
+    // Spanned on the path, so a fn of the wrong shape is reported where it is named.
+    let resolver = match &attrs.resolver {
+        Some(path) => quote_spanned! {path.span()=>
+            ::core::option::Option::Some({
+                let resolver: __tr::ResolverFn = #path;
+                resolver
+            })
+        },
+        None => quote!(::core::option::Option::None),
+    };
     let (read_only, destructive, idempotent, open_world) = (
         attrs.read_only,
         attrs.destructive,
         attrs.idempotent,
         attrs.open_world,
     );
+    // The derives' own call site is where rustc points when an argument type lacks
+    // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
+    // parameter list, not the `#[tool]` attribute.
+    let derive = quote_spanned! {item.sig.paren_token.span.join()=>
+        #[derive(__tr::serde::Deserialize, __tr::schemars::JsonSchema)]
+    };
     let handle_doc = format!("The `#[tool]` definition of [`{fn_ident}()`]: pass `{fn_ident}::TOOL` to `RegistryBuilder::register`.");
 
     quote! {
@@ -112,7 +140,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
         const _: () = {
             use ::tool_runtime::__private as __tr;
 
-            #[derive(__tr::serde::Deserialize, __tr::schemars::JsonSchema)]
+            #derive
             #[serde(crate = "::tool_runtime::__private::serde", deny_unknown_fields)]
             #[schemars(crate = "::tool_runtime::__private::schemars")]
             #[allow(non_camel_case_types, non_snake_case)]
@@ -148,6 +176,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
                     invoke: __tool_invoke,
                     requires: &[#(#requirements),*],
+                    resolver: #resolver,
                     location: __tr::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),

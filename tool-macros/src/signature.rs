@@ -3,7 +3,9 @@
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
 use crate::docs::{self, FnDocs};
 use proc_macro2::TokenStream;
-use syn::{Attribute, FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
+use syn::{
+    Attribute, FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type,
+};
 
 /// Everything the expansion needs to know about one tool fn.
 pub struct ToolFn {
@@ -28,7 +30,7 @@ pub enum ParamKind {
     /// Part of the arguments object and of the schema.
     Argument {
         doc: Option<String>,
-        default: Option<syn::Expr>,
+        default: Option<Box<syn::Expr>>,
         /// `#[serde(...)]` and `#[schemars(...)]`, forwarded to the argument struct's field.
         forwarded: Vec<Attribute>,
     },
@@ -47,39 +49,50 @@ pub enum OutputKind {
     Value,
 }
 
-/// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`.
-fn valid_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+/// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`. The error says what breaks it.
+fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("it is empty".to_owned());
+    }
+    let mut bad: Vec<char> = Vec::new();
+    for c in name.chars() {
+        if !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || bad.contains(&c)) {
+            bad.push(c);
+        }
+    }
+    if !bad.is_empty() {
+        let listed: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+        return Err(format!("it contains {}", listed.join(", ")));
+    }
+    if name.len() > 64 {
+        return Err(format!("it is {} characters long", name.len()));
+    }
+    Ok(())
 }
 
 impl ToolFn {
     /// Parses and checks the fn; all errors are returned together.
     pub fn parse(args: TokenStream, mut item: ItemFn) -> syn::Result<ToolFn> {
         let mut errors = Errors::default();
+        // Checks run in source order (attribute, signature, parameters), so the errors do too.
         let attrs = FnAttrs::parse(args, &mut errors);
-        check_signature_shape(&item, &mut errors);
-
-        let fn_docs = FnDocs::parse(&docs::doc_lines(&item.attrs));
-        let params = parse_params(&mut item, &fn_docs, &mut errors);
-
         let raw_name = item.sig.ident.unraw().to_string();
         let name = attrs
             .name
             .clone()
             .unwrap_or_else(|| LitStr::new(&raw_name, item.sig.ident.span()));
-        if !valid_name(&name.value()) {
+        if let Err(problem) = check_name(&name.value()) {
             errors.push(syn::Error::new(
                 name.span(),
                 format!(
-                    "invalid tool name {:?}: a tool name must match ^[a-zA-Z0-9_-]{{1,64}}$ (what OpenAI and Anthropic accept)",
+                    "invalid tool name {:?}: {problem}; a tool name is 1 to 64 ASCII letters, digits, `_` or `-` (what OpenAI and Anthropic accept)",
                     name.value()
                 ),
             ));
         }
+        check_signature_shape(&item, &mut errors);
 
+        let fn_docs = FnDocs::parse(&docs::doc_lines(&item.attrs));
         let description = match &attrs.description {
             Some(d) => d.value().trim().to_owned(),
             None => fn_docs.description.clone(),
@@ -91,6 +104,7 @@ impl ToolFn {
             ));
         }
 
+        let params = parse_params(&mut item, &fn_docs, &mut errors);
         let output = output_kind(&item.sig.output);
         errors.finish()?;
         Ok(ToolFn {
@@ -123,30 +137,30 @@ fn check_signature_shape(item: &ItemFn, errors: &mut Errors) {
     if !sig.generics.params.is_empty() {
         errors.push(syn::Error::new_spanned(
             &sig.generics,
-            "a #[tool] fn can't be generic: its arguments need one concrete type to derive a JSON Schema from",
+            "a #[tool] fn can't be generic: the JSON Schema needs one concrete type per argument; remove the generic parameters and write concrete types",
         ));
     } else if let Some(clause) = &sig.generics.where_clause {
         errors.push(syn::Error::new_spanned(
             clause,
-            "a #[tool] fn can't have a where clause",
+            "a #[tool] fn can't have a where clause: remove it and write concrete types",
         ));
     }
     if let Some(unsafety) = &sig.unsafety {
         errors.push(syn::Error::new_spanned(
             unsafety,
-            "a #[tool] fn can't be `unsafe`: a model can't uphold its safety contract",
+            "a #[tool] fn can't be `unsafe`: a model can't uphold a safety contract; remove `unsafe` here and use an `unsafe { .. }` block inside the body",
         ));
     }
     if let Some(abi) = &sig.abi {
         errors.push(syn::Error::new_spanned(
             abi,
-            "a #[tool] fn can't have an `extern` ABI",
+            "a #[tool] fn can't have an `extern` ABI: remove it",
         ));
     }
     if let Some(variadic) = &sig.variadic {
         errors.push(syn::Error::new_spanned(
             variadic,
-            "a #[tool] fn can't be variadic",
+            "a #[tool] fn can't be variadic: take a `Vec<T>` argument instead",
         ));
     }
 }
@@ -158,7 +172,7 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
             FnArg::Receiver(receiver) => {
                 errors.push(syn::Error::new_spanned(
                     &*receiver,
-                    "a #[tool] fn can't take `self`: write a free fn and receive shared values as `State<T>`, or implement the `Tool` trait for a type that owns state",
+                    "a #[tool] fn can't take `self`: write a free fn outside the impl block, and take the shared value as a `State<T>` parameter",
                 ));
                 continue;
             }
@@ -188,7 +202,7 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
             other => {
                 errors.push(syn::Error::new_spanned(
                     other,
-                    "a #[tool] parameter must be a plain name, because the name is the argument's key in the JSON the model sends: write `point: (i32, i32)` and destructure in the body",
+                    "a #[tool] parameter must be a plain name, because the name is the argument's key in the JSON the model sends: write `name: Type` and destructure it in the body",
                 ));
                 continue;
             }
@@ -209,7 +223,7 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
             if let (Some(default), true) = (&tool_attrs.default, is_option(&ty)) {
                 errors.push(syn::Error::new_spanned(
                     default,
-                    "`default` on an `Option` parameter: an `Option` is already optional and defaults to null; drop the `Option`, or drop the default",
+                    "`default` on an `Option` parameter: a missing `Option` argument is already `None`; remove the `Option` to keep this default, or remove the default",
                 ));
             }
             let own_doc = docs::join_trimmed(
@@ -225,7 +239,7 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
             };
             ParamKind::Argument {
                 doc,
-                default: tool_attrs.default,
+                default: tool_attrs.default.map(Box::new),
                 forwarded,
             }
         };
@@ -235,16 +249,53 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
 }
 
 fn check_argument_type(ty: &Type, errors: &mut Errors) {
-    match ty {
-        Type::Reference(reference) => errors.push(syn::Error::new_spanned(
-            reference,
-            "a #[tool] argument must own its value, because arguments are deserialized from the model's JSON: use `String` for `&str`, `Vec<T>` for `&[T]`",
-        )),
-        Type::ImplTrait(imp) => errors.push(syn::Error::new_spanned(
+    match borrowed_or_opaque(ty) {
+        Some(Type::Reference(reference)) => {
+            let owned = match &*reference.elem {
+                Type::Path(path) if path.qself.is_none() && path.path.is_ident("str") => {
+                    "write `String` instead of `&str`"
+                }
+                Type::Slice(_) => "write `Vec<T>` instead of `&[T]`",
+                _ => "write an owned type instead, such as `T` for `&T` or `PathBuf` for `&Path`",
+            };
+            errors.push(syn::Error::new_spanned(
+                reference,
+                format!("a #[tool] argument must own its value, because it is deserialized from the model's JSON: {owned}"),
+            ));
+        }
+        Some(imp @ Type::ImplTrait(_)) => errors.push(syn::Error::new_spanned(
             imp,
-            "a #[tool] argument can't be `impl Trait`: it needs one concrete type to derive a JSON Schema from",
+            "a #[tool] argument can't be `impl Trait`: the JSON Schema needs one concrete type; write that type instead",
         )),
         _ => {}
+    }
+}
+
+/// The first `&T` or `impl Trait` anywhere in an argument type (`Option<&str>` included):
+/// neither can be deserialized from the model's JSON or described by one schema.
+fn borrowed_or_opaque(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Reference(_) | Type::ImplTrait(_) => Some(ty),
+        Type::Paren(paren) => borrowed_or_opaque(&paren.elem),
+        Type::Group(group) => borrowed_or_opaque(&group.elem),
+        Type::Array(array) => borrowed_or_opaque(&array.elem),
+        Type::Slice(slice) => borrowed_or_opaque(&slice.elem),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(borrowed_or_opaque),
+        Type::Path(path) => {
+            path.path
+                .segments
+                .iter()
+                .find_map(|segment| match &segment.arguments {
+                    PathArguments::AngleBracketed(args) => {
+                        args.args.iter().find_map(|arg| match arg {
+                            GenericArgument::Type(ty) => borrowed_or_opaque(ty),
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                })
+        }
+        _ => None,
     }
 }
 
@@ -380,6 +431,21 @@ mod tests {
     }
 
     #[test]
+    fn references_are_found_inside_argument_types() {
+        let found = |ty: TokenStream| {
+            let ty: Type = syn::parse2(ty).unwrap();
+            borrowed_or_opaque(&ty).map(|t| quote!(#t).to_string())
+        };
+        assert_eq!(found(quote!(Option<&str>)).as_deref(), Some("& str"));
+        assert_eq!(
+            found(quote!((u8, Vec<impl Sized>))).as_deref(),
+            Some("impl Sized")
+        );
+        assert_eq!(found(quote!(std::borrow::Cow<'static, str>)), None);
+        assert_eq!(found(quote!(HashMap<String, [u8; 4]>)), None);
+    }
+
+    #[test]
     fn output_kinds_follow_the_return_type() {
         let kind = |ret: TokenStream| output_kind(&syn::parse2(ret).unwrap());
         assert!(matches!(kind(quote!()), OutputKind::Unit));
@@ -393,8 +459,14 @@ mod tests {
 
     #[test]
     fn names_are_checked() {
-        assert!(valid_name("read_file-2"));
-        assert!(!valid_name("read.file"));
-        assert!(!valid_name(&"a".repeat(65)));
+        assert_eq!(check_name("read_file-2"), Ok(()));
+        assert_eq!(check_name(&"a".repeat(64)), Ok(()));
+        assert_eq!(check_name("read.file"), Err("it contains '.'".into()));
+        assert_eq!(check_name("a b c!"), Err("it contains ' ', '!'".into()));
+        assert_eq!(
+            check_name(&"a".repeat(65)),
+            Err("it is 65 characters long".into())
+        );
+        assert_eq!(check_name(""), Err("it is empty".into()));
     }
 }

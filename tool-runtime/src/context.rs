@@ -56,7 +56,7 @@ impl ToolContext {
 /// your own type marked `#[tool(inject)]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` can't be injected into a tool",
-    note = "injected parameters are `State<T>` (a value given to `Registry::builder().state(..)`) and `ToolContext`"
+    note = "injected parameters are `State<T>` (a value given to `Registry::builder().state(..)`), `ToolContext`, or your own type implementing `Inject`"
 )]
 pub trait Inject: Sized {
     /// The state this parameter needs, checked when the registry is built.

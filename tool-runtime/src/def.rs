@@ -28,6 +28,8 @@ pub struct ToolDef {
     #[doc(hidden)]
     pub requires: &'static [Option<StateRequirement>],
     #[doc(hidden)]
+    pub resolver: Option<crate::pipeline::ResolverFn>,
+    #[doc(hidden)]
     pub location: SourceLocation,
 }
 

@@ -89,6 +89,7 @@ pub mod __private {
     pub use crate::context::{CallContext, Inject};
     pub use crate::def::{Args, Pending, SourceLocation, ToolDef, ToolFlags};
     pub use crate::output::{result_output, unit_output, value_output};
+    pub use crate::pipeline::ResolverFn;
     #[cfg(feature = "inventory")]
     pub use inventory;
     pub use schemars;

@@ -2,11 +2,25 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_runtime::{tool, Registry, State, ToolContext, ToolError, ToolOutput};
+use tool_runtime::{
+    tool, CallContext, Inject, Registry, State, StateRequirement, ToolContext, ToolError,
+    ToolOutput,
+};
 
 /// What the tools share through `State<T>`.
 pub struct Inventory {
     pub items: Vec<String>,
+}
+
+/// A value of our own, injected with `#[tool(inject)]`.
+pub struct Clock(&'static str);
+
+impl Inject for Clock {
+    const REQUIREMENT: Option<StateRequirement> = None;
+
+    fn inject(_cx: &CallContext<'_>) -> Result<Self, ToolOutput> {
+        Ok(Clock("noon"))
+    }
 }
 
 /// A kind of item.
@@ -49,8 +63,9 @@ pub async fn find(
     offset: usize,
     inventory: State<Inventory>,
     ctx: ToolContext,
+    #[tool(inject)] clock: Clock,
 ) -> Result<Found, ToolError> {
-    let _ = r#type;
+    let _ = (r#type, clock.0);
     if query.is_empty() {
         return Err(ToolError::new("the query is empty"));
     }
@@ -109,13 +124,39 @@ fn main() {
         .expect("every tool's requirements are met");
     assert_eq!(registry.len(), 4);
 
-    let find = registry.get("find_items").expect("`name = ..` renames the tool");
+    let find = registry
+        .get("find_items")
+        .expect("`name = ..` renames the tool");
     let properties = &find.input_schema()["properties"];
-    assert!(properties["type"].is_object(), "raw identifiers lose their `r#`");
-    assert!(properties["skip"].is_object(), "#[serde(rename)] is forwarded");
-    assert_eq!(properties["limit"]["maximum"], 100, "#[schemars(range)] is forwarded");
+    assert!(
+        properties["type"].is_object(),
+        "raw identifiers lose their `r#`"
+    );
+    assert!(
+        properties["skip"].is_object(),
+        "#[serde(rename)] is forwarded"
+    );
+    assert_eq!(
+        properties["limit"]["maximum"], 100,
+        "#[schemars(range)] is forwarded"
+    );
     assert_eq!(properties["query"]["description"], "Words to look for.");
+    assert_eq!(
+        properties["type"]["description"],
+        "Only items of this kind."
+    );
     assert_eq!(properties["limit"]["default"], 10);
     let required = &find.input_schema()["required"];
     assert_eq!(required, &serde_json::json!(["query"]));
+
+    // The async tool runs, with its defaults, state, context and injected value.
+    let output = registry.call_blocking("find_items", r#"{"query": "HAMMER", "type": "hand"}"#);
+    let found = output.to_model_text();
+    assert!(found.contains(r#""tool":"find_items""#), "{found}");
+    assert!(found.contains(r#""items":["Hammer"]"#), "{found}");
+    // And so does the sync one.
+    assert_eq!(
+        registry.call_blocking("hello", r#"{"name": "you"}"#),
+        ToolOutput::text("hello, you")
+    );
 }

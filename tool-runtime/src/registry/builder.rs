@@ -204,7 +204,13 @@ impl RegistryBuilder {
                 },
                 invoke: def.invoke,
                 validator,
-                resolvers: resolvers.iter().filter(|(n, _)| n == def.name).map(|(_, r)| Arc::clone(r)).collect(),
+                // The resolver named on #[tool] first, then those added on the builder.
+                resolvers: def
+                    .resolver
+                    .map(|f| Arc::new(f) as SharedResolver)
+                    .into_iter()
+                    .chain(resolvers.iter().filter(|(n, _)| n == def.name).map(|(_, r)| Arc::clone(r)))
+                    .collect(),
                 uses_context_defaults,
             });
         }

@@ -1,0 +1,195 @@
+//! One call through the whole pipeline, beside a hand-written baseline in the same run.
+//!
+//! `cargo bench -p tool-tests --features bench --bench pipeline`
+//!
+//! The tool has four parameters (a string, an integer with a default, an optional bool, an
+//! enum). The baseline is what a careful hand-written dispatcher does: `match` on the name,
+//! `serde_json::from_str` into the same argument struct, a direct call, `serde_json::to_string`
+//! of the result. Both sides start from `(name, args_json)` and end with the serialized output.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use schemars::JsonSchema;
+use std::hint::black_box;
+use serde::{Deserialize, Serialize};
+use tool_runtime::{tool, Registry, RepairPolicy};
+
+/// How hard to search.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    /// Quick and rough.
+    Fast,
+    /// The usual.
+    Balanced,
+    /// Slow and careful.
+    Thorough,
+}
+
+#[derive(Serialize)]
+struct Found {
+    query: String,
+    limit: u32,
+    exact: Option<bool>,
+    mode: Mode,
+    count: usize,
+}
+
+fn run_search(query: String, limit: u32, exact: Option<bool>, mode: Mode) -> Found {
+    let count = query.len() % (limit as usize + 1);
+    Found {
+        query,
+        limit,
+        exact,
+        mode,
+        count,
+    }
+}
+
+/// Search the index.
+#[tool(read_only)]
+fn search(
+    /// What to look for.
+    query: String,
+    /// How many results.
+    #[tool(default = 10)]
+    limit: u32,
+    /// Match the whole phrase.
+    exact: Option<bool>,
+    /// How hard to search.
+    mode: Mode,
+) -> Found {
+    run_search(query, limit, exact, mode)
+}
+
+/// Search the index, with a range on `limit` that only validation checks.
+#[tool(read_only)]
+fn search_ranged(
+    /// What to look for.
+    query: String,
+    /// How many results.
+    #[tool(default = 10)]
+    #[schemars(range(min = 1, max = 100))]
+    limit: u32,
+    /// Match the whole phrase.
+    exact: Option<bool>,
+    /// How hard to search.
+    mode: Mode,
+) -> Found {
+    run_search(query, limit, exact, mode)
+}
+
+/// The hand-written baseline's argument struct: what `#[tool]` generates, written out.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    query: String,
+    #[serde(default = "ten")]
+    limit: u32,
+    #[serde(default)]
+    exact: Option<bool>,
+    mode: Mode,
+}
+
+fn ten() -> u32 {
+    10
+}
+
+fn baseline(name: &str, args: &str) -> Result<String, String> {
+    match name {
+        "search" => {
+            let a: Args = serde_json::from_str(args).map_err(|e| e.to_string())?;
+            serde_json::to_string(&run_search(a.query, a.limit, a.exact, a.mode))
+                .map_err(|e| e.to_string())
+        }
+        _ => Err(format!("unknown tool {name}")),
+    }
+}
+
+fn registry(
+    configure: impl FnOnce(tool_runtime::RegistryBuilder) -> tool_runtime::RegistryBuilder,
+) -> Registry {
+    configure(
+        Registry::builder()
+            .without_inventory()
+            .register(search::TOOL)
+            .register(search_ranged::TOOL),
+    )
+    .build()
+    .expect("the bench registry builds")
+}
+
+fn payloads() -> [(&'static str, String); 2] {
+    let small = r#"{"query":"rust tools","limit":5,"mode":"fast"}"#.to_owned();
+    let words: Vec<String> = (0..700).map(|i| format!("w{i}")).collect();
+    let large = format!(
+        r#"{{"query":"{}","limit":5,"mode":"fast"}}"#,
+        words.join(" ")
+    );
+    [("small", small), ("large", large)]
+}
+
+fn bench(c: &mut Criterion) {
+    let validated = registry(|b| b);
+    let unvalidated = registry(|b| b.validation(false));
+    let lenient = registry(|b| b.repair(RepairPolicy::Lenient));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+
+    for (size, args) in payloads() {
+        // Every path must produce the baseline's bytes, or the comparison means nothing.
+        let expected = baseline("search", &args).expect("baseline");
+        assert_eq!(
+            validated.call_blocking("search", &args).to_model_text(),
+            expected
+        );
+        assert_eq!(
+            validated
+                .call_blocking("search_ranged", &args)
+                .to_model_text(),
+            expected
+        );
+        assert_eq!(
+            unvalidated.call_blocking("search", &args).to_model_text(),
+            expected
+        );
+
+        let mut group = c.benchmark_group(format!("pipeline/{size}"));
+        group.throughput(Throughput::Bytes(args.len() as u64));
+        group.bench_function("baseline_hand_written", |b| {
+            b.iter(|| baseline(black_box("search"), black_box(&args)))
+        });
+        group.bench_function("exact_schema_validation_on", |b| {
+            b.iter(|| validated.call_blocking(black_box("search"), black_box(&args)))
+        });
+        group.bench_function("validation_off", |b| {
+            b.iter(|| unvalidated.call_blocking(black_box("search"), black_box(&args)))
+        });
+        group.bench_function("range_checked_validation_on", |b| {
+            b.iter(|| validated.call_blocking(black_box("search_ranged"), black_box(&args)))
+        });
+        group.bench_function("range_checked_lenient", |b| {
+            b.iter(|| lenient.call_blocking(black_box("search_ranged"), black_box(&args)))
+        });
+        group.bench_function("exact_schema_async_call", |b| {
+            b.to_async(&runtime)
+                .iter(|| validated.call(black_box("search"), black_box(&args)))
+        });
+        group.bench_function("full_path_with_report", |b| {
+            b.to_async(&runtime)
+                .iter(|| validated.call_with_report(black_box("search"), black_box(&args)))
+        });
+        group.finish();
+    }
+
+    // A call that needs a repair ("5" for 5) always takes the full path.
+    let repaired = r#"{"query":"rust tools","limit":"5","mode":"fast"}"#;
+    let mut group = c.benchmark_group("pipeline/repaired");
+    group.bench_function("string_to_number_repair", |b| {
+        b.iter(|| validated.call_blocking(black_box("search"), black_box(repaired)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,118 @@
+//! The command line: its arguments, and one module per subcommand.
+
+mod call;
+mod demo;
+mod list;
+mod schema;
+
+use clap::{Parser, Subcommand};
+use std::fmt;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tool_runtime::{Dialect, Registry};
+
+/// List, export and call the example tools; with no command, run a short demo.
+#[derive(Debug, Parser)]
+#[command(name = "tool-examples", version)]
+pub struct Cli {
+    /// The workspace root the file tools are confined to [default: the current directory].
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the tools: name, flags, and the first line of the description.
+    List,
+    /// Print every tool's schema as JSON, in a model API's shape.
+    Schema {
+        #[arg(long, value_name = "NAME", default_value = "mcp", value_parser = parse_dialect, help = dialect_help())]
+        dialect: Dialect,
+    },
+    /// Call a tool and print its output as JSON; exits with 1 when the output is an error.
+    Call {
+        /// The tool's name.
+        name: String,
+        /// The arguments, a JSON object; `-` reads them from stdin.
+        #[arg(default_value = "{}")]
+        args: String,
+    },
+    /// Run the demo (what `tool-examples` alone does): a scratch workspace and a few calls.
+    Demo,
+}
+
+/// Exit code of `call` when the output is an error (clap's own usage errors exit with 2).
+const CALL_FAILED: ExitCode = ExitCode::FAILURE;
+
+/// Why a command could not run at all (exit code 2), as opposed to a call that failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// Writing the output or reading input failed.
+    Io(io::Error),
+    /// The root or the registry is unusable.
+    Setup(String),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Io(e) => e.fmt(f),
+            CliError::Setup(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Io(e)
+    }
+}
+
+/// Runs the command line, writing results to `out`; notes about the CLI go to stderr.
+pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
+    let root = cli.root;
+    match cli.command.unwrap_or(Command::Demo) {
+        Command::Demo => {
+            if root.is_some() {
+                eprintln!(
+                    "note: the demo runs in a scratch directory of its own; --root is ignored"
+                );
+            }
+            demo::run(out).await
+        }
+        Command::List => list::run(&registry(root)?, out),
+        Command::Schema { dialect } => schema::run(&registry(root)?, dialect, out),
+        Command::Call { name, args } => {
+            let registry = registry(root.clone())?;
+            call::run(&registry, root.as_deref(), &name, &args, out).await
+        }
+    }
+}
+
+/// Parses `--dialect` with the runtime's own parser, so a new dialect needs no CLI change.
+fn parse_dialect(text: &str) -> Result<Dialect, String> {
+    text.parse()
+}
+
+fn dialect_help() -> String {
+    let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
+    format!("The export dialect: {}", names.join(", "))
+}
+
+/// The example registry over `--root`, or the current directory.
+fn registry(root: Option<PathBuf>) -> Result<Registry, CliError> {
+    let root = root.unwrap_or_else(|| PathBuf::from("."));
+    tool_examples::registry(root)
+        .map_err(|e| CliError::Setup(format!("the registry could not be built: {e}")))
+}
+
+/// Writes a value as pretty JSON and a newline. Going through a `Value` first indents the
+/// JSON a tool returned too, which `ToolOutput` keeps as raw text.
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+    let value = serde_json::to_value(value)?;
+    serde_json::to_writer_pretty(&mut *out, &value)?;
+    writeln!(out)
+}

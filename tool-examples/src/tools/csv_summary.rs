@@ -1,0 +1,572 @@
+//! `csv_summary`: a per-column profile of a CSV file, as JSON (sync).
+
+use crate::text::{looks_binary, truncate_chars};
+use crate::workspace::Workspace;
+use serde::Serialize;
+use serde_json::Number;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader};
+use tool_runtime::{tool, State, ToolError};
+
+/// Distinct values are counted up to this many per column; past it the count is a floor.
+const DISTINCT_CAP: usize = 1000;
+/// Sample values kept per column.
+const SAMPLES: usize = 3;
+/// Sample values are cut to this many chars.
+const SAMPLE_CHARS: usize = 60;
+
+/// What a CSV file holds, column by column.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CsvSummary {
+    /// The file, relative to the workspace root.
+    pub path: String,
+    /// Data rows (the header row not counted).
+    pub rows: u64,
+    /// One summary per column, in file order or in the order asked for.
+    pub columns: Vec<ColumnSummary>,
+}
+
+/// One column's profile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ColumnSummary {
+    /// The header.
+    pub name: String,
+    /// The kind every non-empty value fits.
+    pub kind: ValueKind,
+    /// Non-empty values.
+    pub count: u64,
+    /// Empty (or whitespace-only, or missing) values.
+    pub empty: u64,
+    /// Numeric statistics, for integer and float columns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numeric: Option<NumericStats>,
+    /// Distinct non-empty values, counted up to 1000.
+    pub distinct: u64,
+    /// Whether there were more distinct values than were counted.
+    pub distinct_capped: bool,
+    /// The first few distinct values.
+    pub samples: Vec<String>,
+}
+
+/// The kind of values a column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    /// No non-empty values.
+    Empty,
+    /// Whole numbers.
+    Integer,
+    /// Numbers, some with a fraction, exponent, NaN or infinity.
+    Float,
+    /// `true` / `false`.
+    Bool,
+    /// Dates or date-times such as `2024-05-01` or `2024-05-01T12:30:00Z`.
+    Timestamp,
+    /// Anything else.
+    Text,
+}
+
+/// Min, max and mean of a numeric column's finite values; `null` when there are none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NumericStats {
+    /// The smallest finite value.
+    pub min: Option<Number>,
+    /// The largest finite value.
+    pub max: Option<Number>,
+    /// The mean of the finite values.
+    pub mean: Option<f64>,
+    /// NaN and infinite values: counted, but left out of min, max and mean.
+    pub non_finite: u64,
+}
+
+/// Summarize a CSV file: for each column, its kind, counts, numeric stats and samples.
+///
+/// The first row is the header. Kinds are inferred from the non-empty values: integer,
+/// float, bool, timestamp or text. Returns JSON.
+#[tool(read_only, idempotent)]
+pub fn csv_summary(
+    /// Path of the CSV file, relative to the workspace root.
+    path: String,
+    /// The field separator: one character, such as "," or ";" or "\t" (or "tab").
+    #[tool(default = String::from(","))]
+    delimiter: String,
+    /// Only summarize these columns, named by their header.
+    columns: Option<Vec<String>>,
+    workspace: State<Workspace>,
+) -> Result<CsvSummary, ToolError> {
+    let delimiter = parse_delimiter(&delimiter)?;
+    let resolved = workspace.resolve(&path)?;
+    crate::workspace::require_file(&resolved, &path)?;
+    let file = std::fs::File::open(&resolved.path)
+        .map_err(|e| ToolError::new(format!("{path:?} can't be opened: {e}")))?;
+    let mut reader = BufReader::new(file);
+    let head = reader
+        .fill_buf()
+        .map_err(|e| ToolError::new(format!("{path:?} can't be read: {e}")))?;
+    if looks_binary(head) {
+        return Err(ToolError::new(format!(
+            "{path:?} is a binary file (it contains NUL bytes), not CSV"
+        )));
+    }
+    let mut csv = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(reader);
+    let headers: Vec<String> = csv
+        .headers()
+        .map_err(|e| csv_error(&path, e))?
+        .iter()
+        .enumerate()
+        .map(|(i, h)| match h.trim() {
+            "" => format!("column_{}", i + 1),
+            h => h.to_owned(),
+        })
+        .collect();
+    if headers.is_empty() {
+        return Err(ToolError::new(format!(
+            "{path:?} is empty; a CSV file needs a header row"
+        )));
+    }
+    let selected = select(&headers, columns.as_deref(), &path)?;
+
+    let mut stats: Vec<Column> = selected.iter().map(|_| Column::default()).collect();
+    let mut rows = 0u64;
+    for record in csv.records() {
+        let record = record.map_err(|e| csv_error(&path, e))?;
+        rows += 1;
+        for (column, &index) in stats.iter_mut().zip(&selected) {
+            column.add(record.get(index).unwrap_or(""));
+        }
+    }
+    Ok(CsvSummary {
+        path: resolved.display(),
+        rows,
+        columns: selected
+            .iter()
+            .zip(stats)
+            .map(|(&i, column)| column.finish(headers[i].clone()))
+            .collect(),
+    })
+}
+
+fn parse_delimiter(text: &str) -> Result<u8, ToolError> {
+    match text {
+        "\t" | "\\t" | "tab" => return Ok(b'\t'),
+        _ => {}
+    }
+    match text.as_bytes() {
+        [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(*b),
+        _ => Err(ToolError::new(format!(
+            "delimiter must be one ASCII character such as \",\", \";\", \"|\" or \"\\t\"; got {text:?}"
+        ))),
+    }
+}
+
+/// The indexes of the columns to summarize: all, or those named, in the order named.
+fn select(
+    headers: &[String],
+    wanted: Option<&[String]>,
+    path: &str,
+) -> Result<Vec<usize>, ToolError> {
+    let Some(wanted) = wanted else {
+        return Ok((0..headers.len()).collect());
+    };
+    if wanted.is_empty() {
+        return Err(ToolError::new(
+            "columns is empty: leave it out to summarize every column, or name at least one",
+        ));
+    }
+    let missing: Vec<&str> = wanted
+        .iter()
+        .filter(|w| !headers.contains(w))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(ToolError::new(format!(
+            "{path:?} has no column named {}; its columns are: {}",
+            missing.join(", "),
+            headers.join(", ")
+        )));
+    }
+    Ok(wanted
+        .iter()
+        .filter_map(|w| headers.iter().position(|h| h == w))
+        .collect())
+}
+
+fn csv_error(path: &str, error: csv::Error) -> ToolError {
+    let at = error
+        .position()
+        .map(|p| format!(" at line {}", p.line()))
+        .unwrap_or_default();
+    match error.kind() {
+        csv::ErrorKind::Utf8 { .. } => ToolError::new(format!(
+            "{path:?} is not valid UTF-8{at}; csv_summary reads UTF-8 text only"
+        )),
+        csv::ErrorKind::Io(e) => ToolError::new(format!("{path:?} can't be read: {e}")),
+        _ => ToolError::new(format!("{path:?} can't be parsed as CSV{at}: {error}")),
+    }
+}
+
+/// A column's running totals.
+struct Column {
+    count: u64,
+    empty: u64,
+    all_int: bool,
+    all_number: bool,
+    all_bool: bool,
+    all_timestamp: bool,
+    int_min: i64,
+    int_max: i64,
+    min: f64,
+    max: f64,
+    sum: f64,
+    mean: f64,
+    finite: u64,
+    non_finite: u64,
+    distinct: HashSet<String>,
+    distinct_capped: bool,
+    samples: Vec<String>,
+}
+
+impl Default for Column {
+    fn default() -> Column {
+        Column {
+            count: 0,
+            empty: 0,
+            all_int: true,
+            all_number: true,
+            all_bool: true,
+            all_timestamp: true,
+            int_min: i64::MAX,
+            int_max: i64::MIN,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            sum: 0.0,
+            mean: 0.0,
+            finite: 0,
+            non_finite: 0,
+            distinct: HashSet::new(),
+            distinct_capped: false,
+            samples: Vec::new(),
+        }
+    }
+}
+
+impl Column {
+    fn add(&mut self, raw: &str) {
+        let value = raw.trim();
+        if value.is_empty() {
+            self.empty += 1;
+            return;
+        }
+        self.count += 1;
+        match value.parse::<i64>() {
+            Ok(n) => {
+                self.int_min = self.int_min.min(n);
+                self.int_max = self.int_max.max(n);
+                self.add_number(n as f64);
+            }
+            Err(_) => {
+                self.all_int = false;
+                match value.parse::<f64>() {
+                    Ok(x) => self.add_number(x),
+                    Err(_) => self.all_number = false,
+                }
+            }
+        }
+        self.all_bool &= value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false");
+        self.all_timestamp &= looks_like_timestamp(value);
+        if !self.distinct.contains(value) {
+            if self.distinct.len() < DISTINCT_CAP {
+                if self.samples.len() < SAMPLES {
+                    self.samples.push(truncate_chars(value, SAMPLE_CHARS));
+                }
+                self.distinct.insert(value.to_owned());
+            } else {
+                self.distinct_capped = true;
+            }
+        }
+    }
+
+    fn add_number(&mut self, x: f64) {
+        if !x.is_finite() {
+            self.non_finite += 1;
+            return;
+        }
+        self.finite += 1;
+        self.min = self.min.min(x);
+        self.max = self.max.max(x);
+        self.sum += x;
+        // The sum gives the exact-as-can-be mean; the running mean (both terms divided
+        // first) is the fallback when the sum of values near f64::MAX overflows.
+        let n = self.finite as f64;
+        self.mean += x / n - self.mean / n;
+    }
+
+    fn mean(&self) -> Option<f64> {
+        if self.finite == 0 {
+            return None;
+        }
+        let from_sum = self.sum / self.finite as f64;
+        finite(from_sum).or(finite(self.mean))
+    }
+
+    fn finish(self, name: String) -> ColumnSummary {
+        let kind = if self.count == 0 {
+            ValueKind::Empty
+        } else if self.all_int {
+            ValueKind::Integer
+        } else if self.all_number {
+            ValueKind::Float
+        } else if self.all_bool {
+            ValueKind::Bool
+        } else if self.all_timestamp {
+            ValueKind::Timestamp
+        } else {
+            ValueKind::Text
+        };
+        let have = self.finite > 0;
+        let mean = self.mean();
+        let numeric = match kind {
+            ValueKind::Integer => Some(NumericStats {
+                min: have.then(|| self.int_min.into()),
+                max: have.then(|| self.int_max.into()),
+                mean,
+                non_finite: 0,
+            }),
+            ValueKind::Float => Some(NumericStats {
+                min: Number::from_f64(self.min).filter(|_| have),
+                max: Number::from_f64(self.max).filter(|_| have),
+                mean,
+                non_finite: self.non_finite,
+            }),
+            _ => None,
+        };
+        ColumnSummary {
+            name,
+            kind,
+            count: self.count,
+            empty: self.empty,
+            numeric,
+            distinct: self.distinct.len() as u64,
+            distinct_capped: self.distinct_capped,
+            samples: self.samples,
+        }
+    }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// `YYYY-MM-DD`, optionally followed by `T` or a space and `HH:MM`, optional `:SS`, optional
+/// fraction, optional `Z` or `±HH:MM`. A shape check, not a calendar check.
+fn looks_like_timestamp(value: &str) -> bool {
+    let b = value.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        b.get(range)
+            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+    };
+    let date = b.len() >= 10
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10);
+    if !date {
+        return false;
+    }
+    let mut rest = &b[10..];
+    if rest.is_empty() {
+        return true;
+    }
+    if !matches!(rest[0], b'T' | b' ') {
+        return false;
+    }
+    rest = &rest[1..];
+    let hh_mm = |s: &[u8]| {
+        s.len() >= 5
+            && s[..2].iter().all(u8::is_ascii_digit)
+            && s[2] == b':'
+            && s[3..5].iter().all(u8::is_ascii_digit)
+    };
+    if !hh_mm(rest) {
+        return false;
+    }
+    rest = &rest[5..];
+    if rest.first() == Some(&b':') && rest.len() >= 3 && rest[1..3].iter().all(u8::is_ascii_digit) {
+        rest = &rest[3..];
+        if rest.first() == Some(&b'.') {
+            let fraction = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if fraction == 0 {
+                return false;
+            }
+            rest = &rest[1 + fraction..];
+        }
+    }
+    match rest {
+        [] | [b'Z'] => true,
+        [b'+' | b'-', zone @ ..] => hh_mm(zone) && zone.len() == 5,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::fs;
+    use std::sync::Arc;
+
+    fn setup(name: &str, content: &str) -> (tempfile::TempDir, State<Workspace>) {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(name), content).unwrap();
+        let ws = State(Arc::new(Workspace::new(dir.path())));
+        (dir, ws)
+    }
+
+    fn summary(
+        ws: &State<Workspace>,
+        path: &str,
+        delimiter: &str,
+        columns: Option<Vec<&str>>,
+    ) -> Result<serde_json::Value, ToolError> {
+        let columns = columns.map(|c| c.into_iter().map(str::to_owned).collect());
+        csv_summary(path.into(), delimiter.into(), columns, ws.clone())
+            .map(|s| serde_json::to_value(s).unwrap())
+    }
+
+    #[test]
+    fn profiles_each_kind() {
+        let (_dir, ws) = setup(
+            "data.csv",
+            "id,price,ok,when,name,blank\n\
+             1,2.5,true,2024-01-02,apple,\n\
+             2,NaN,FALSE,2024-01-03T10:00:00Z,pear,\n\
+             3,4.5,true,2024-01-04 09:30,apple,\n\
+             -7,inf,false,2024-01-05T10:00:00.123+02:00,,\n",
+        );
+        let out = summary(&ws, "data.csv", ",", None).unwrap();
+        assert_eq!(out["rows"], 4);
+        let col = |n: usize| out["columns"][n].clone();
+        assert_eq!(col(0)["kind"], "integer");
+        assert_eq!(
+            col(0)["numeric"],
+            json!({"min": -7, "max": 3, "mean": -0.25, "non_finite": 0})
+        );
+        assert_eq!(col(1)["kind"], "float");
+        assert_eq!(
+            col(1)["numeric"],
+            json!({"min": 2.5, "max": 4.5, "mean": 3.5, "non_finite": 2})
+        );
+        assert_eq!(col(2)["kind"], "bool");
+        assert_eq!(col(3)["kind"], "timestamp");
+        assert_eq!(col(4)["kind"], "text");
+        assert_eq!(col(4)["count"], 3);
+        assert_eq!(col(4)["empty"], 1);
+        assert_eq!(col(4)["distinct"], 2);
+        assert_eq!(col(4)["samples"], json!(["apple", "pear"]));
+        assert!(col(4).get("numeric").is_none());
+        assert_eq!(col(5)["kind"], "empty");
+        assert_eq!(col(5)["empty"], 4);
+    }
+
+    #[test]
+    fn never_emits_nan_or_infinity() {
+        let (_dir, ws) = setup("n.csv", "x,y\nNaN,1e308\ninf,1e308\n-inf,-1e308\n");
+        let out = summary(&ws, "n.csv", ",", None).unwrap();
+        assert_eq!(
+            out["columns"][0]["numeric"],
+            json!({"min": null, "max": null, "mean": null, "non_finite": 3})
+        );
+        // The mean of huge values is computed without overflowing.
+        let y = &out["columns"][1]["numeric"];
+        assert_eq!(y["max"], json!(1e308));
+        let mean = y["mean"].as_f64().unwrap();
+        assert!((mean - 1e308 / 3.0).abs() < 1e295, "{mean}");
+    }
+
+    #[test]
+    fn delimiter_columns_and_ragged_rows() {
+        let (_dir, ws) = setup("t.tsv", "a\tb\tc\n1\tx\n2\ty\t3\n");
+        let out = summary(&ws, "t.tsv", "\t", Some(vec!["c", "a"])).unwrap();
+        let names: Vec<_> = out["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].clone())
+            .collect();
+        assert_eq!(names, vec![json!("c"), json!("a")]);
+        assert_eq!(out["columns"][0]["empty"], 1);
+        assert_eq!(out["columns"][1]["numeric"]["mean"], json!(1.5));
+        assert!(summary(&ws, "t.tsv", "tab", None).is_ok());
+    }
+
+    #[test]
+    fn distinct_counts_are_capped() {
+        let mut content = String::from("v\n");
+        for i in 0..1500 {
+            content.push_str(&format!("{i}\n"));
+        }
+        let (_dir, ws) = setup("big.csv", &content);
+        let out = summary(&ws, "big.csv", ",", None).unwrap();
+        assert_eq!(out["columns"][0]["distinct"], 1000);
+        assert_eq!(out["columns"][0]["distinct_capped"], true);
+        assert_eq!(out["columns"][0]["count"], 1500);
+        assert_eq!(out["columns"][0]["samples"], json!(["0", "1", "2"]));
+    }
+
+    #[test]
+    fn bad_inputs_fail_clearly() {
+        let (dir, ws) = setup("d.csv", "a,b\n1,2\n");
+        fs::write(dir.path().join("empty.csv"), "").unwrap();
+        fs::write(dir.path().join("bin.csv"), b"a,b\n\0\0\0").unwrap();
+        fs::write(dir.path().join("latin1.csv"), b"a\ncaf\xe9\n").unwrap();
+        let message = |r: Result<serde_json::Value, ToolError>| r.unwrap_err().message;
+        assert!(message(summary(&ws, "d.csv", ";;", None)).contains("one ASCII character"));
+        assert!(message(summary(&ws, "d.csv", "", None)).contains("one ASCII character"));
+        assert!(message(summary(&ws, "d.csv", ",", Some(vec!["zz"]))).contains("columns are: a, b"));
+        assert!(message(summary(&ws, "d.csv", ",", Some(vec![]))).contains("columns is empty"));
+        assert!(message(summary(&ws, "nope.csv", ",", None)).contains("does not exist"));
+        assert!(message(summary(&ws, "../d.csv", ",", None)).contains("above"));
+        assert!(message(summary(&ws, "empty.csv", ",", None)).contains("header row"));
+        assert!(message(summary(&ws, "bin.csv", ",", None)).contains("binary"));
+        assert!(message(summary(&ws, "latin1.csv", ",", None)).contains("UTF-8"));
+    }
+
+    #[test]
+    fn timestamp_shapes() {
+        for good in [
+            "2024-01-02",
+            "2024-01-02T03:04",
+            "2024-01-02 03:04:05",
+            "2024-01-02T03:04:05.5Z",
+            "2024-01-02T03:04:05-07:00",
+        ] {
+            assert!(looks_like_timestamp(good), "{good}");
+        }
+        for bad in [
+            "2024-1-02",
+            "2024-01-02T",
+            "2024-01-02T03",
+            "2024-01-02T03:04:05.",
+            "2024-01-02Z",
+            "20240102",
+            "2024-01-02T03:04+7",
+        ] {
+            assert!(!looks_like_timestamp(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn returns_json_through_the_registry() {
+        let (dir, _ws) = setup("d.csv", "a,b\n1,x\n");
+        let registry = crate::registry(dir.path().to_path_buf()).unwrap();
+        let out = registry.call_blocking("csv_summary", r#"{"path": "d.csv", "columns": ["a"]}"#);
+        let tool_runtime::ToolOutput::Json(json) = out else {
+            panic!("expected JSON, got {out:?}");
+        };
+        assert_eq!(json.to_value()["columns"][0]["kind"], "integer");
+    }
+}

@@ -1,0 +1,235 @@
+//! `read_file`: numbered lines of a text file in the workspace (sync).
+
+use crate::text::{looks_binary, truncate_chars};
+use crate::workspace::Workspace;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use tool_runtime::{tool, State, ToolError};
+
+/// Lines longer than this are cut, so one minified line can't flood the model's context.
+const MAX_LINE_CHARS: usize = 500;
+
+/// Read a text file from the workspace, as numbered lines.
+///
+/// Each line comes back as `L<n>: <text>`, numbered from 1. Read a long file in pages: when
+/// more lines follow, the last line of the output says which `offset` to continue from.
+/// Lines longer than 500 characters are cut and end with `…`.
+#[tool(read_only, idempotent)]
+pub fn read_file(
+    /// Path of the file, relative to the workspace root, for example "src/main.rs".
+    path: String,
+    /// The line number to start at (1 is the first line).
+    #[tool(default = 1)]
+    #[schemars(range(min = 1))]
+    offset: usize,
+    /// The most lines to return.
+    #[tool(default = 200)]
+    #[schemars(range(min = 1, max = 2000))]
+    limit: usize,
+    workspace: State<Workspace>,
+) -> Result<String, ToolError> {
+    if offset == 0 {
+        return Err(ToolError::new(
+            "offset is 1-indexed: use offset 1 for the first line",
+        ));
+    }
+    if !(1..=2000).contains(&limit) {
+        return Err(ToolError::new(format!(
+            "limit must be between 1 and 2000, got {limit}"
+        )));
+    }
+    let resolved = workspace.resolve(&path)?;
+    crate::workspace::require_file(&resolved, &path)?;
+    let file = File::open(&resolved.path)
+        .map_err(|e| ToolError::new(format!("{path:?} can't be opened: {e}")))?;
+    let mut reader = BufReader::new(file);
+    let head = reader
+        .fill_buf()
+        .map_err(|e| ToolError::new(format!("{path:?} can't be read: {e}")))?;
+    if looks_binary(head) {
+        return Err(ToolError::new(format!(
+            "{path:?} is a binary file (it contains NUL bytes); read_file only reads text"
+        )));
+    }
+
+    let end = offset.saturating_add(limit);
+    let mut out = String::new();
+    let mut line = Vec::new();
+    let mut lines_seen = 0usize;
+    let mut more = false;
+    loop {
+        line.clear();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| ToolError::new(format!("{path:?} can't be read: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        lines_seen += 1;
+        if lines_seen >= end {
+            more = true;
+            break;
+        }
+        if lines_seen < offset {
+            continue;
+        }
+        let bytes = strip_line_ending(&line);
+        let text = std::str::from_utf8(bytes).map_err(|_| {
+            ToolError::new(format!(
+                "line {lines_seen} of {path:?} is not valid UTF-8: the file is binary or in another encoding, and read_file only reads UTF-8 text"
+            ))
+        })?;
+        out.push_str(&format!(
+            "L{lines_seen}: {}\n",
+            truncate_chars(text, MAX_LINE_CHARS)
+        ));
+    }
+
+    if lines_seen == 0 {
+        return Ok(format!("{path} is empty."));
+    }
+    if lines_seen < offset {
+        return Err(ToolError::new(format!(
+            "offset {offset} is past the end of {path:?}, which has {lines_seen} line{}; use an offset from 1 to {lines_seen}",
+            if lines_seen == 1 { "" } else { "s" }
+        )));
+    }
+    if more {
+        out.push_str(&format!(
+            "… more lines follow; continue with offset {end}\n"
+        ));
+    }
+    Ok(out)
+}
+
+fn strip_line_ending(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::sync::Arc;
+    use tool_runtime::ErrorCode;
+
+    fn setup() -> (tempfile::TempDir, State<Workspace>) {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("five.txt"), "one\ntwo\r\nthree\nfour\nfive").unwrap();
+        let ws = State(Arc::new(Workspace::new(dir.path())));
+        (dir, ws)
+    }
+
+    fn read(
+        ws: &State<Workspace>,
+        path: &str,
+        offset: usize,
+        limit: usize,
+    ) -> Result<String, ToolError> {
+        read_file(path.to_owned(), offset, limit, ws.clone())
+    }
+
+    #[test]
+    fn reads_numbered_lines() {
+        let (_dir, ws) = setup();
+        assert_eq!(
+            read(&ws, "five.txt", 1, 200).unwrap(),
+            "L1: one\nL2: two\nL3: three\nL4: four\nL5: five\n"
+        );
+    }
+
+    #[test]
+    fn pages_with_offset_and_limit() {
+        let (_dir, ws) = setup();
+        assert_eq!(
+            read(&ws, "five.txt", 2, 2).unwrap(),
+            "L2: two\nL3: three\n… more lines follow; continue with offset 4\n"
+        );
+        assert_eq!(read(&ws, "five.txt", 5, 1).unwrap(), "L5: five\n");
+    }
+
+    #[test]
+    fn offset_past_the_end_is_explained() {
+        let (_dir, ws) = setup();
+        let err = read(&ws, "five.txt", 9, 10).unwrap_err();
+        assert!(err.message.contains("past the end"), "{}", err.message);
+        assert!(err.message.contains("5 lines"), "{}", err.message);
+        let err = read(&ws, "five.txt", 0, 10).unwrap_err();
+        assert!(err.message.contains("1-indexed"), "{}", err.message);
+    }
+
+    #[test]
+    fn binary_and_non_utf8_are_refused() {
+        let (dir, ws) = setup();
+        fs::write(dir.path().join("img.png"), b"\x89PNG\r\n\x1a\n\0\0\0").unwrap();
+        fs::write(dir.path().join("latin1.txt"), b"caf\xe9\n").unwrap();
+        let err = read(&ws, "img.png", 1, 10).unwrap_err();
+        assert!(err.message.contains("binary"), "{}", err.message);
+        let err = read(&ws, "latin1.txt", 1, 10).unwrap_err();
+        assert!(err.message.contains("not valid UTF-8"), "{}", err.message);
+    }
+
+    #[test]
+    fn long_lines_are_cut_on_a_char_boundary() {
+        let (dir, ws) = setup();
+        fs::write(dir.path().join("long.txt"), "é".repeat(600)).unwrap();
+        let out = read(&ws, "long.txt", 1, 1).unwrap();
+        assert_eq!(out, format!("L1: {}…\n", "é".repeat(500)));
+    }
+
+    #[test]
+    fn missing_files_directories_and_escapes_fail_clearly() {
+        let (dir, ws) = setup();
+        fs::create_dir(dir.path().join("d")).unwrap();
+        fs::write(dir.path().join("empty.txt"), "").unwrap();
+        assert!(read(&ws, "nope.txt", 1, 10)
+            .unwrap_err()
+            .message
+            .contains("does not exist"));
+        assert!(read(&ws, "d", 1, 10)
+            .unwrap_err()
+            .message
+            .contains("directory"));
+        assert!(read(&ws, "../five.txt", 1, 10)
+            .unwrap_err()
+            .message
+            .contains("above"));
+        assert_eq!(
+            read(&ws, "empty.txt", 1, 10).unwrap(),
+            "empty.txt is empty."
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn pipes_are_refused_not_read_forever() {
+        let (dir, ws) = setup();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here: nothing to test
+        }
+        let err = read(&ws, "pipe", 1, 10).unwrap_err();
+        assert!(
+            err.message.contains("not a regular file"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn through_the_registry() {
+        let (dir, _ws) = setup();
+        let registry = crate::registry(dir.path().to_path_buf()).unwrap();
+        let out = registry.call_blocking("read_file", r#"{"path": "five.txt", "limit": 1}"#);
+        assert_eq!(
+            out.to_model_text(),
+            "L1: one\n… more lines follow; continue with offset 2\n"
+        );
+        let out = registry.call_blocking("read_file", r#"{"limit": 1}"#);
+        assert_eq!(out.as_error().unwrap().code, ErrorCode::InvalidArguments);
+        let out = registry.call_blocking("read_file", r#"{"path": "/etc/passwd"}"#);
+        assert!(out.as_error().unwrap().message.contains("absolute"));
+    }
+}
