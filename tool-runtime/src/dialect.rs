@@ -8,18 +8,56 @@ use serde_json::{json, Map, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Dialect {
+    /// OpenAI Chat Completions `tools`: `[{"type": "function", "function": {...}}]`.
+    OpenAiChat {
+        /// OpenAI structured outputs ("strict mode").
+        strict: bool,
+    },
+    /// OpenAI Responses `tools`: `[{"type": "function", "name", ...}]`.
+    OpenAiResponses {
+        /// OpenAI structured outputs ("strict mode").
+        strict: bool,
+    },
+    /// Anthropic Messages `tools`: `[{"name", "description", "input_schema"}]`.
+    Anthropic {
+        /// Anthropic strict tool use.
+        strict: bool,
+    },
+    /// Gemini `{"functionDeclarations": [...]}`, schemas in Gemini's OpenAPI subset.
+    Gemini,
     /// Model Context Protocol `tools/list` entries: `{name, description, inputSchema, annotations?}`.
     Mcp,
 }
 
 impl Dialect {
-    /// Every dialect, for tools that try them all.
-    pub const ALL: &'static [Dialect] = &[Dialect::Mcp];
+    /// Every dialect (non-strict variants), for tools that try them all.
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::OpenAiChat { strict: false },
+        Dialect::OpenAiResponses { strict: false },
+        Dialect::Anthropic { strict: false },
+        Dialect::Gemini,
+        Dialect::Mcp,
+    ];
 
     /// The dialect's name as the CLI spells it.
     pub fn as_str(self) -> &'static str {
         match self {
+            Dialect::OpenAiChat { .. } => "openai-chat",
+            Dialect::OpenAiResponses { .. } => "openai-responses",
+            Dialect::Anthropic { .. } => "anthropic",
+            Dialect::Gemini => "gemini",
             Dialect::Mcp => "mcp",
+        }
+    }
+
+    /// The same dialect with strict mode on or off (no effect where there is none).
+    #[must_use]
+    pub fn with_strict(self, on: bool) -> Dialect {
+        match self {
+            Dialect::OpenAiChat { .. } => Dialect::OpenAiChat { strict: on },
+            Dialect::OpenAiResponses { .. } => Dialect::OpenAiResponses { strict: on },
+            Dialect::Anthropic { .. } => Dialect::Anthropic { strict: on },
+            other => other,
         }
     }
 
@@ -27,6 +65,22 @@ impl Dialect {
     pub(crate) fn export<'a>(self, tools: impl Iterator<Item = &'a ToolSpec>) -> Value {
         match self {
             Dialect::Mcp => Value::Array(tools.map(mcp_tool).collect()),
+            // The plain shapes; strict-mode lowering and Gemini's schema subset are applied by
+            // the dialect modules as they land.
+            Dialect::OpenAiChat { strict } => Value::Array(
+                tools
+                    .map(|t| json!({"type": "function", "function": {"name": t.name(), "description": t.description(), "parameters": t.input_schema(), "strict": strict}}))
+                    .collect(),
+            ),
+            Dialect::OpenAiResponses { strict } => Value::Array(
+                tools
+                    .map(|t| json!({"type": "function", "name": t.name(), "description": t.description(), "parameters": t.input_schema(), "strict": strict}))
+                    .collect(),
+            ),
+            Dialect::Anthropic { .. } => Value::Array(
+                tools.map(|t| json!({"name": t.name(), "description": t.description(), "input_schema": t.input_schema()})).collect(),
+            ),
+            Dialect::Gemini => json!({"functionDeclarations": tools.map(|t| json!({"name": t.name(), "description": t.description(), "parameters": t.input_schema()})).collect::<Vec<_>>()}),
         }
     }
 }
