@@ -9,8 +9,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use schemars::JsonSchema;
-use std::hint::black_box;
 use serde::{Deserialize, Serialize};
+use std::hint::black_box;
 use tool_runtime::{tool, Registry, RepairPolicy};
 
 /// How hard to search.

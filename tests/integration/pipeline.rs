@@ -155,6 +155,50 @@ async fn null_for_a_parameter_with_a_default_means_the_default() {
 }
 
 #[tokio::test]
+async fn null_is_a_repair_so_repair_off_rejects_it() {
+    let strict = builder().repair(RepairPolicy::Off).build().unwrap();
+    let output = strict
+        .call("search_products", r#"{"query": "red", "limit": null}"#)
+        .await;
+    assert!(
+        error(&output)
+            .message
+            .contains(r#""limit": expected integer, got null"#),
+        "{output:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_whole_number_float_is_an_integer_under_every_policy() {
+    for policy in [RepairPolicy::Off, RepairPolicy::Safe] {
+        let registry = builder().repair(policy).build().unwrap();
+        let (output, report) = registry
+            .call_with_report("add_numbers", r#"{"a": 40.0, "b": 2}"#)
+            .await;
+        assert_eq!(output, ToolOutput::json(&42), "{policy:?}");
+        assert_eq!(report.repairs[0].kind, RepairKind::WholeNumber);
+        // The plain call agrees, and 4.5 stays an error.
+        assert_eq!(
+            registry.call("add_numbers", r#"{"a": 40.0, "b": 2}"#).await,
+            ToolOutput::json(&42)
+        );
+        assert!(registry
+            .call("add_numbers", r#"{"a": 4.5, "b": 2}"#)
+            .await
+            .is_error());
+    }
+}
+
+#[tokio::test]
+async fn errors_a_tool_returns_name_the_tool() {
+    let output = registry()
+        .call("search_products", r#"{"query": " "}"#)
+        .await;
+    assert_eq!(error(&output).code, ErrorCode::ToolFailed);
+    assert_eq!(error(&output).tool.as_deref(), Some("search_products"));
+}
+
+#[tokio::test]
 async fn the_models_values_are_never_overwritten() {
     let (output, report) = registry()
         .call_with_report("search_products", r#"{"query": "red", "limit": 1}"#)
@@ -312,8 +356,14 @@ async fn a_resolver_named_on_the_tool_runs_first() {
     assert_eq!(output, ToolOutput::text("/home/ada"));
     assert_eq!(report.filled[0].by, FilledBy::Resolver);
     let context_too = builder().context_default("cwd", "/srv").build().unwrap();
-    assert_eq!(context_too.call("run_dir", "{}").await, ToolOutput::text("/home/ada"));
-    assert_eq!(context_too.call("run_dir", r#"{"cwd": "/x"}"#).await, ToolOutput::text("/x"));
+    assert_eq!(
+        context_too.call("run_dir", "{}").await,
+        ToolOutput::text("/home/ada")
+    );
+    assert_eq!(
+        context_too.call("run_dir", r#"{"cwd": "/x"}"#).await,
+        ToolOutput::text("/x")
+    );
 }
 
 #[tokio::test]

@@ -14,7 +14,9 @@ use serde_json::{Map, Value};
 /// Also says whether an object was closed that the Rust type leaves open (a nested struct
 /// without `deny_unknown_fields`): the schema is then stricter than serde.
 pub(crate) fn input_schema(schema_fn: fn(&mut SchemaGenerator) -> Schema) -> (Value, bool) {
-    let mut generator = SchemaSettings::draft2020_12().with(|s| s.meta_schema = None).into_generator();
+    let mut generator = SchemaSettings::draft2020_12()
+        .with(|s| s.meta_schema = None)
+        .into_generator();
     let mut root = schema_fn(&mut generator);
     let mut close = CloseObjects::default();
     close.transform(&mut root);
@@ -66,9 +68,27 @@ impl Transform for CloseObjects {
                 object.insert("additionalProperties".into(), Value::Bool(false));
                 self.closed += 1;
             }
+            add_integer_bounds(object);
         }
         transform_subschemas(self, schema);
     }
+}
+
+/// Gives small integer types their range: schemars says `"format": "int32"` without bounds,
+/// so `3000000000` would pass the schema and then fail to deserialize. 64-bit types are left
+/// alone (their bounds are beyond what JSON numbers carry exactly).
+fn add_integer_bounds(object: &mut serde_json::Map<String, Value>) {
+    let bounds: (i64, i64) = match object.get("format").and_then(Value::as_str) {
+        Some("int8") => (i8::MIN.into(), i8::MAX.into()),
+        Some("uint8") => (0, u8::MAX.into()),
+        Some("int16") => (i16::MIN.into(), i16::MAX.into()),
+        Some("uint16") => (0, u16::MAX.into()),
+        Some("int32") => (i32::MIN.into(), i32::MAX.into()),
+        Some("uint32") => (0, u32::MAX.into()),
+        _ => return,
+    };
+    object.entry("minimum").or_insert_with(|| bounds.0.into());
+    object.entry("maximum").or_insert_with(|| bounds.1.into());
 }
 
 #[cfg(test)]

@@ -40,14 +40,20 @@ fn exact_node(node: &Value, depth: usize) -> bool {
     if depth > 64 {
         return false;
     }
-    let Some(map) = node.as_object() else { return node.is_boolean() };
+    let Some(map) = node.as_object() else {
+        return node.is_boolean();
+    };
     let format = map.get("format").and_then(Value::as_str);
     for (key, value) in map {
         let ok = match key.as_str() {
             "minimum" => integer_bound_is_natural(format, value, Bound::Min),
             "maximum" => integer_bound_is_natural(format, value, Bound::Max),
-            "properties" | "$defs" => value.as_object().is_some_and(|m| m.values().all(|v| exact_node(v, depth + 1))),
-            "anyOf" | "oneOf" => value.as_array().is_some_and(|a| a.iter().all(|v| exact_node(v, depth + 1))),
+            "properties" | "$defs" => value
+                .as_object()
+                .is_some_and(|m| m.values().all(|v| exact_node(v, depth + 1))),
+            "anyOf" | "oneOf" => value
+                .as_array()
+                .is_some_and(|a| a.iter().all(|v| exact_node(v, depth + 1))),
             "items" | "additionalProperties" => exact_node(value, depth + 1),
             other => EXACT_KEYWORDS.contains(&other),
         };
@@ -67,7 +73,9 @@ enum Bound {
 /// Whether a `minimum`/`maximum` is only the range of the integer type named by `format`
 /// (which serde enforces when it parses the number).
 fn integer_bound_is_natural(format: Option<&str>, value: &Value, bound: Bound) -> bool {
-    let Some(limit) = value.as_f64() else { return false };
+    let Some(limit) = value.as_f64() else {
+        return false;
+    };
     let range: Option<(f64, f64)> = match format {
         Some("uint8") => Some((0.0, u8::MAX as f64)),
         Some("int8") => Some((i8::MIN as f64, i8::MAX as f64)),

@@ -13,7 +13,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 1 << 20, max_depth: 64 }
+        Limits {
+            max_bytes: 1 << 20,
+            max_depth: 64,
+        }
     }
 }
 
@@ -38,9 +41,15 @@ impl fmt::Display for LimitExceeded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LimitExceeded::TooLarge { bytes, max } => {
-                write!(f, "the arguments are {bytes} bytes long, over the limit of {max} bytes")
+                write!(
+                    f,
+                    "the arguments are {bytes} bytes long, over the limit of {max} bytes"
+                )
             }
-            LimitExceeded::TooDeep { max } => write!(f, "the arguments nest objects and arrays deeper than {max} levels"),
+            LimitExceeded::TooDeep { max } => write!(
+                f,
+                "the arguments nest objects and arrays deeper than {max} levels"
+            ),
         }
     }
 }
@@ -50,10 +59,15 @@ impl Limits {
     /// it costs little even on large string arguments.
     pub(crate) fn check(&self, text: &str) -> Result<(), LimitExceeded> {
         if text.len() > self.max_bytes {
-            return Err(LimitExceeded::TooLarge { bytes: text.len(), max: self.max_bytes });
+            return Err(LimitExceeded::TooLarge {
+                bytes: text.len(),
+                max: self.max_bytes,
+            });
         }
         if max_depth_exceeds(text.as_bytes(), self.max_depth) {
-            return Err(LimitExceeded::TooDeep { max: self.max_depth });
+            return Err(LimitExceeded::TooDeep {
+                max: self.max_depth,
+            });
         }
         Ok(())
     }
@@ -100,15 +114,30 @@ mod tests {
 
     #[test]
     fn size_and_depth() {
-        let limits = Limits { max_bytes: 100, max_depth: 3 };
+        let limits = Limits {
+            max_bytes: 100,
+            max_depth: 3,
+        };
         assert!(limits.check(r#"{"a": [[1]]}"#).is_ok());
-        assert_eq!(limits.check(r#"{"a": [[[1]]]}"#), Err(LimitExceeded::TooDeep { max: 3 }));
-        assert_eq!(limits.check(&"x".repeat(101)), Err(LimitExceeded::TooLarge { bytes: 101, max: 100 }));
+        assert_eq!(
+            limits.check(r#"{"a": [[[1]]]}"#),
+            Err(LimitExceeded::TooDeep { max: 3 })
+        );
+        assert_eq!(
+            limits.check(&"x".repeat(101)),
+            Err(LimitExceeded::TooLarge {
+                bytes: 101,
+                max: 100
+            })
+        );
     }
 
     #[test]
     fn brackets_in_strings_do_not_count() {
-        let limits = Limits { max_bytes: 1000, max_depth: 2 };
+        let limits = Limits {
+            max_bytes: 1000,
+            max_depth: 2,
+        };
         assert!(limits.check(r#"{"a": "[[[[{{{{\"[[["}"#).is_ok());
         assert!(limits.check(r#"{"a": "\\", "b": [1]}"#).is_ok());
         assert!(limits.check(r#"{"a": "unterminated [[[["#).is_ok());

@@ -47,7 +47,8 @@ impl Registry {
 
     /// Runs a normalized call (from a router), passing its id to the tool's context.
     pub async fn call_tool(&self, call: &ToolCall) -> ToolOutput {
-        self.execute(&call.name, Some(&call.id), &call.arguments, None).await
+        self.execute(&call.name, Some(&call.id), &call.arguments, None)
+            .await
     }
 
     /// [`call`](Self::call), also returning what each stage did and how long it took. It
@@ -69,7 +70,7 @@ impl Registry {
         };
         let cx = self.context(entry, None);
         let pending = self.prepare(entry, &cx, args, None, &mut clock);
-        match pending {
+        let output = match pending {
             Pending::Done(output) => output,
             Pending::Sync(run) => run(),
             Pending::Async(future) => {
@@ -81,14 +82,28 @@ impl Registry {
                 }
                 match self.blocking_runtime() {
                     Ok(runtime) => runtime.block_on(future),
-                    Err(reason) => runtime_error(name, &format!("could not start a runtime for the call: {reason}")),
+                    Err(reason) => runtime_error(
+                        name,
+                        &format!("could not start a runtime for the call: {reason}"),
+                    ),
                 }
             }
-        }
+        };
+        named(output, entry)
     }
 
-    async fn execute(&self, name: &str, call_id: Option<&str>, args: &str, mut report: Option<&mut CallReport>) -> ToolOutput {
-        let span = tracing::debug_span!("tool_call", tool = name, call_id = call_id.unwrap_or_default());
+    async fn execute(
+        &self,
+        name: &str,
+        call_id: Option<&str>,
+        args: &str,
+        mut report: Option<&mut CallReport>,
+    ) -> ToolOutput {
+        let span = tracing::debug_span!(
+            "tool_call",
+            tool = name,
+            call_id = call_id.unwrap_or_default()
+        );
         let mut clock = Clock::start(report.is_some());
         let total = Clock::start(report.is_some());
         let mut repairs = Vec::new();
@@ -103,7 +118,7 @@ impl Registry {
         }
         let cx = self.context(entry, call_id);
         let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
-        let output = pending.run().instrument(span).await;
+        let output = named(pending.run().instrument(span).await, entry);
         if let Some(report) = report {
             report.timings.run = clock.lap();
             let mut total = total;
@@ -113,17 +128,30 @@ impl Registry {
     }
 
     fn context<'a>(&'a self, entry: &'a Entry, call_id: Option<&'a str>) -> CallContext<'a> {
-        CallContext { tool: &entry.spec.name, call_id, states: &self.states }
+        CallContext {
+            tool: &entry.spec.name,
+            call_id,
+            states: &self.states,
+        }
     }
 
     /// Finds the tool: by its exact name, or after a safe normalization (recorded).
-    fn lookup(&self, name: &str, repairs: &mut Vec<Repair>, clock: &mut Clock) -> Result<&Entry, ToolOutput> {
+    fn lookup(
+        &self,
+        name: &str,
+        repairs: &mut Vec<Repair>,
+        clock: &mut Clock,
+    ) -> Result<&Entry, ToolOutput> {
         if let Some(&i) = self.index.get(name) {
             return Ok(&self.tools[i]);
         }
         if self.config.repair != RepairPolicy::Off {
             if let Some(i) = self.names.repair(name) {
-                repairs.push(Repair { kind: RepairKind::ToolName, pointer: String::new(), detail: name.to_owned() });
+                repairs.push(Repair {
+                    kind: RepairKind::ToolName,
+                    pointer: String::new(),
+                    detail: name.to_owned(),
+                });
                 return Ok(&self.tools[i]);
             }
         }
@@ -134,9 +162,17 @@ impl Registry {
     fn unknown_tool(&self, name: &str) -> ToolOutput {
         const SHOWN: usize = 20;
         let suggestions = names::closest(name, self.tools.iter().map(|t| t.spec.name.as_str()));
-        let mut message = format!("Unknown tool {:?}.", validate::short(&Value::from(name)).trim_matches('"'));
+        let mut message = format!(
+            "Unknown tool {:?}.",
+            validate::short(&Value::from(name)).trim_matches('"')
+        );
         if suggestions.is_empty() {
-            let listed: Vec<&str> = self.tools.iter().take(SHOWN).map(|t| t.spec.name.as_str()).collect();
+            let listed: Vec<&str> = self
+                .tools
+                .iter()
+                .take(SHOWN)
+                .map(|t| t.spec.name.as_str())
+                .collect();
             message.push_str(&format!(" Available tools: {}", listed.join(", ")));
             if self.tools.len() > SHOWN {
                 message.push_str(&format!(" (and {} more)", self.tools.len() - SHOWN));
@@ -146,7 +182,9 @@ impl Registry {
             message.push_str(&format!(" Did you mean {}?", quoted_list(&suggestions)));
         }
         let hint = "Call one of the available tools by its exact name.";
-        let mut error = ToolError::with_code(ErrorCode::UnknownTool, message).for_tool(name).with_retry_hint(hint);
+        let mut error = ToolError::with_code(ErrorCode::UnknownTool, message)
+            .for_tool(name)
+            .with_retry_hint(hint);
         error.suggestions = suggestions;
         ToolOutput::Error(error)
     }
@@ -163,9 +201,12 @@ impl Registry {
         let config = &self.config;
         if let Err(limit) = config.limits.check(text) {
             let message = format!("Arguments for {} rejected: {limit}.", entry.spec.name);
-            return Pending::Done(ToolOutput::Error(ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(&entry.spec.name)));
+            return Pending::Done(ToolOutput::Error(
+                ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(&entry.spec.name),
+            ));
         }
-        let needs_full_path = report.is_some() || !entry.resolvers.is_empty() || entry.uses_context_defaults;
+        let needs_full_path =
+            report.is_some() || !entry.resolvers.is_empty() || entry.uses_context_defaults;
         if !needs_full_path {
             if entry.exact || entry.validator.is_none() {
                 // The typed deserializer enforces this schema exactly: a call it accepts is valid.
@@ -173,9 +214,15 @@ impl Registry {
                     Pending::Done(output) if is_argument_error(&output) => {}
                     pending => return pending,
                 }
-            } else if let (Some(validator), Ok(value)) = (&entry.validator, serde_json::from_str::<Value>(text)) {
+            } else if let (Some(validator), Ok(value)) =
+                (&entry.validator, serde_json::from_str::<Value>(text))
+            {
+                // Valid, yet serde may still refuse (`5.0` for a `u8`): the full path normalizes.
                 if value.is_object() && validator.is_valid(&value) {
-                    return (entry.invoke)(Args::Value(value), cx);
+                    match (entry.invoke)(Args::Value(value), cx) {
+                        Pending::Done(output) if is_argument_error(&output) => {}
+                        pending => return pending,
+                    }
                 }
             }
         }
@@ -205,12 +252,20 @@ impl Registry {
                     repair::coerce(&mut value, nav, self.config.repair, &mut repairs);
                     value
                 }
-                Ok(_) => return done(invalid(name, "the arguments must be a JSON object of named parameters", Vec::new())),
+                Ok(_) => {
+                    return done(invalid(
+                        name,
+                        "the arguments must be a JSON object of named parameters",
+                        Vec::new(),
+                    ))
+                }
                 Err(repair::Unparsable(reason)) => {
                     let message = format!("Arguments for {name} are not valid JSON ({reason}). Send one JSON object of named parameters.");
                     let error = ToolError::with_code(ErrorCode::MalformedArguments, message)
                         .for_tool(name)
-                        .with_retry_hint(format!("Call {name} again with its arguments as one valid JSON object."));
+                        .with_retry_hint(format!(
+                            "Call {name} again with its arguments as one valid JSON object."
+                        ));
                     return done(error);
                 }
             }
@@ -227,9 +282,16 @@ impl Registry {
         let mut filled = Vec::new();
         {
             let _stage = tracing::trace_span!("resolve").entered();
-            let context_defaults: &[(String, Value)] =
-                if entry.uses_context_defaults { &self.config.context_defaults } else { &[] };
-            let tools = resolve::ToolResolvers { resolvers: &entry.resolvers, context_defaults };
+            let context_defaults: &[(String, Value)] = if entry.uses_context_defaults {
+                &self.config.context_defaults
+            } else {
+                &[]
+            };
+            let tools = resolve::ToolResolvers {
+                resolvers: &entry.resolvers,
+                context_defaults,
+                null_means_default: self.config.repair != RepairPolicy::Off,
+            };
             if let Err(mut error) = resolve::resolve(&mut value, nav, cx, &tools, &mut filled) {
                 error.code = ErrorCode::ResolverFailed;
                 error.tool = Some(name.to_owned());
@@ -249,7 +311,11 @@ impl Registry {
                 report.violations = violations.clone();
             }
             if !violations.is_empty() {
-                tracing::debug!(tool = name, violations = violations.len(), "arguments rejected");
+                tracing::debug!(
+                    tool = name,
+                    violations = violations.len(),
+                    "arguments rejected"
+                );
                 return done(invalid(name, &describe_all(&violations), violations));
             }
         }
@@ -262,8 +328,21 @@ impl Registry {
     }
 }
 
+/// Errors a tool returns itself don't know the tool's name; the runtime's errors do.
+fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
+    if let ToolOutput::Error(error) = &mut output {
+        if error.tool.is_none() {
+            error.tool = Some(entry.spec.name.clone());
+        }
+    }
+    output
+}
+
 fn is_argument_error(output: &ToolOutput) -> bool {
-    matches!(output.as_error().map(|e| e.code), Some(ErrorCode::InvalidArguments | ErrorCode::MalformedArguments))
+    matches!(
+        output.as_error().map(|e| e.code),
+        Some(ErrorCode::InvalidArguments | ErrorCode::MalformedArguments)
+    )
 }
 
 fn done(error: ToolError) -> Pending<'static> {
@@ -271,9 +350,14 @@ fn done(error: ToolError) -> Pending<'static> {
 }
 
 fn invalid(tool: &str, detail: &str, violations: Vec<Violation>) -> ToolError {
-    let mut error = ToolError::with_code(ErrorCode::InvalidArguments, format!("Invalid arguments for {tool}: {detail}"))
-        .for_tool(tool)
-        .with_retry_hint(format!("Call {tool} again with the arguments fixed as described."));
+    let mut error = ToolError::with_code(
+        ErrorCode::InvalidArguments,
+        format!("Invalid arguments for {tool}: {detail}"),
+    )
+    .for_tool(tool)
+    .with_retry_hint(format!(
+        "Call {tool} again with the arguments fixed as described."
+    ));
     error.violations = violations;
     error
 }
@@ -291,7 +375,11 @@ fn describe_all(violations: &[Violation]) -> String {
         }
         seen.push(&v.pointer);
         let values: Vec<String> = v.allowed.iter().map(validate::short).collect();
-        text.push_str(&format!(" Allowed values for {}: {}.", validate::display_path(&v.pointer), values.join(", ")));
+        text.push_str(&format!(
+            " Allowed values for {}: {}.",
+            validate::display_path(&v.pointer),
+            values.join(", ")
+        ));
     }
     text
 }

@@ -30,7 +30,15 @@ impl NameIndex {
 /// Case folded, `-` read as `_`, and a `functions.` or other `namespace.` prefix dropped.
 fn normalize(name: &str) -> String {
     let bare = name.trim().rsplit(['.', '/', ':']).next().unwrap_or(name);
-    bare.chars().map(|c| if c == '-' || c == ' ' { '_' } else { c.to_ascii_lowercase() }).collect()
+    bare.chars()
+        .map(|c| {
+            if c == '-' || c == ' ' {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
 }
 
 /// Up to three names close to `name`, closest first.
@@ -48,7 +56,11 @@ pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> V
         .filter(|(score, _)| *score >= 0.75)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    scored.into_iter().take(3).map(|(_, n)| n.to_owned()).collect()
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_owned())
+        .collect()
 }
 
 #[cfg(test)]
@@ -58,7 +70,13 @@ mod tests {
     #[test]
     fn normalization_repairs_case_dashes_and_prefixes() {
         let index = NameIndex::new(["read_file", "list_dir"].into_iter());
-        for name in ["Read_File", "read-file", "functions.read_file", "tools.fs.read_file", "READ FILE"] {
+        for name in [
+            "Read_File",
+            "read-file",
+            "functions.read_file",
+            "tools.fs.read_file",
+            "READ FILE",
+        ] {
             assert_eq!(index.repair(name), Some(0), "{name}");
         }
         assert_eq!(index.repair("write_file"), None);
@@ -73,7 +91,10 @@ mod tests {
     #[test]
     fn close_names_are_suggested() {
         let names = ["search_products", "search_orders", "add_numbers", "noop"];
-        assert_eq!(closest("serch_products", names.into_iter()), ["search_products", "search_orders"]);
+        assert_eq!(
+            closest("serch_products", names.into_iter()),
+            ["search_products", "search_orders"]
+        );
         assert_eq!(closest("products", names.into_iter())[0], "search_products");
         assert!(closest("zzzz", names.into_iter()).is_empty());
     }

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RepairPolicy {
-    /// Nothing: the call is judged exactly as sent.
+    /// No repairs: the call is judged as sent (a whole number written `5.0` for an integer is
+    /// still read as `5`, which the schema accepts as it is).
     Off,
     /// Fixes that can't change what the model meant: empty or `null` arguments as `{}`,
     /// double-encoded arguments, `"5"` where a number is wanted, `"true"` where a boolean is,
@@ -56,6 +57,9 @@ pub enum RepairKind {
     DroppedUnknown,
     /// A tool name matched after normalization.
     ToolName,
+    /// A whole number written as a float (`5.0`) where an integer is wanted. The schema
+    /// accepts it, Rust's integer types don't: applied under every policy.
+    WholeNumber,
 }
 
 /// The arguments could not be read as JSON at all.
@@ -63,10 +67,18 @@ pub enum RepairKind {
 pub(crate) struct Unparsable(pub String);
 
 /// Parses the argument text into a value, applying the whole-text repairs the policy allows.
-pub(crate) fn parse_arguments(text: &str, policy: RepairPolicy, repairs: &mut Vec<Repair>) -> Result<Value, Unparsable> {
+pub(crate) fn parse_arguments(
+    text: &str,
+    policy: RepairPolicy,
+    repairs: &mut Vec<Repair>,
+) -> Result<Value, Unparsable> {
     let trimmed = text.trim();
     if policy != RepairPolicy::Off && (trimmed.is_empty() || trimmed == "null") {
-        repairs.push(repair(RepairKind::EmptyArguments, "", if trimmed.is_empty() { "empty" } else { "null" }));
+        repairs.push(repair(
+            RepairKind::EmptyArguments,
+            "",
+            if trimmed.is_empty() { "empty" } else { "null" },
+        ));
         return Ok(Value::Object(Map::new()));
     }
     let value = match serde_json::from_str::<Value>(trimmed) {
@@ -103,7 +115,11 @@ pub(crate) fn parse_arguments(text: &str, policy: RepairPolicy, repairs: &mut Ve
 /// is contained and treated as "not repairable".
 fn lenient(text: &str) -> Option<Value> {
     let options = llm_json::RepairOptions::default();
-    let attempt = |text: &str| std::panic::catch_unwind(|| llm_json::loads(text, &options)).ok()?.ok();
+    let attempt = |text: &str| {
+        std::panic::catch_unwind(|| llm_json::loads(text, &options))
+            .ok()?
+            .ok()
+    };
     // llm_json handles each fault alone but can trip on comments mixed with others.
     let parsed = attempt(text).or_else(|| attempt(&strip_comments(text)))?;
     // An empty string or a bare word "repaired" into a string is not a recovered call.
@@ -156,10 +172,12 @@ fn strip_comments(text: &str) -> String {
 
 /// Fixes values that don't have the type their schema wants, where the intent is certain,
 /// and (under `Lenient`) drops properties a closed object doesn't have.
-pub(crate) fn coerce(value: &mut Value, nav: SchemaNav<'_>, policy: RepairPolicy, repairs: &mut Vec<Repair>) {
-    if policy == RepairPolicy::Off {
-        return;
-    }
+pub(crate) fn coerce(
+    value: &mut Value,
+    nav: SchemaNav<'_>,
+    policy: RepairPolicy,
+    repairs: &mut Vec<Repair>,
+) {
     let mut pointer = String::new();
     coerce_at(value, nav.root(), nav, policy, repairs, &mut pointer, 0);
 }
@@ -180,17 +198,31 @@ fn coerce_at(
         return;
     }
     let wanted = nav.types(schema);
-    if !wanted.contains(Types::of(value)) && !(wanted.contains(Types::NUMBER) && Types::of(value) == Types::INTEGER) {
+    if let Some(whole) = whole_number(value, wanted) {
+        repairs.push(repair(RepairKind::WholeNumber, pointer, &value.to_string()));
+        *value = whole;
+    } else if policy != RepairPolicy::Off
+        && !wanted.contains(Types::of(value))
+        && !(wanted.contains(Types::NUMBER) && Types::of(value) == Types::INTEGER)
+    {
         convert(value, wanted, repairs, pointer);
     }
     match value {
         Value::Object(map) => {
             if policy == RepairPolicy::Lenient {
                 if let Some(known) = nav.is_closed(schema) {
-                    let unknown: Vec<String> = map.keys().filter(|k| !known.contains_key(*k)).cloned().collect();
+                    let unknown: Vec<String> = map
+                        .keys()
+                        .filter(|k| !known.contains_key(*k))
+                        .cloned()
+                        .collect();
                     for key in unknown {
                         map.shift_remove(&key);
-                        repairs.push(repair(RepairKind::DroppedUnknown, &child(pointer, &key), &key));
+                        repairs.push(repair(
+                            RepairKind::DroppedUnknown,
+                            &child(pointer, &key),
+                            &key,
+                        ));
                     }
                 }
             }
@@ -198,7 +230,15 @@ fn coerce_at(
                 if let Some(child_schema) = nav.property(schema, key) {
                     let len = pointer.len();
                     push_segment(pointer, key);
-                    coerce_at(child_value, child_schema, nav, policy, repairs, pointer, depth + 1);
+                    coerce_at(
+                        child_value,
+                        child_schema,
+                        nav,
+                        policy,
+                        repairs,
+                        pointer,
+                        depth + 1,
+                    );
                     pointer.truncate(len);
                 }
             }
@@ -223,7 +263,11 @@ fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer:
         let trimmed = text.trim();
         if wanted.contains(Types::INTEGER) || wanted.contains(Types::NUMBER) {
             if let Some(number) = parse_number(trimmed, wanted) {
-                repairs.push(repair(RepairKind::StringToNumber, pointer, &format!("{text:?}")));
+                repairs.push(repair(
+                    RepairKind::StringToNumber,
+                    pointer,
+                    &format!("{text:?}"),
+                ));
                 *value = number;
                 return;
             }
@@ -235,14 +279,20 @@ fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer:
                 _ => None,
             };
             if let Some(flag) = parsed {
-                repairs.push(repair(RepairKind::StringToBoolean, pointer, &format!("{text:?}")));
+                repairs.push(repair(
+                    RepairKind::StringToBoolean,
+                    pointer,
+                    &format!("{text:?}"),
+                ));
                 *value = Value::Bool(flag);
                 return;
             }
         }
         if wanted.contains(Types::OBJECT) || wanted.contains(Types::ARRAY) {
             if let Ok(inner) = serde_json::from_str::<Value>(trimmed) {
-                if matches!(inner, Value::Object(_) | Value::Array(_)) && wanted.contains(Types::of(&inner)) {
+                if matches!(inner, Value::Object(_) | Value::Array(_))
+                    && wanted.contains(Types::of(&inner))
+                {
                     repairs.push(repair(RepairKind::StringToJson, pointer, "a JSON string"));
                     *value = inner;
                     return;
@@ -252,9 +302,21 @@ fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer:
     }
     if wanted.contains(Types::ARRAY) && !wanted.contains(Types::of(value)) && !value.is_array() {
         let single = std::mem::take(value);
-        repairs.push(repair(RepairKind::WrappedInArray, pointer, "a single value"));
+        repairs.push(repair(
+            RepairKind::WrappedInArray,
+            pointer,
+            "a single value",
+        ));
         *value = Value::Array(vec![single]);
     }
+}
+
+/// `5.0` as `5` where only an integer is wanted (JSON Schema counts it as an integer).
+fn whole_number(value: &Value, wanted: Types) -> Option<Value> {
+    let float = value.as_f64().filter(|_| value.is_f64())?;
+    let integer_only = wanted.contains(Types::INTEGER) && !wanted.contains(Types::NUMBER);
+    (integer_only && float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0)
+        .then(|| Value::from(float as i64))
 }
 
 fn parse_number(text: &str, wanted: Types) -> Option<Value> {
@@ -266,14 +328,24 @@ fn parse_number(text: &str, wanted: Types) -> Option<Value> {
     }
     let float: f64 = text.parse().ok().filter(|f: &f64| f.is_finite())?;
     // "5.0" for an integer is 5; "5.5" for an integer stays a string for validation to report.
-    if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 && !wanted.contains(Types::NUMBER) {
+    if float.fract() == 0.0
+        && float.abs() < 9_007_199_254_740_992.0
+        && !wanted.contains(Types::NUMBER)
+    {
         return Some(Value::from(float as i64));
     }
-    wanted.contains(Types::NUMBER).then(|| serde_json::Number::from_f64(float).map(Value::Number)).flatten()
+    wanted
+        .contains(Types::NUMBER)
+        .then(|| serde_json::Number::from_f64(float).map(Value::Number))
+        .flatten()
 }
 
 fn repair(kind: RepairKind, pointer: &str, detail: &str) -> Repair {
-    Repair { kind, pointer: pointer.to_owned(), detail: detail.to_owned() }
+    Repair {
+        kind,
+        pointer: pointer.to_owned(),
+        detail: detail.to_owned(),
+    }
 }
 
 /// Appends a JSON pointer segment, escaped per RFC 6901.
@@ -307,11 +379,23 @@ mod tests {
 
     #[test]
     fn empty_null_and_double_encoded() {
-        assert_eq!(parse("", RepairPolicy::Safe), (Ok(json!({})), vec![RepairKind::EmptyArguments]));
-        assert_eq!(parse(" null ", RepairPolicy::Safe), (Ok(json!({})), vec![RepairKind::EmptyArguments]));
-        assert_eq!(parse(r#""{\"a\": 1}""#, RepairPolicy::Safe), (Ok(json!({"a": 1})), vec![RepairKind::DoubleEncoded]));
+        assert_eq!(
+            parse("", RepairPolicy::Safe),
+            (Ok(json!({})), vec![RepairKind::EmptyArguments])
+        );
+        assert_eq!(
+            parse(" null ", RepairPolicy::Safe),
+            (Ok(json!({})), vec![RepairKind::EmptyArguments])
+        );
+        assert_eq!(
+            parse(r#""{\"a\": 1}""#, RepairPolicy::Safe),
+            (Ok(json!({"a": 1})), vec![RepairKind::DoubleEncoded])
+        );
         assert!(parse("", RepairPolicy::Off).0.is_err());
-        assert_eq!(parse(r#""{\"a\": 1}""#, RepairPolicy::Off).0, Ok(json!("{\"a\": 1}")));
+        assert_eq!(
+            parse(r#""{\"a\": 1}""#, RepairPolicy::Off).0,
+            Ok(json!("{\"a\": 1}"))
+        );
     }
 
     #[test]
@@ -321,7 +405,10 @@ mod tests {
         let (value, kinds) = parse(broken, RepairPolicy::Lenient);
         assert_eq!(value, Ok(json!({"a": 1, "b": [1, 2]})));
         assert_eq!(kinds, [RepairKind::LenientJson]);
-        assert_eq!(parse(r#"{"a": "cut off"#, RepairPolicy::Lenient).0, Ok(json!({"a": "cut off"})));
+        assert_eq!(
+            parse(r#"{"a": "cut off"#, RepairPolicy::Lenient).0,
+            Ok(json!({"a": "cut off"}))
+        );
         assert!(parse("just words", RepairPolicy::Lenient).0.is_err());
     }
 
@@ -349,11 +436,18 @@ mod tests {
             schema.clone(),
             RepairPolicy::Safe,
         );
-        assert_eq!(value, json!({"n": 5, "f": 2.5, "b": true, "s": "7", "tags": [3], "obj": {"x": 4}, "extra": 1}));
+        assert_eq!(
+            value,
+            json!({"n": 5, "f": 2.5, "b": true, "s": "7", "tags": [3], "obj": {"x": 4}, "extra": 1})
+        );
         let pointers: Vec<&str> = repairs.iter().map(|r| r.pointer.as_str()).collect();
-        assert_eq!(pointers, ["/n", "/f", "/b", "/tags", "/tags/0", "/obj", "/obj/x"]);
+        assert_eq!(
+            pointers,
+            ["/n", "/f", "/b", "/tags", "/tags/0", "/obj", "/obj/x"]
+        );
 
-        let (value, repairs) = coerce_with(json!({"n": 1, "extra": 1}), schema, RepairPolicy::Lenient);
+        let (value, repairs) =
+            coerce_with(json!({"n": 1, "extra": 1}), schema, RepairPolicy::Lenient);
         assert_eq!(value, json!({"n": 1}));
         assert_eq!(repairs[0].kind, RepairKind::DroppedUnknown);
     }
@@ -361,14 +455,18 @@ mod tests {
     #[test]
     fn ambiguous_values_are_left_for_validation() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "b": {"type": "boolean"}}});
-        let (value, repairs) = coerce_with(json!({"n": "5.5", "b": "yes"}), schema, RepairPolicy::Safe);
+        let (value, repairs) =
+            coerce_with(json!({"n": "5.5", "b": "yes"}), schema, RepairPolicy::Safe);
         assert_eq!(value, json!({"n": "5.5", "b": "yes"}));
         assert!(repairs.is_empty());
     }
 
     #[test]
     fn comments_outside_strings_are_stripped() {
-        assert_eq!(strip_comments("{'a': '//x', /* c */ \"b\": 1 // end\n}"), "{'a': '//x',   \"b\": 1 \n}");
+        assert_eq!(
+            strip_comments("{'a': '//x', /* c */ \"b\": 1 // end\n}"),
+            "{'a': '//x',   \"b\": 1 \n}"
+        );
         assert_eq!(strip_comments("/* unterminated"), " ");
     }
 

@@ -46,7 +46,8 @@ use std::sync::Arc;
 pub type ResolverFn = fn(&mut Resolve<'_>) -> Result<(), ToolError>;
 
 /// A resolver held by the registry: a fn or a closure.
-pub(crate) type SharedResolver = Arc<dyn Fn(&mut Resolve<'_>) -> Result<(), ToolError> + Send + Sync>;
+pub(crate) type SharedResolver =
+    Arc<dyn Fn(&mut Resolve<'_>) -> Result<(), ToolError> + Send + Sync>;
 
 /// Who filled a field the model left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -108,10 +109,16 @@ impl<'a> Resolve<'a> {
         if !self.is_missing(name) {
             return false;
         }
-        let Ok(value) = serde_json::to_value(value) else { return false };
+        let Ok(value) = serde_json::to_value(value) else {
+            return false;
+        };
         let mut pointer = String::new();
         push_segment(&mut pointer, name);
-        self.filled.push(FilledField { pointer, value: value.clone(), by: self.by });
+        self.filled.push(FilledField {
+            pointer,
+            value: value.clone(),
+            by: self.by,
+        });
         self.args.insert(name.to_owned(), value);
         true
     }
@@ -136,6 +143,9 @@ fn missing(args: &Map<String, Value>, nav: SchemaNav<'_>, name: &str) -> bool {
 pub(crate) struct ToolResolvers<'a> {
     pub resolvers: &'a [SharedResolver],
     pub context_defaults: &'a [(String, Value)],
+    /// Whether `null` for a parameter that doesn't accept it, but has a default, means the
+    /// default (what strict-mode models send). A repair: off under `RepairPolicy::Off`.
+    pub null_means_default: bool,
 }
 
 /// Runs the stage: resolvers first (the most specific), then context defaults, then the
@@ -147,19 +157,41 @@ pub(crate) fn resolve(
     tool: &ToolResolvers<'_>,
     filled: &mut Vec<FilledField>,
 ) -> Result<(), ToolError> {
-    let Value::Object(map) = args else { return Ok(()) };
+    let Value::Object(map) = args else {
+        return Ok(());
+    };
     for resolver in tool.resolvers {
-        let mut handle = Resolve { args: map, nav, cx, filled, by: FilledBy::Resolver };
+        let mut handle = Resolve {
+            args: map,
+            nav,
+            cx,
+            filled,
+            by: FilledBy::Resolver,
+        };
         resolver(&mut handle)?;
     }
     for (name, value) in tool.context_defaults {
         if nav.property(nav.root(), name).is_some() {
-            let mut handle = Resolve { args: map, nav, cx, filled, by: FilledBy::ContextDefault };
+            let mut handle = Resolve {
+                args: map,
+                nav,
+                cx,
+                filled,
+                by: FilledBy::ContextDefault,
+            };
             handle.fill(name, value);
         }
     }
     let mut pointer = String::new();
-    fill_schema_defaults(map, nav.root(), nav, filled, &mut pointer, 0);
+    fill_schema_defaults(
+        map,
+        nav.root(),
+        nav,
+        tool.null_means_default,
+        filled,
+        &mut pointer,
+        0,
+    );
     Ok(())
 }
 
@@ -171,6 +203,7 @@ fn fill_schema_defaults(
     map: &mut Map<String, Value>,
     schema: &Value,
     nav: SchemaNav<'_>,
+    null_means_default: bool,
     filled: &mut Vec<FilledField>,
     pointer: &mut String,
     depth: usize,
@@ -178,7 +211,10 @@ fn fill_schema_defaults(
     if depth > MAX_WALK_DEPTH {
         return;
     }
-    let Some(properties) = nav.branches(schema).into_iter().find_map(|b| b.get("properties").and_then(Value::as_object))
+    let Some(properties) = nav
+        .branches(schema)
+        .into_iter()
+        .find_map(|b| b.get("properties").and_then(Value::as_object))
     else {
         return;
     };
@@ -189,23 +225,43 @@ fn fill_schema_defaults(
             let accepts_null = nav.types(property).contains(Types::NULL);
             let absent = match map.get(name) {
                 None => true,
-                Some(Value::Null) => !accepts_null,
+                Some(Value::Null) => null_means_default && !accepts_null,
                 Some(_) => false,
             };
             if absent {
-                filled.push(FilledField { pointer: pointer.clone(), value: default.clone(), by: FilledBy::SchemaDefault });
+                filled.push(FilledField {
+                    pointer: pointer.clone(),
+                    value: default.clone(),
+                    by: FilledBy::SchemaDefault,
+                });
                 map.insert(name.clone(), default.clone());
             }
         }
         match map.get_mut(name) {
-            Some(Value::Object(child)) => fill_schema_defaults(child, property, nav, filled, pointer, depth + 1),
+            Some(Value::Object(child)) => fill_schema_defaults(
+                child,
+                property,
+                nav,
+                null_means_default,
+                filled,
+                pointer,
+                depth + 1,
+            ),
             Some(Value::Array(items)) => {
                 if let Some(item_schema) = nav.items(property) {
                     for (i, item) in items.iter_mut().enumerate() {
                         if let Value::Object(child) = item {
                             let len = pointer.len();
                             push_segment(pointer, &i.to_string());
-                            fill_schema_defaults(child, item_schema, nav, filled, pointer, depth + 1);
+                            fill_schema_defaults(
+                                child,
+                                item_schema,
+                                nav,
+                                null_means_default,
+                                filled,
+                                pointer,
+                                depth + 1,
+                            );
                             pointer.truncate(len);
                         }
                     }
@@ -223,12 +279,25 @@ mod tests {
     use crate::state::StateMap;
     use serde_json::json;
 
-    fn run(args: Value, schema: &Value, resolvers: &[SharedResolver], context: &[(String, Value)]) -> (Value, Vec<FilledField>) {
+    fn run(
+        args: Value,
+        schema: &Value,
+        resolvers: &[SharedResolver],
+        context: &[(String, Value)],
+    ) -> (Value, Vec<FilledField>) {
         let states = StateMap::default();
-        let cx = CallContext { tool: "t", call_id: None, states: &states };
+        let cx = CallContext {
+            tool: "t",
+            call_id: None,
+            states: &states,
+        };
         let mut args = args;
         let mut filled = Vec::new();
-        let tool = ToolResolvers { resolvers, context_defaults: context };
+        let tool = ToolResolvers {
+            resolvers,
+            context_defaults: context,
+            null_means_default: true,
+        };
         resolve(&mut args, SchemaNav::new(schema), &cx, &tool, &mut filled).unwrap();
         (args, filled)
     }
@@ -248,8 +317,16 @@ mod tests {
 
     #[test]
     fn schema_defaults_fill_absent_and_non_nullable_nulls() {
-        let (args, filled) = run(json!({"limit": null, "label": null, "opts": {}}), &schema(), &[], &[]);
-        assert_eq!(args, json!({"limit": 10, "label": null, "opts": {"depth": 2}}));
+        let (args, filled) = run(
+            json!({"limit": null, "label": null, "opts": {}}),
+            &schema(),
+            &[],
+            &[],
+        );
+        assert_eq!(
+            args,
+            json!({"limit": 10, "label": null, "opts": {"depth": 2}})
+        );
         let pointers: Vec<&str> = filled.iter().map(|f| f.pointer.as_str()).collect();
         assert_eq!(pointers, ["/limit", "/opts/depth"]);
     }
@@ -261,7 +338,10 @@ mod tests {
             r.fill("limit", &3);
             Ok(())
         });
-        let context = [("cwd".to_owned(), json!("/from-context")), ("nope".to_owned(), json!(1))];
+        let context = [
+            ("cwd".to_owned(), json!("/from-context")),
+            ("nope".to_owned(), json!(1)),
+        ];
         let (args, filled) = run(json!({"limit": 7}), &schema(), &[resolver], &context);
         assert_eq!(args["cwd"], "/from-resolver");
         assert_eq!(args["limit"], 7);

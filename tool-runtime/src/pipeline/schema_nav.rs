@@ -75,7 +75,11 @@ impl<'a> SchemaNav<'a> {
     /// The schema a node stands for, with local `$ref`s followed.
     pub fn resolve(&self, mut node: &'a Value) -> &'a Value {
         for _ in 0..MAX_HOPS {
-            match node.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
+            match node
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix('#'))
+            {
                 Some(pointer) => match self.root.pointer(pointer) {
                     Some(target) => node = target,
                     None => return node,
@@ -95,21 +99,29 @@ impl<'a> SchemaNav<'a> {
 
     fn collect_branches(&self, node: &'a Value, out: &mut Vec<&'a Value>, hops: usize) {
         let node = self.resolve(node);
-        let combined = ["anyOf", "oneOf"].iter().find_map(|k| node.get(*k).and_then(Value::as_array));
+        let combined = ["anyOf", "oneOf"]
+            .iter()
+            .find_map(|k| node.get(*k).and_then(Value::as_array));
         match combined {
-            Some(list) if hops < MAX_HOPS => list.iter().for_each(|b| self.collect_branches(b, out, hops + 1)),
+            Some(list) if hops < MAX_HOPS => list
+                .iter()
+                .for_each(|b| self.collect_branches(b, out, hops + 1)),
             _ => out.push(node),
         }
     }
 
     /// The JSON types a schema accepts (through `$ref`, `anyOf`, `oneOf`, `const`, `enum`).
     pub fn types(&self, node: &'a Value) -> Types {
-        self.branches(node).into_iter().fold(Types::default(), |acc, branch| acc.union(own_types(branch)))
+        self.branches(node)
+            .into_iter()
+            .fold(Types::default(), |acc, branch| acc.union(own_types(branch)))
     }
 
     /// The schema of property `key` of an object schema, if it names one.
     pub fn property(&self, node: &'a Value, key: &str) -> Option<&'a Value> {
-        self.branches(node).into_iter().find_map(|b| b.get("properties").and_then(|p| p.get(key)))
+        self.branches(node)
+            .into_iter()
+            .find_map(|b| b.get("properties").and_then(|p| p.get(key)))
     }
 
     /// Whether an object schema says which properties it has and allows no others.
@@ -121,7 +133,9 @@ impl<'a> SchemaNav<'a> {
 
     /// The schema of an array's items.
     pub fn items(&self, node: &'a Value) -> Option<&'a Value> {
-        self.branches(node).into_iter().find_map(|b| b.get("items").filter(|i| i.is_object()))
+        self.branches(node)
+            .into_iter()
+            .find_map(|b| b.get("items").filter(|i| i.is_object()))
     }
 
     /// The values allowed, when the schema is a list of constants (`enum`, or `oneOf` of `const`).
@@ -143,19 +157,27 @@ impl<'a> SchemaNav<'a> {
 
     /// A schema's description, looking through a `$ref`.
     pub fn description(&self, node: &'a Value) -> Option<&'a str> {
-        node.get("description").or_else(|| self.resolve(node).get("description")).and_then(Value::as_str)
+        node.get("description")
+            .or_else(|| self.resolve(node).get("description"))
+            .and_then(Value::as_str)
     }
 }
 
 fn own_types(node: &Value) -> Types {
     match node.get("type") {
         Some(Value::String(name)) => Types::named(name),
-        Some(Value::Array(names)) => {
-            names.iter().filter_map(Value::as_str).fold(Types::default(), |acc, n| acc.union(Types::named(n)))
-        }
-        _ => match (node.get("const"), node.get("enum").and_then(Value::as_array)) {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .fold(Types::default(), |acc, n| acc.union(Types::named(n))),
+        _ => match (
+            node.get("const"),
+            node.get("enum").and_then(Value::as_array),
+        ) {
             (Some(value), _) => Types::of(value),
-            (None, Some(values)) => values.iter().fold(Types::default(), |acc, v| acc.union(Types::of(v))),
+            (None, Some(values)) => values
+                .iter()
+                .fold(Types::default(), |acc, v| acc.union(Types::of(v))),
             (None, None) => Types::ANY,
         },
     }

@@ -34,7 +34,11 @@ pub(crate) fn compile(schema: &Value) -> Result<Validator, String> {
 }
 
 /// Every violation of the arguments, described.
-pub(crate) fn violations(validator: &Validator, args: &Value, nav: SchemaNav<'_>) -> Vec<Violation> {
+pub(crate) fn violations(
+    validator: &Validator,
+    args: &Value,
+    nav: SchemaNav<'_>,
+) -> Vec<Violation> {
     let mut out = Vec::new();
     for error in validator.iter_errors(args) {
         describe(&error, nav, &mut out, 0);
@@ -47,7 +51,12 @@ pub(crate) fn violations(validator: &Validator, args: &Value, nav: SchemaNav<'_>
 /// How deep the descriptions follow the branches of `anyOf`/`oneOf` errors.
 const MAX_BRANCH_DEPTH: usize = 8;
 
-fn describe(error: &ValidationError<'_>, nav: SchemaNav<'_>, out: &mut Vec<Violation>, depth: usize) {
+fn describe(
+    error: &ValidationError<'_>,
+    nav: SchemaNav<'_>,
+    out: &mut Vec<Violation>,
+    depth: usize,
+) {
     let pointer = error.instance_path().as_str().to_owned();
     let instance = error.instance();
     let schema = schema_at(nav, &pointer);
@@ -60,7 +69,9 @@ fn describe(error: &ValidationError<'_>, nav: SchemaNav<'_>, out: &mut Vec<Viola
             let name = property.as_str().unwrap_or_default();
             let mut child = pointer.clone();
             super::repair::push_segment(&mut child, name);
-            let hint = schema_at(nav, &child).map(|s| type_and_description(nav, s)).unwrap_or_default();
+            let hint = schema_at(nav, &child)
+                .map(|s| type_and_description(nav, s))
+                .unwrap_or_default();
             format!("missing required {}{hint}", display_path(&child))
         }
         ValidationErrorKind::AdditionalProperties { unexpected } => {
@@ -69,27 +80,55 @@ fn describe(error: &ValidationError<'_>, nav: SchemaNav<'_>, out: &mut Vec<Viola
                 .and_then(|s| nav.is_closed(s))
                 .map(|p| p.keys().map(String::as_str).collect::<Vec<_>>().join(", "))
                 .unwrap_or_default();
-            format!("unknown argument{} {}{} (expected: {known})", plural(names.len()), names.join(", "), in_object(&at))
+            format!(
+                "unknown argument{} {}{} (expected: {known})",
+                plural(names.len()),
+                names.join(", "),
+                in_object(&at)
+            )
         }
         ValidationErrorKind::Type { kind } => {
             let expected = match kind {
                 TypeKind::Single(t) => t.to_string(),
-                TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" or "),
+                TypeKind::Multiple(set) => set
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
             };
             format!("{at}: expected {expected}, got {}", short(instance))
         }
-        ValidationErrorKind::Maximum { limit } => format!("{at}: {} is greater than the maximum {limit}", short(instance)),
-        ValidationErrorKind::Minimum { limit } => format!("{at}: {} is less than the minimum {limit}", short(instance)),
-        ValidationErrorKind::ExclusiveMaximum { limit } => format!("{at}: {} must be less than {limit}", short(instance)),
-        ValidationErrorKind::ExclusiveMinimum { limit } => format!("{at}: {} must be greater than {limit}", short(instance)),
+        ValidationErrorKind::Maximum { limit } => format!(
+            "{at}: {} is greater than the maximum {limit}",
+            short(instance)
+        ),
+        ValidationErrorKind::Minimum { limit } => {
+            format!("{at}: {} is less than the minimum {limit}", short(instance))
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            format!("{at}: {} must be less than {limit}", short(instance))
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            format!("{at}: {} must be greater than {limit}", short(instance))
+        }
         ValidationErrorKind::MaxLength { limit } => format!("{at}: longer than {limit} characters"),
-        ValidationErrorKind::MinLength { limit } => format!("{at}: shorter than {limit} characters"),
+        ValidationErrorKind::MinLength { limit } => {
+            format!("{at}: shorter than {limit} characters")
+        }
         ValidationErrorKind::MaxItems { limit } => format!("{at}: more than {limit} items"),
         ValidationErrorKind::MinItems { limit } => format!("{at}: fewer than {limit} items"),
-        ValidationErrorKind::Pattern { pattern } => format!("{at}: {} does not match the pattern {pattern:?}", short(instance)),
+        ValidationErrorKind::Pattern { pattern } => format!(
+            "{at}: {} does not match the pattern {pattern:?}",
+            short(instance)
+        ),
         ValidationErrorKind::UniqueItems => format!("{at}: items must be unique"),
-        ValidationErrorKind::MultipleOf { multiple_of } => format!("{at}: {} is not a multiple of {multiple_of}", short(instance)),
-        ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => format!("{at}: {} is not allowed", short(instance)),
+        ValidationErrorKind::MultipleOf { multiple_of } => format!(
+            "{at}: {} is not a multiple of {multiple_of}",
+            short(instance)
+        ),
+        ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => {
+            format!("{at}: {} is not allowed", short(instance))
+        }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             if schema.and_then(|s| nav.allowed_values(s)).is_some() {
                 format!("{at}: {} is not allowed", short(instance))
@@ -100,12 +139,21 @@ fn describe(error: &ValidationError<'_>, nav: SchemaNav<'_>, out: &mut Vec<Viola
                     branch.iter().for_each(|e| describe(e, nav, out, depth + 1));
                     return;
                 }
-                format!("{at}: {} does not match the expected shape", short(instance))
+                format!(
+                    "{at}: {} does not match the expected shape",
+                    short(instance)
+                )
             } else {
-                format!("{at}: {} does not match any of the allowed shapes", short(instance))
+                format!(
+                    "{at}: {} does not match any of the allowed shapes",
+                    short(instance)
+                )
             }
         }
-        ValidationErrorKind::OneOfMultipleValid { .. } => format!("{at}: {} matches more than one allowed shape", short(instance)),
+        ValidationErrorKind::OneOfMultipleValid { .. } => format!(
+            "{at}: {} matches more than one allowed shape",
+            short(instance)
+        ),
         _ => format!("{at}: does not satisfy `{keyword}`"),
     };
     let allowed = schema
@@ -113,15 +161,28 @@ fn describe(error: &ValidationError<'_>, nav: SchemaNav<'_>, out: &mut Vec<Viola
         .filter(|_| matches!(keyword.as_str(), "enum" | "const" | "anyOf" | "oneOf"))
         .map(|values| values.into_iter().cloned().collect())
         .unwrap_or_default();
-    out.push(Violation { pointer, keyword, message, allowed });
+    out.push(Violation {
+        pointer,
+        keyword,
+        message,
+        allowed,
+    });
 }
 
 /// Of the branches of a failed `anyOf`/`oneOf`, the one the value was most likely meant for:
 /// not a branch that only wanted another type (such as the `null` of an `Option`).
-fn closest_branch<'e>(context: &'e [Vec<ValidationError<'static>>], instance: &Value) -> Option<&'e Vec<ValidationError<'static>>> {
+fn closest_branch<'e>(
+    context: &'e [Vec<ValidationError<'static>>],
+    instance: &Value,
+) -> Option<&'e Vec<ValidationError<'static>>> {
     let meant: Vec<&Vec<ValidationError<'static>>> = context
         .iter()
-        .filter(|errors| !errors.iter().all(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }) && e.instance().as_ref() == instance))
+        .filter(|errors| {
+            !errors.iter().all(|e| {
+                matches!(e.kind(), ValidationErrorKind::Type { .. })
+                    && e.instance().as_ref() == instance
+            })
+        })
         .collect();
     match meant.as_slice() {
         [only] => Some(*only),
@@ -194,7 +255,10 @@ fn type_and_description(nav: SchemaNav<'_>, schema: &Value) -> String {
     } else if types.contains(Types::NUMBER) {
         Some("number")
     } else {
-        names.iter().find(|(t, _)| types.contains(*t)).map(|(_, n)| *n)
+        names
+            .iter()
+            .find(|(t, _)| types.contains(*t))
+            .map(|(_, n)| *n)
     };
     let description = nav.description(schema).map(|d| truncate(d, 80));
     match (type_name, description) {
