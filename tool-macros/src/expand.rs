@@ -7,7 +7,7 @@ use crate::signature::{OutputKind, ParamKind, ToolFn};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::ReturnType;
+use syn::{LitBool, ReturnType};
 
 pub fn expand(model: ToolFn) -> TokenStream {
     let ToolFn {
@@ -101,7 +101,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
         quote!(__tr::Pending::Async(__tr::Box::pin(async move { #converted })))
     } else {
         let converted = quote_spanned!(at_return=> __tr::#convert(#call));
-        quote!(__tr::Pending::Sync(__tr::Box::new(move || #converted)))
+        quote!(__tr::sync_pending(#cx, move || #converted))
     };
 
     let description = description.as_str();
@@ -121,6 +121,11 @@ pub fn expand(model: ToolFn) -> TokenStream {
         attrs.idempotent,
         attrs.open_world,
     );
+    let strict = attrs.strict.as_ref().is_none_or(LitBool::value);
+    let title = match &attrs.title {
+        Some(title) => quote!(::core::option::Option::Some(#title)),
+        None => quote!(::core::option::Option::None),
+    };
     // The derives' own call site is where rustc points when an argument type lacks
     // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
     // parameter list, not the `#[tool]` attribute.
@@ -166,12 +171,14 @@ pub fn expand(model: ToolFn) -> TokenStream {
                 /// This tool's definition, for `RegistryBuilder::register`.
                 pub const TOOL: __tr::ToolDef = __tr::ToolDef {
                     name: #name,
+                    title: #title,
                     description: #description,
                     flags: __tr::ToolFlags {
                         read_only: #read_only,
                         destructive: #destructive,
                         idempotent: #idempotent,
                         open_world: #open_world,
+                        strict: #strict,
                     },
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
                     invoke: __tool_invoke,

@@ -9,6 +9,9 @@ pub struct CallContext<'a> {
     pub(crate) tool: &'a str,
     pub(crate) call_id: Option<&'a str>,
     pub(crate) states: &'a StateMap,
+    /// Run a sync tool during invoke instead of handing back a closure: for callers that run
+    /// it on the current thread anyway, this saves boxing the closure.
+    pub(crate) inline: bool,
 }
 
 impl<'a> CallContext<'a> {

@@ -18,6 +18,8 @@ pub struct ToolDef {
     #[doc(hidden)]
     pub name: &'static str,
     #[doc(hidden)]
+    pub title: Option<&'static str>,
+    #[doc(hidden)]
     pub description: &'static str,
     #[doc(hidden)]
     pub flags: ToolFlags,
@@ -50,7 +52,7 @@ impl fmt::Debug for ToolDef {
 }
 
 /// Hints about what a tool does, set as flags on `#[tool(...)]`; exported as MCP annotations.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolFlags {
     /// The tool only reads (`#[tool(read_only)]`).
     pub read_only: bool,
@@ -60,6 +62,21 @@ pub struct ToolFlags {
     pub idempotent: bool,
     /// The tool reaches outside systems, such as the web (`#[tool(open_world)]`).
     pub open_world: bool,
+    /// The tool may be exported in a provider's strict mode (default `true`;
+    /// `#[tool(strict = false)]` opts out).
+    pub strict: bool,
+}
+
+impl Default for ToolFlags {
+    fn default() -> ToolFlags {
+        ToolFlags {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+            strict: true,
+        }
+    }
 }
 
 /// Where a tool was defined, for error messages.
@@ -147,6 +164,18 @@ pub enum Pending<'a> {
     Sync(Box<dyn FnOnce() -> ToolOutput + Send + 'a>),
     /// An async fn's future.
     Async(BoxFuture<'a, ToolOutput>),
+}
+
+/// Wraps a sync tool's call: run now when the caller runs sync tools inline, else deferred.
+pub fn sync_pending<'a, F>(cx: &CallContext<'_>, run: F) -> Pending<'a>
+where
+    F: FnOnce() -> ToolOutput + Send + 'a,
+{
+    if cx.inline {
+        Pending::Done(run())
+    } else {
+        Pending::Sync(Box::new(run))
+    }
 }
 
 impl<'a> Pending<'a> {

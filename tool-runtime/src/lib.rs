@@ -40,6 +40,7 @@ mod output;
 pub mod pipeline;
 mod registration;
 mod registry;
+pub mod results;
 pub mod router;
 mod schema;
 mod spec;
@@ -48,7 +49,7 @@ mod state;
 pub use call::ToolCall;
 pub use context::{CallContext, Inject, ToolContext};
 pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
-pub use dialect::Dialect;
+pub use dialect::{Dialect, StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
 pub use error::{ErrorCode, ToolError};
 pub use output::{JsonOutput, ToolOutput};
 pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
@@ -87,7 +88,7 @@ pub use tool_macros::tool;
 pub mod __private {
     pub use crate::__submit as submit;
     pub use crate::context::{CallContext, Inject};
-    pub use crate::def::{Args, Pending, SourceLocation, ToolDef, ToolFlags};
+    pub use crate::def::{sync_pending, Args, Pending, SourceLocation, ToolDef, ToolFlags};
     pub use crate::output::{result_output, unit_output, value_output};
     pub use crate::pipeline::ResolverFn;
     #[cfg(feature = "inventory")]

@@ -25,32 +25,42 @@ pub enum ToolOutput {
 /// A serialized JSON value. Kept as text so a call's output is serialized once, not built as
 /// a `serde_json::Value` first and serialized again.
 #[derive(Clone)]
-pub struct JsonOutput(Box<RawValue>);
+pub struct JsonOutput(String);
 
 impl JsonOutput {
     /// Serializes a value.
     pub fn from_serialize<T: Serialize + ?Sized>(
         value: &T,
     ) -> Result<JsonOutput, serde_json::Error> {
-        serde_json::value::to_raw_value(value).map(JsonOutput)
+        serde_json::to_string(value).map(JsonOutput)
     }
 
     /// The JSON text.
     pub fn as_str(&self) -> &str {
-        self.0.get()
+        &self.0
+    }
+
+    /// The JSON text, owned.
+    pub fn into_string(self) -> String {
+        self.0
     }
 
     /// The JSON as a `serde_json::Value`.
     pub fn to_value(&self) -> serde_json::Value {
         // The text was produced by serde_json, so it parses.
-        serde_json::from_str(self.0.get()).unwrap_or(serde_json::Value::Null)
+        serde_json::from_str(&self.0).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The text as a raw JSON value, to embed in a larger document without re-encoding.
+    pub fn as_raw(&self) -> &RawValue {
+        // The text was produced by serde_json, so it is one valid JSON value.
+        serde_json::from_str(&self.0).unwrap_or(RawValue::NULL)
     }
 }
 
 impl From<serde_json::Value> for JsonOutput {
     fn from(value: serde_json::Value) -> JsonOutput {
-        // A Value always serializes.
-        JsonOutput::from_serialize(&value).unwrap_or_else(|_| JsonOutput(RawValue::NULL.to_owned()))
+        JsonOutput(value.to_string())
     }
 }
 
@@ -128,7 +138,7 @@ impl Serialize for ToolOutput {
             }
             ToolOutput::Json(json) => {
                 out.serialize_field("kind", "object")?;
-                out.serialize_field("json", &*json.0)?;
+                out.serialize_field("json", json.as_raw())?;
             }
             ToolOutput::Error(error) => {
                 out.serialize_field("kind", "error")?;

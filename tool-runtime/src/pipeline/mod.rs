@@ -68,7 +68,8 @@ impl Registry {
             Ok(entry) => entry,
             Err(output) => return output,
         };
-        let cx = self.context(entry, None);
+        // The caller blocks on the call anyway: a sync tool runs right here.
+        let cx = self.context(entry, None, true);
         let pending = self.prepare(entry, &cx, args, None, &mut clock);
         let output = match pending {
             Pending::Done(output) => output,
@@ -116,7 +117,7 @@ impl Registry {
             report.tool = Some(entry.spec.name.clone());
             report.repairs = repairs;
         }
-        let cx = self.context(entry, call_id);
+        let cx = self.context(entry, call_id, false);
         let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
         let output = named(pending.run().instrument(span).await, entry);
         if let Some(report) = report {
@@ -127,11 +128,17 @@ impl Registry {
         output
     }
 
-    fn context<'a>(&'a self, entry: &'a Entry, call_id: Option<&'a str>) -> CallContext<'a> {
+    fn context<'a>(
+        &'a self,
+        entry: &'a Entry,
+        call_id: Option<&'a str>,
+        inline: bool,
+    ) -> CallContext<'a> {
         CallContext {
             tool: &entry.spec.name,
             call_id,
             states: &self.states,
+            inline,
         }
     }
 
@@ -143,6 +150,10 @@ impl Registry {
         clock: &mut Clock,
     ) -> Result<&Entry, ToolOutput> {
         if let Some(&i) = self.index.get(name) {
+            return Ok(&self.tools[i]);
+        }
+        // A name the export sanitized for a provider's naming rule (`dialect::names`).
+        if let Some(i) = self.exported.tool(name) {
             return Ok(&self.tools[i]);
         }
         if self.config.repair != RepairPolicy::Off {

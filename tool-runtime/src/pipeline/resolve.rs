@@ -290,6 +290,7 @@ mod tests {
             tool: "t",
             call_id: None,
             states: &states,
+            inline: true,
         };
         let mut args = args;
         let mut filled = Vec::new();

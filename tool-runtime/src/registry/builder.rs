@@ -3,6 +3,7 @@
 use super::build_error::{BuildError, Location};
 use super::{Config, Entry, Registry};
 use crate::def::ToolDef;
+use crate::dialect::names::ExportNames;
 use crate::error::ToolError;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::{Resolve, SharedResolver};
@@ -81,7 +82,9 @@ impl RegistryBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.only.get_or_insert_with(Vec::new).extend(names.into_iter().map(Into::into));
+        self.only
+            .get_or_insert_with(Vec::new)
+            .extend(names.into_iter().map(Into::into));
         self
     }
 
@@ -138,8 +141,18 @@ impl RegistryBuilder {
     /// Checks every tool and builds the registry: schemas are generated and validators
     /// compiled here, once.
     pub fn build(self) -> Result<Registry, BuildError> {
-        let RegistryBuilder { mut defs, states, use_inventory, only, exclude, limits, repair, validation, resolvers, context_defaults } =
-            self;
+        let RegistryBuilder {
+            mut defs,
+            states,
+            use_inventory,
+            only,
+            exclude,
+            limits,
+            repair,
+            validation,
+            resolvers,
+            context_defaults,
+        } = self;
         if use_inventory {
             defs.extend(crate::registration::collected());
         }
@@ -150,30 +163,49 @@ impl RegistryBuilder {
         let mut errors = Vec::new();
         let known: HashSet<&str> = defs.iter().map(|d| d.name).collect();
         let resolver_names = resolvers.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        for (filter, names) in [("only", only.as_deref().unwrap_or_default()), ("exclude", &exclude[..]), ("resolver", &resolver_names[..])] {
+        for (filter, names) in [
+            ("only", only.as_deref().unwrap_or_default()),
+            ("exclude", &exclude[..]),
+            ("resolver", &resolver_names[..]),
+        ] {
             for name in names.iter().filter(|n| !known.contains(n.as_str())) {
-                errors.push(BuildError::UnknownName { filter, name: name.clone() });
+                errors.push(BuildError::UnknownName {
+                    filter,
+                    name: name.clone(),
+                });
             }
         }
         if let Some(only) = &only {
             defs.retain(|d| only.iter().any(|n| n == d.name));
         }
         defs.retain(|d| !exclude.iter().any(|n| n == d.name));
-        defs.sort_by(|a, b| a.name.cmp(b.name).then(a.location.file.cmp(b.location.file)).then(a.location.line.cmp(&b.location.line)));
+        defs.sort_by(|a, b| {
+            a.name
+                .cmp(b.name)
+                .then(a.location.file.cmp(b.location.file))
+                .then(a.location.line.cmp(&b.location.line))
+        });
 
-        let mut index = HashMap::with_capacity(defs.len());
+        let mut index =
+            HashMap::with_capacity_and_hasher(defs.len(), foldhash::fast::RandomState::default());
         let mut tools: Vec<Entry> = Vec::with_capacity(defs.len());
         for def in &defs {
             for requirement in def.requires.iter().flatten() {
                 if !states.contains((requirement.type_id)()) {
-                    errors.push(BuildError::MissingState { tool: def.name.to_owned(), type_name: (requirement.type_name)() });
+                    errors.push(BuildError::MissingState {
+                        tool: def.name.to_owned(),
+                        type_name: (requirement.type_name)(),
+                    });
                 }
             }
             if let Some(&first) = index.get(def.name) {
                 let first: &Entry = &tools[first];
                 errors.push(BuildError::DuplicateName {
                     name: def.name.to_owned(),
-                    first: first.spec.location.map_or(Location::Runtime, Location::Source),
+                    first: first
+                        .spec
+                        .location
+                        .map_or(Location::Runtime, Location::Source),
                     second: Location::Source(def.location),
                 });
                 continue;
@@ -183,7 +215,10 @@ impl RegistryBuilder {
                 match validate::compile(&input_schema) {
                     Ok(validator) => Some(validator),
                     Err(reason) => {
-                        errors.push(BuildError::InvalidSchema { tool: def.name.to_owned(), reason });
+                        errors.push(BuildError::InvalidSchema {
+                            tool: def.name.to_owned(),
+                            reason,
+                        });
                         None
                     }
                 }
@@ -191,12 +226,15 @@ impl RegistryBuilder {
                 None
             };
             let properties = input_schema.get("properties").and_then(Value::as_object);
-            let uses_context_defaults = context_defaults.iter().any(|(name, _)| properties.is_some_and(|p| p.contains_key(name)));
+            let uses_context_defaults = context_defaults
+                .iter()
+                .any(|(name, _)| properties.is_some_and(|p| p.contains_key(name)));
             index.insert(def.name.to_owned(), tools.len());
             tools.push(Entry {
                 exact: exact::is_exact(&input_schema, closed_by_us),
                 spec: ToolSpec {
                     name: def.name.to_owned(),
+                    title: def.title.map(str::to_owned),
                     description: def.description.to_owned(),
                     input_schema,
                     flags: def.flags,
@@ -209,7 +247,12 @@ impl RegistryBuilder {
                     .resolver
                     .map(|f| Arc::new(f) as SharedResolver)
                     .into_iter()
-                    .chain(resolvers.iter().filter(|(n, _)| n == def.name).map(|(_, r)| Arc::clone(r)))
+                    .chain(
+                        resolvers
+                            .iter()
+                            .filter(|(n, _)| n == def.name)
+                            .map(|(_, r)| Arc::clone(r)),
+                    )
                     .collect(),
                 uses_context_defaults,
             });
@@ -219,12 +262,18 @@ impl RegistryBuilder {
             return Err(error);
         }
         let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
+        let exported = ExportNames::new(tools.iter().map(|t| t.spec.name.as_str()));
         Ok(Registry {
             tools,
             index,
             names,
+            exported,
             states,
-            config: Config { limits, repair, context_defaults },
+            config: Config {
+                limits,
+                repair,
+                context_defaults,
+            },
             blocking: Default::default(),
         })
     }

@@ -8,6 +8,7 @@ pub use build_error::{BuildError, Location};
 pub use builder::RegistryBuilder;
 
 use crate::def::Invoke;
+use crate::dialect::names::ExportNames;
 use crate::dialect::Dialect;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::SharedResolver;
@@ -24,8 +25,11 @@ use std::sync::OnceLock;
 /// Built once with [`Registry::builder`]; calls take `&self`, so share it freely.
 pub struct Registry {
     pub(crate) tools: Vec<Entry>,
-    pub(crate) index: HashMap<String, usize>,
+    /// Name to tool, hashed with foldhash: the lookup is on every call's path.
+    pub(crate) index: HashMap<String, usize, foldhash::fast::RandomState>,
     pub(crate) names: NameIndex,
+    /// Each tool's name in every provider's rule, and the way back (`dialect::names`).
+    pub(crate) exported: ExportNames,
     pub(crate) states: StateMap,
     pub(crate) config: Config,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
@@ -78,14 +82,24 @@ impl Registry {
         self.tools.is_empty()
     }
 
-    /// The tool list in a model API's shape.
+    /// The tool list in a model API's shape, following that provider's documented rules.
+    ///
+    /// In a strict dialect each tool goes out in strict form, or with `strict: false` when it
+    /// can't be ([`strict_check`](Self::strict_check) says why). A name the provider rejects
+    /// goes out sanitized ([`exported_name`](Self::exported_name)), and a call to it still
+    /// reaches the tool.
     pub fn export_schema(&self, dialect: Dialect) -> Value {
-        dialect.export(self.specs())
+        crate::dialect::export(self, dialect)
     }
 
     pub(crate) fn blocking_runtime(&self) -> Result<&tokio::runtime::Runtime, &str> {
         self.blocking
-            .get_or_init(|| tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string()))
+            .get_or_init(|| {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| e.to_string())
+            })
             .as_ref()
             .map_err(String::as_str)
     }
@@ -93,6 +107,11 @@ impl Registry {
 
 impl std::fmt::Debug for Registry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Registry").field("tools", &self.tools.iter().map(|t| &t.spec.name).collect::<Vec<_>>()).finish_non_exhaustive()
+        f.debug_struct("Registry")
+            .field(
+                "tools",
+                &self.tools.iter().map(|t| &t.spec.name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
     }
 }
