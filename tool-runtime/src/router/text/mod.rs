@@ -1,1 +1,117 @@
-//! Tool calls written inside plain text.
+//! Tool calls written inside plain text, by models without native tool calling.
+//!
+//! [`parse`] finds every call a model wrote in one of the usual text formats ([`TextFormat`]:
+//! Hermes `<tool_call>` tags, Qwen3 XML, Mistral `[TOOL_CALLS]`, Llama 3 JSON, pythonic lists,
+//! the `{"tool_calls": [...]}` envelope, fenced JSON blocks) and gives them back as
+//! [`ToolCall`]s, with the prose that remains and an error for every call it could not read.
+//! [`TextStream`] does the same on text that arrives in pieces, and
+//! [`Registry::text_tool_prompt`] writes the system prompt that tells a model how to call.
+//!
+//! ```
+//! use tool_runtime::router::text::{self, TextFormat};
+//!
+//! let reply = "Let me look.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n";
+//! let parsed = text::parse(reply, TextFormat::Auto, &());
+//! assert_eq!(parsed.text, "Let me look.\n");
+//! assert_eq!(parsed.calls[0].name, "get_weather");
+//! assert_eq!(parsed.calls[0].arguments, r#"{"city": "Paris"}"#);
+//! assert!(parsed.errors.is_empty());
+//! ```
+
+mod coerce;
+mod envelope;
+mod error;
+mod fenced;
+mod format;
+mod hermes;
+mod json;
+mod llama3;
+mod mistral;
+mod object;
+mod prompt;
+mod pylit;
+mod pythonic;
+mod qwen_xml;
+mod scan;
+mod schemas;
+mod stream;
+mod triggers;
+
+pub use error::{Cut, TextCallError, TextErrorKind};
+pub use format::TextFormat;
+pub use prompt::write_calls;
+pub use schemas::ToolSchemas;
+pub use stream::TextStream;
+
+use crate::{Registry, ToolCall};
+
+/// What [`parse`] found in a model's text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextParse {
+    /// The calls, in the order the model wrote them, with ids `call_0`, `call_1`, ...
+    pub calls: Vec<ToolCall>,
+    /// The text with every call (and the line break right after it) cut out.
+    pub text: String,
+    /// One entry per call that could not be read, with its raw text and place.
+    pub errors: Vec<TextCallError>,
+}
+
+/// One thing [`TextStream`] found: prose to show, a finished call, or a call it could not read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextEvent {
+    /// Prose, ready to show.
+    Text(String),
+    /// A complete call.
+    Call(ToolCall),
+    /// A call that could not be read.
+    Error(TextCallError),
+}
+
+impl TextParse {
+    /// Adds one event, as [`TextStream`] gives them, to the result.
+    pub fn push(&mut self, event: TextEvent) {
+        match event {
+            TextEvent::Text(text) => self.text.push_str(&text),
+            TextEvent::Call(call) => self.calls.push(call),
+            TextEvent::Error(error) => self.errors.push(error),
+        }
+    }
+}
+
+impl FromIterator<TextEvent> for TextParse {
+    fn from_iter<I: IntoIterator<Item = TextEvent>>(events: I) -> Self {
+        let mut parse = TextParse::default();
+        events.into_iter().for_each(|event| parse.push(event));
+        parse
+    }
+}
+
+impl Extend<TextEvent> for TextParse {
+    fn extend<I: IntoIterator<Item = TextEvent>>(&mut self, events: I) {
+        events.into_iter().for_each(|event| self.push(event));
+    }
+}
+
+/// Finds the tool calls written in `text` in `format`, typing values with `tools`' schemas
+/// where the format needs it (pass `&()` when there are none). Never panics.
+pub fn parse<S: ToolSchemas>(text: &str, format: TextFormat, tools: &S) -> TextParse {
+    let mut parse = TextParse::default();
+    let mut scanner = scan::Scanner::new(format);
+    scanner.scan(text, true, tools, &mut parse);
+    parse
+}
+
+impl Registry {
+    /// [`text::parse`](parse) with this registry's tools: the tool calls written in `text`.
+    pub fn parse_text(&self, text: &str, format: TextFormat) -> TextParse {
+        parse(text, format, self)
+    }
+
+    /// A [`TextStream`] with this registry's tools, for text that arrives in pieces.
+    pub fn text_stream(&self, format: TextFormat) -> TextStream<'_> {
+        TextStream::new(format, self)
+    }
+}
+
+#[cfg(test)]
+mod tests;

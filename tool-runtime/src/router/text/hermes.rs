@@ -1,0 +1,218 @@
+//! Hermes `<tool_call>` tags: Hermes 2/3, Qwen2.5, QwQ, Granite 4, and Qwen3's XML bodies.
+//!
+//! `<tool_call>\n{"name": "f", "arguments": {..}}\n</tool_call>`, repeated. A tag left open
+//! ends where the next one opens or where the text ends; tags inside a JSON string or a
+//! parameter value of the body (a file's content, say) don't count.
+
+use super::error::{Cut, TextErrorKind};
+use super::json::{self, Extent};
+use super::object::{read_array, read_object};
+use super::qwen_xml;
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use memchr::memmem;
+
+pub(crate) const OPEN: &str = "<tool_call>";
+pub(crate) const CLOSE: &str = "</tool_call>";
+
+/// A `<tool_call>` at `pos`.
+pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
+    match prefix(text, pos, OPEN, cx.eof) {
+        Prefix::No => return Step::Prose(1),
+        Prefix::Partial => return cx.more(Need::Any),
+        Prefix::Yes => {}
+    }
+    let body = pos + OPEN.len();
+    match body_end(cx, text, body) {
+        Ok((body_end, end, closed)) => {
+            region(pos, end, read_body(cx, text, body, body_end, closed))
+        }
+        Err(need) => Step::More(need),
+    }
+}
+
+/// Where the body that starts at `body` ends, where its tag ends, and whether it was closed:
+/// at the first `</tool_call>` (closed) or `<tool_call>` (left open) that is not inside a JSON
+/// string or an XML parameter value of the body, or else the first one, or the end of the text.
+fn body_end(cx: &Cx, text: &str, body: usize) -> Result<(usize, usize, bool), Need> {
+    let bytes = text.as_bytes();
+    let first_byte = skip_ws(text, body);
+    let json = Some(first_byte).filter(|&at| matches!(bytes.get(at), Some(b'{' | b'[')));
+    let xml = text[first_byte..].starts_with(qwen_xml::FUNCTION);
+    let ends = |at: usize, close: bool| match close {
+        true => (at, at + CLOSE.len(), true),
+        false => (at, at, false),
+    };
+    let mut first = None;
+    let mut from = body;
+    loop {
+        let rest = &bytes[from..];
+        let close = memmem::find(rest, CLOSE.as_bytes()).map(|n| (from + n, true));
+        let reopen = memmem::find(rest, OPEN.as_bytes()).map(|n| (from + n, false));
+        let tag = match (close, reopen) {
+            (Some(c), Some(r)) => Some(if r.0 < c.0 { r } else { c }),
+            (c, r) => c.or(r),
+        };
+        let Some((at, close)) = tag else {
+            if !cx.eof {
+                return Err(Need::Byte(b'>', b'>'));
+            }
+            return Ok(match first {
+                Some((at, close)) => ends(at, close),
+                None => (text.len(), text.len(), false),
+            });
+        };
+        first.get_or_insert((at, close));
+        let quoted = match json {
+            Some(start) => match json::extent(&text[..at], start) {
+                Extent::Open(open) => open.in_string(),
+                _ => false,
+            },
+            None => xml && qwen_xml::in_parameter(&text[body..at]),
+        };
+        if !quoted {
+            return Ok(ends(at, close));
+        }
+        from = at + 1;
+    }
+}
+
+/// The calls inside a tag's body, `text[start..end]`: JSON objects (or arrays of them) or
+/// Qwen3 `<function=..>` markup.
+pub(crate) fn read_body(cx: &Cx, text: &str, start: usize, end: usize, closed: bool) -> Vec<Item> {
+    let first = skip_ws(&text[..end], start);
+    if first >= end {
+        let kind = if closed {
+            TextErrorKind::Empty
+        } else {
+            TextErrorKind::Truncated(Cut::InMarkup)
+        };
+        return vec![Item::Error {
+            span: start..end,
+            kind,
+        }];
+    }
+    if text[first..end].starts_with(qwen_xml::FUNCTION) {
+        return qwen_xml::read_functions(cx, text, first, end, closed);
+    }
+    // The body is all there is: read it as if the text ended with it.
+    let body = &text[..end];
+    let cx = Cx { eof: true, ..*cx };
+    let bytes = body.as_bytes();
+    let mut items = Vec::new();
+    let mut i = first;
+    while i < end {
+        let read = match bytes[i] {
+            b'{' => read_object(&cx, body, i).map(|(e, found)| {
+                let item = match found {
+                    Ok(found) => found.into(),
+                    Err(kind) => Item::Error { span: i..e, kind },
+                };
+                (e, vec![item])
+            }),
+            b'[' => read_array(&cx, body, i),
+            // Separators between objects, and closers models add one too many of.
+            b',' | b';' | b'}' | b']' => Ok((i + 1, Vec::new())),
+            c if c.is_ascii_whitespace() => Ok((i + 1, Vec::new())),
+            // Anything else after the calls is left out with the tag.
+            _ if !items.is_empty() => break,
+            _ => Ok((
+                end,
+                vec![Item::Error {
+                    span: i..end,
+                    kind: TextErrorKind::Syntax {
+                        expected: "a JSON object or `<function=`",
+                    },
+                }],
+            )),
+        };
+        // At the end of the text nothing waits.
+        let Ok((next, found)) = read else { break };
+        items.extend(found);
+        i = next.max(i + 1);
+    }
+    if items.is_empty() {
+        items.push(Item::Error {
+            span: start..end,
+            kind: TextErrorKind::Syntax {
+                expected: "a JSON object or `<function=`",
+            },
+        });
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::router::text::{parse, TextErrorKind, TextFormat};
+
+    #[test]
+    fn calls_in_tags_are_read_and_cut_from_the_text() {
+        let text = "I'll check both.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n<tool_call>\n{\"arguments\": {\"tz\": \"CET\"}, \"name\": \"get_time\"}\n</tool_call>\nDone.";
+        let parsed = parse(text, TextFormat::Hermes, &());
+        assert_eq!(parsed.text, "I'll check both.\nDone.");
+        let names: Vec<&str> = parsed.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["get_weather", "get_time"]);
+        assert_eq!(parsed.calls[1].arguments, r#"{"tz": "CET"}"#);
+        assert_eq!(
+            (parsed.calls[0].id.as_str(), parsed.calls[1].id.as_str()),
+            ("call_0", "call_1")
+        );
+    }
+
+    #[test]
+    fn an_open_tag_ends_at_the_next_one_or_the_end() {
+        let text = "<tool_call>{\"name\": \"a\", \"arguments\": {}}\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1}";
+        let parsed = parse(text, TextFormat::Hermes, &());
+        assert_eq!(parsed.calls.len(), 2, "{parsed:?}");
+        assert_eq!(parsed.calls[1].arguments, r#"{"x": 1}"#);
+        assert_eq!(parsed.text, "");
+    }
+
+    #[test]
+    fn a_call_cut_inside_a_string_is_an_error_not_a_guess() {
+        let text = "Sure.\n<tool_call>{\"name\": \"write\", \"arguments\": {\"path\": \"notes.t";
+        let parsed = parse(text, TextFormat::Hermes, &());
+        assert!(parsed.calls.is_empty());
+        assert_eq!(parsed.text, "Sure.\n");
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].span, 6..text.len());
+        assert_eq!(parsed.errors[0].raw, &text[6..]);
+        assert!(matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)));
+    }
+
+    #[test]
+    fn one_bad_call_leaves_the_others() {
+        let text = "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call><tool_call>{not json at all</tool_call><tool_call>{\"name\": \"b\", \"arguments\": \"{\\\"k\\\": 2}\"}</tool_call>";
+        let parsed = parse(text, TextFormat::Hermes, &());
+        let names: Vec<&str> = parsed.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(parsed.calls[1].arguments, r#"{"k": 2}"#);
+        assert_eq!(parsed.errors.len(), 1, "{parsed:?}");
+        assert!(parsed.errors[0].raw.starts_with("<tool_call>{not json"));
+    }
+
+    #[test]
+    fn broken_json_is_repaired() {
+        let text =
+            "<tool_call>\n{'name': 'f', 'arguments': {'a': True, 'b': [1, 2,],}}\n</tool_call>";
+        let parsed = parse(text, TextFormat::Hermes, &());
+        assert_eq!(parsed.calls[0].name, "f");
+        assert_eq!(parsed.calls[0].arguments, r#"{"a":true,"b":[1,2]}"#);
+        // The closing brace models most often forget.
+        let parsed = parse(
+            "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}</tool_call>",
+            TextFormat::Hermes,
+            &(),
+        );
+        assert_eq!(parsed.calls[0].arguments, r#"{"a": 1}"#);
+    }
+
+    #[test]
+    fn empty_tags_are_reported() {
+        let parsed = parse("<tool_call>\n</tool_call>", TextFormat::Hermes, &());
+        assert_eq!(parsed.errors[0].kind, TextErrorKind::Empty);
+        let parsed = parse("x <tool_call>", TextFormat::Hermes, &());
+        assert_eq!(parsed.text, "x ");
+        assert_eq!(parsed.errors.len(), 1);
+    }
+}

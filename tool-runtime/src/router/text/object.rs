@@ -1,0 +1,265 @@
+//! A call written as a JSON object (`{"name": .., "arguments": {..}}` and its variants), and
+//! arrays of them read one element at a time.
+
+use super::error::{Cut, TextErrorKind};
+use super::json::{self, Extent};
+use super::scan::{skip_ws, Cx, Item, Need};
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+
+/// The keys models put arguments under, in the order they are looked for.
+const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "args", "input"];
+
+/// A call read from an object.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub name: String,
+    /// JSON object text.
+    pub arguments: String,
+    /// Whether the object had an arguments key (bare objects need one to count as calls).
+    pub has_arguments: bool,
+}
+
+impl From<Found> for Item {
+    fn from(found: Found) -> Item {
+        Item::Call {
+            name: found.name,
+            arguments: found.arguments,
+        }
+    }
+}
+
+/// Reads a call from the text of a JSON object, repairing it if needed.
+pub(crate) fn read_call(text: &str) -> Result<Found, TextErrorKind> {
+    let valid = json::to_valid(text.trim())?;
+    from_valid(&valid)
+}
+
+fn from_valid(text: &str) -> Result<Found, TextErrorKind> {
+    let fields: HashMap<String, &RawValue> =
+        serde_json::from_str(text).map_err(|_| TextErrorKind::NotAnObject)?;
+    let arguments = ARGUMENT_KEYS.iter().find_map(|key| fields.get(*key));
+    let name = fields
+        .get("name")
+        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok());
+    let name = match (name, fields.get("function")) {
+        (Some(name), _) => name,
+        // OpenAI's shape: {"type": "function", "function": {"name": .., "arguments": ..}}.
+        (None, Some(function)) if function.get().starts_with('{') => {
+            let mut inner = from_valid(function.get())?;
+            if !inner.has_arguments {
+                if let Some(raw) = arguments {
+                    inner.arguments = normalize_arguments(raw.get())?;
+                    inner.has_arguments = true;
+                }
+            }
+            return Ok(inner);
+        }
+        (None, Some(function)) => serde_json::from_str::<String>(function.get())
+            .map_err(|_| TextErrorKind::MissingName)?,
+        (None, None) => return Err(TextErrorKind::MissingName),
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(TextErrorKind::MissingName);
+    }
+    Ok(Found {
+        name: name.to_owned(),
+        arguments: match arguments {
+            Some(raw) => normalize_arguments(raw.get())?,
+            None => "{}".to_owned(),
+        },
+        has_arguments: arguments.is_some(),
+    })
+}
+
+/// The arguments as JSON object text: an object as written, a string holding one (double
+/// encoded) as decoded, `null` or `""` as `{}`.
+pub(crate) fn normalize_arguments(raw: &str) -> Result<String, TextErrorKind> {
+    let raw = raw.trim();
+    if raw.starts_with('{') {
+        return Ok(raw.to_owned());
+    }
+    if raw == "null" {
+        return Ok("{}".to_owned());
+    }
+    let Ok(inner) = serde_json::from_str::<String>(raw) else {
+        return Err(TextErrorKind::ArgumentsNotObject);
+    };
+    let inner = inner.trim();
+    if inner.is_empty() {
+        return Ok("{}".to_owned());
+    }
+    if !inner.starts_with('{') {
+        return Err(TextErrorKind::ArgumentsNotObject);
+    }
+    let valid = json::to_valid(inner).map_err(|_| TextErrorKind::ArgumentsNotObject)?;
+    if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&valid).is_err() {
+        return Err(TextErrorKind::ArgumentsNotObject);
+    }
+    Ok(valid.into_owned())
+}
+
+/// The first key of the object at `text[start]` (a `{`), when it has a quoted one; `Err` when
+/// the text seen so far ends before the key does.
+pub(crate) fn first_key(text: &str, start: usize, eof: bool) -> Result<Option<&str>, Need> {
+    // Longer than any key looked for.
+    const LONGEST: usize = 32;
+    let bytes = text.as_bytes();
+    let at = skip_ws(text, start + 1);
+    let quote = match bytes.get(at) {
+        None if eof => return Ok(None),
+        None => return Err(Need::Any),
+        Some(&quote @ (b'"' | b'\'')) => quote,
+        Some(_) => return Ok(None),
+    };
+    let window = &bytes[at + 1..bytes.len().min(at + 1 + LONGEST)];
+    match memchr::memchr(quote, window) {
+        Some(n) => Ok(text.get(at + 1..at + 1 + n)),
+        None if window.len() == LONGEST || eof => Ok(None),
+        None => Err(Need::Any),
+    }
+}
+
+/// Reads one object at `start` (a `{`) whose end may not have arrived: `Ok((end, result))`, or
+/// what to wait for. At the end of the text, an object cut between values is closed and read
+/// if it has its arguments; one cut inside a value, or before its arguments, is reported.
+pub(crate) fn read_object(
+    cx: &Cx,
+    text: &str,
+    start: usize,
+) -> Result<(usize, Result<Found, TextErrorKind>), Need> {
+    match json::extent(text, start) {
+        Extent::Closed(end) => Ok((end, read_call(&text[start..end]))),
+        Extent::Open(_) if !cx.eof => Err(Need::Byte(b'}', b']')),
+        Extent::Open(open) => Ok((
+            text.len(),
+            open.close(text, start)
+                .map_err(TextErrorKind::Truncated)
+                .and_then(|closed| read_call(&closed))
+                .and_then(|found| match found.has_arguments {
+                    true => Ok(found),
+                    // The arguments may have been next.
+                    false => Err(TextErrorKind::Truncated(Cut::BeforeValue)),
+                }),
+        )),
+        Extent::TooDeep => Ok((text.len(), Err(TextErrorKind::TooDeep))),
+    }
+}
+
+/// An array of call objects at `start` (a `[`), read one element at a time so one bad element
+/// doesn't spoil the others. Returns where the array ends and what it held.
+pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Vec<Item>), Need> {
+    let bytes = text.as_bytes();
+    let mut items = Vec::new();
+    let mut i = start + 1;
+    loop {
+        while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b',') {
+            i += 1;
+        }
+        match bytes.get(i) {
+            None if !cx.eof => return Err(Need::Byte(b'}', b']')),
+            None => {
+                if items.is_empty() {
+                    items.push(Item::Error {
+                        span: start..text.len(),
+                        kind: TextErrorKind::Truncated(Cut::InMarkup),
+                    });
+                }
+                return Ok((text.len(), items));
+            }
+            Some(b']') => return Ok((i + 1, items)),
+            Some(b'{') => {
+                let (end, read) = read_object(cx, text, i)?;
+                items.push(match read {
+                    Ok(found) => found.into(),
+                    Err(kind) => Item::Error { span: i..end, kind },
+                });
+                i = end;
+            }
+            Some(_) => {
+                // Not an object: report it up to the next element.
+                let end = bytes[i..]
+                    .iter()
+                    .position(|&b| matches!(b, b',' | b']' | b'{'))
+                    .map_or(text.len(), |n| i + n);
+                if end == text.len() && !cx.eof {
+                    return Err(Need::Byte(b']', b','));
+                }
+                items.push(Item::Error {
+                    span: i..end,
+                    kind: TextErrorKind::NotAnObject,
+                });
+                i = end;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(text: &str) -> (String, String) {
+        let found = read_call(text).unwrap();
+        (found.name, found.arguments)
+    }
+
+    #[test]
+    fn every_spelling_of_a_call_is_read() {
+        let expected = ("f".to_owned(), r#"{"x": 1}"#.to_owned());
+        assert_eq!(call(r#"{"name": "f", "arguments": {"x": 1}}"#), expected);
+        assert_eq!(call(r#"{"name": "f", "parameters": {"x": 1}}"#), expected);
+        assert_eq!(call(r#"{"name": "f", "args": {"x": 1}}"#), expected);
+        assert_eq!(call(r#"{"input": {"x": 1}, "name": "f"}"#), expected);
+        assert_eq!(
+            call(r#"{"type": "function", "function": {"name": "f", "arguments": {"x": 1}}}"#),
+            expected
+        );
+        assert_eq!(
+            call(r#"{"function": "f", "arguments": {"x": 1}}"#),
+            expected
+        );
+    }
+
+    #[test]
+    fn double_encoded_arguments_are_decoded() {
+        assert_eq!(
+            call(r#"{"name": "f", "arguments": "{\"x\": 1}"}"#).1,
+            r#"{"x": 1}"#
+        );
+        assert_eq!(call(r#"{"name": "f", "arguments": ""}"#).1, "{}");
+        assert_eq!(call(r#"{"name": "f", "arguments": null}"#).1, "{}");
+        assert_eq!(call(r#"{"name": "f"}"#).1, "{}");
+        assert_eq!(
+            call(r#"{"name": "f", "arguments": "{'x': 1,}"}"#).1,
+            r#"{"x":1}"#
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_call_says_why() {
+        assert_eq!(
+            read_call(r#"{"arguments": {}}"#),
+            Err(TextErrorKind::MissingName)
+        );
+        assert_eq!(
+            read_call(r#"{"name": "f", "arguments": [1]}"#),
+            Err(TextErrorKind::ArgumentsNotObject)
+        );
+        assert_eq!(
+            read_call(r#"{"name": "f", "arguments": "x"}"#),
+            Err(TextErrorKind::ArgumentsNotObject)
+        );
+        assert_eq!(read_call("[1]"), Err(TextErrorKind::NotAnObject));
+    }
+
+    #[test]
+    fn first_keys_are_read_as_far_as_the_text_goes() {
+        assert_eq!(first_key(r#"{ "name": 1}"#, 0, false), Ok(Some("name")));
+        assert_eq!(first_key(r#"{"na"#, 0, false), Err(Need::Any));
+        assert_eq!(first_key(r#"{"na"#, 0, true), Ok(None));
+        assert_eq!(first_key("{", 0, false), Err(Need::Any));
+        assert_eq!(first_key("{1: 2}", 0, false), Ok(None));
+    }
+}

@@ -1,0 +1,298 @@
+//! The other half of the contract: the system prompt that lists the tools and tells a model
+//! how to write calls in a [`TextFormat`], and calls written back in that format (for the
+//! conversation history).
+
+use super::format::TextFormat;
+use crate::{Registry, ToolCall, ToolSpec};
+use serde_json::{Map, Value};
+use std::fmt::Write;
+
+impl Registry {
+    /// A system prompt for a model without native tool calling: every tool's name, description
+    /// and input schema, and exactly how to write calls in `format` (Hermes tags for
+    /// [`TextFormat::Auto`]), with an example. What the model writes as told,
+    /// [`parse_text`](Registry::parse_text) reads back.
+    pub fn text_tool_prompt(&self, format: TextFormat) -> String {
+        let mut prompt = String::from(
+            "# Tools\n\nYou can call the tools below. Each has a name, a description, and a JSON Schema for its arguments.\n",
+        );
+        for spec in self.specs() {
+            let _ = write!(
+                prompt,
+                "\n## {}\n\n{}\n\nArguments (JSON Schema): {}\n",
+                spec.name(),
+                spec.description().trim(),
+                spec.input_schema()
+            );
+        }
+        prompt.push_str("\n# How to call tools\n\n");
+        prompt.push_str(convention(format));
+        if let Some(spec) = self.specs().next() {
+            let example = ToolCall::new("", spec.name(), example_arguments(spec).to_string());
+            let _ = write!(
+                prompt,
+                "\n\nFor example:\n\n{}\n",
+                write_calls(format, &[example])
+            );
+        }
+        prompt.push_str("\nCall tools only when you need them; after your calls, stop and wait for their results.\n");
+        prompt
+    }
+}
+
+/// How to call tools in `format`, in words.
+fn convention(format: TextFormat) -> &'static str {
+    match format {
+        TextFormat::Auto | TextFormat::Hermes => concat!(
+            "To call a tool, write a JSON object with the tool's `name` and its `arguments` inside <tool_call></tool_call> tags:\n\n",
+            "<tool_call>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n</tool_call>\n\n",
+            "To call several tools, write one such block per call."
+        ),
+        TextFormat::QwenXml => concat!(
+            "To call a tool, write:\n\n",
+            "<tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nvalue\n</parameter>\n</function>\n</tool_call>\n\n",
+            "Write one <parameter> block per argument. Write strings as they are, without quotes or escaping; ",
+            "write numbers, booleans, arrays and objects as JSON. To call several tools, write one <tool_call> block per call."
+        ),
+        TextFormat::Mistral => concat!(
+            "To call tools, write [TOOL_CALLS] followed by a JSON array with one object per call, each with the tool's `name` and its `arguments`:\n\n",
+            "[TOOL_CALLS][{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
+        ),
+        TextFormat::Llama3 => concat!(
+            "To call a tool, respond with only a JSON object of the form ",
+            "{\"name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}, and nothing else. ",
+            "To call several tools, separate the objects with \"; \". Do not use variables."
+        ),
+        TextFormat::Pythonic => concat!(
+            "To call tools, respond with only a Python list of calls with keyword arguments, and nothing else:\n\n",
+            "[tool_name(argument=value, other_argument=value), other_tool(argument=value)]\n\n",
+            "Write values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts."
+        ),
+        TextFormat::Envelope => concat!(
+            "Respond in JSON. To call tools, respond with only ",
+            "{\"tool_calls\": [{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]}, with one object per call. ",
+            "To answer without calling a tool, respond with {\"response\": \"<your answer>\"}."
+        ),
+        TextFormat::Fenced => concat!(
+            "To call a tool, write a ```json code block holding a JSON object with the tool's `name` and its `arguments`:\n\n",
+            "```json\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n```\n\n",
+            "To call several tools, put an array of such objects in the block."
+        ),
+    }
+}
+
+/// Arguments for a tool's example call: its required parameters (or its first), each with its
+/// example, default, first enum value, or a value of its type.
+fn example_arguments(spec: &ToolSpec) -> Value {
+    let schema = spec.input_schema();
+    let empty = Map::new();
+    let properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut arguments = Map::new();
+    for (name, property) in properties {
+        if required.is_empty() && !arguments.is_empty() {
+            break;
+        }
+        if !required.is_empty() && !required.contains(&name.as_str()) {
+            continue;
+        }
+        arguments.insert(name.clone(), example_value(property));
+    }
+    Value::Object(arguments)
+}
+
+fn example_value(property: &Value) -> Value {
+    if let Some(example) = property.get("examples").and_then(|e| e.get(0)) {
+        return example.clone();
+    }
+    if let Some(value) = property
+        .get("default")
+        .or_else(|| property.get("enum").and_then(|e| e.get(0)))
+    {
+        return value.clone();
+    }
+    let kind = match property.get("type") {
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|k| *k != "null"),
+        Some(kind) => kind.as_str(),
+        None => None,
+    };
+    match kind {
+        Some("integer") => Value::from(1),
+        Some("number") => Value::from(1.5),
+        Some("boolean") => Value::Bool(true),
+        Some("array") => Value::Array(Vec::new()),
+        Some("object") => Value::Object(Map::new()),
+        _ => Value::String("text".to_owned()),
+    }
+}
+
+/// `calls` written the way a model writes them in `format` (Hermes tags for
+/// [`TextFormat::Auto`]): for putting earlier calls back into a conversation's history, and
+/// for the prompt's example. [`parse`](super::parse) reads them back.
+pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
+    let objects = |key: &str| -> Vec<String> {
+        calls
+            .iter()
+            .map(|call| {
+                format!(
+                    "{{\"name\": {}, \"{key}\": {}}}",
+                    Value::from(call.name.as_str()),
+                    arguments(call)
+                )
+            })
+            .collect()
+    };
+    match format {
+        TextFormat::Auto | TextFormat::Hermes => objects("arguments")
+            .iter()
+            .map(|object| format!("<tool_call>\n{object}\n</tool_call>"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TextFormat::QwenXml => calls
+            .iter()
+            .map(qwen_xml_call)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TextFormat::Mistral => format!("[TOOL_CALLS][{}]", objects("arguments").join(", ")),
+        TextFormat::Llama3 => objects("parameters").join("; "),
+        TextFormat::Pythonic => {
+            let calls: Vec<String> = calls.iter().map(python_call).collect();
+            format!("[{}]", calls.join(", "))
+        }
+        TextFormat::Envelope => {
+            format!("{{\"tool_calls\": [{}]}}", objects("arguments").join(", "))
+        }
+        TextFormat::Fenced => match objects("arguments").as_slice() {
+            [one] => format!("```json\n{one}\n```"),
+            many => format!("```json\n[{}]\n```", many.join(", ")),
+        },
+    }
+}
+
+/// A call's arguments as a JSON object; arguments that aren't one are kept as a string.
+fn arguments(call: &ToolCall) -> Value {
+    match serde_json::from_str::<Value>(&call.arguments) {
+        Ok(value @ Value::Object(_)) => value,
+        _ if call.arguments.trim().is_empty() => Value::Object(Map::new()),
+        _ => Value::String(call.arguments.clone()),
+    }
+}
+
+fn arguments_map(call: &ToolCall) -> Map<String, Value> {
+    match arguments(call) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn qwen_xml_call(call: &ToolCall) -> String {
+    let mut out = format!("<tool_call>\n<function={}>\n", call.name);
+    for (key, value) in arguments_map(call) {
+        let value = match value {
+            Value::String(text) => text,
+            other => other.to_string(),
+        };
+        let _ = writeln!(out, "<parameter={key}>\n{value}\n</parameter>");
+    }
+    out.push_str("</function>\n</tool_call>");
+    out
+}
+
+fn python_call(call: &ToolCall) -> String {
+    let arguments: Vec<String> = arguments_map(call)
+        .iter()
+        .map(|(key, value)| format!("{key}={}", python_literal(value)))
+        .collect();
+    format!("{}({})", call.name, arguments.join(", "))
+}
+
+/// A JSON value as a Python literal: JSON strings, numbers, lists and dicts already are one.
+fn python_literal(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(_) | Value::String(_) => value.to_string(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(python_literal).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(key, value)| {
+                    format!("{}: {}", Value::from(key.as_str()), python_literal(value))
+                })
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::router::text::parse;
+    use serde_json::json;
+
+    fn calls() -> Vec<ToolCall> {
+        vec![
+            ToolCall::new("x", "get_weather", r#"{"city": "Saint-Étienne", "days": 3, "metric": true}"#),
+            ToolCall::new(
+                "y",
+                "write_file",
+                json!({"path": "a \"b\".txt", "lines": ["x\\y", "\n"], "opts": {"mode": null, "n": 1.5}}).to_string(),
+            ),
+        ]
+    }
+
+    #[test]
+    fn written_calls_parse_back() {
+        let schemas = std::collections::HashMap::from([
+            (
+                "get_weather".to_owned(),
+                json!({"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}, "metric": {"type": "boolean"}}}),
+            ),
+            (
+                "write_file".to_owned(),
+                json!({"type": "object", "properties": {"path": {"type": "string"}, "lines": {"type": "array"}, "opts": {"type": "object"}}}),
+            ),
+        ]);
+        for format in TextFormat::ALL.into_iter().chain([TextFormat::Auto]) {
+            let written = write_calls(format, &calls());
+            for parse_as in [format, TextFormat::Auto] {
+                let parsed = parse(&written, parse_as, &schemas);
+                assert_eq!(parsed.text, "", "{format:?} as {parse_as:?}: {written}");
+                assert!(parsed.errors.is_empty(), "{format:?}: {:?}", parsed.errors);
+                let back: Vec<(String, Value)> = parsed
+                    .calls
+                    .iter()
+                    .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
+                    .collect();
+                let expected: Vec<(String, Value)> = calls()
+                    .iter()
+                    .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
+                    .collect();
+                assert_eq!(back, expected, "{format:?} as {parse_as:?}: {written}");
+            }
+        }
+    }
+
+    #[test]
+    fn python_literals_are_written_as_python() {
+        assert_eq!(
+            python_literal(&json!([true, null, {"a": "b"}])),
+            r#"[True, None, {"a": "b"}]"#
+        );
+    }
+}

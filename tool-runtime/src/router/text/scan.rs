@@ -1,0 +1,381 @@
+//! The scan over the text: jump from trigger byte to trigger byte with `memchr`, ask the
+//! formats whether a call starts there, and hand prose and calls to a [`Sink`].
+//!
+//! Every format answers from the text it has seen so far: a call, not a call, or "can't tell
+//! yet" ([`Step::More`]). The whole-text parser is the streaming one told that the text ends
+//! (`eof`), which is why both give the same result however the text is split.
+
+use super::error::{TextCallError, TextErrorKind};
+use super::format::TextFormat;
+use super::schemas::{self, ToolSchemas};
+use super::triggers::Triggers;
+use super::{envelope, fenced, hermes, llama3, mistral, pythonic, qwen_xml};
+use super::{TextEvent, TextParse};
+use crate::ToolCall;
+use std::ops::Range;
+
+/// What a format says about the text at a trigger byte.
+#[derive(Debug)]
+pub(crate) enum Step {
+    /// No call starts here: the next `n` bytes are prose.
+    Prose(usize),
+    /// A call region `len` bytes long, cut from the prose, with what it holds.
+    Region { len: usize, items: Vec<Item> },
+    /// The text seen so far can't tell; wait for more.
+    More(Need),
+    /// The next `len` bytes are prose and open (or close) a code block.
+    Fence { len: usize, fence: Fence },
+}
+
+/// Where the scan is with respect to code blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fence {
+    /// Outside any.
+    None,
+    /// Inside a code block: prose up to its closing fence.
+    Code,
+    /// Inside a code block that holds calls, read through.
+    Open,
+}
+
+/// One thing a call region holds.
+#[derive(Debug)]
+pub(crate) enum Item {
+    /// A call that was read.
+    Call { name: String, arguments: String },
+    /// A call that could not be read; `span` is in the scanned buffer.
+    Error {
+        span: Range<usize>,
+        kind: TextErrorKind,
+    },
+    /// Prose the region stands for (the envelope's `{"response": ..}`).
+    Text(String),
+}
+
+/// What more text a [`Step::More`] waits for, so a stream need not rescan a long call on every
+/// chunk that can't end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// Anything may decide it.
+    Any,
+    /// Nothing decides it before one of these bytes arrives.
+    Byte(u8, u8),
+    /// Only the end of the text decides it.
+    Eof,
+}
+
+/// What a format knows when it looks at a trigger.
+pub(crate) struct Cx<'a> {
+    pub tools: &'a dyn ToolSchemas,
+    pub format: TextFormat,
+    /// The text ends where the buffer does.
+    pub eof: bool,
+    /// Only whitespace comes before this point in the message.
+    pub at_start: bool,
+    /// Inside a code block that is read through, whose closing fence comes next.
+    pub in_fence: bool,
+}
+
+impl Cx<'_> {
+    /// Wait for more text; at the end of the text there is none, so this is prose.
+    pub fn more(&self, need: Need) -> Step {
+        if self.eof {
+            Step::Prose(1)
+        } else {
+            Step::More(need)
+        }
+    }
+
+    /// Whether `name` may be a tool, for formats without a marker of their own.
+    pub fn accepts(&self, name: &str) -> bool {
+        schemas::accepts(self.tools, name)
+    }
+}
+
+/// A call region from `start` to `end`; a lone error in it covers all of it.
+pub(crate) fn region(start: usize, end: usize, mut items: Vec<Item>) -> Step {
+    if let [Item::Error { span, .. }] = items.as_mut_slice() {
+        *span = start..end;
+    }
+    Step::Region {
+        len: end - start,
+        items,
+    }
+}
+
+/// Whether the text at some point starts with a fixed tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Prefix {
+    /// It does.
+    Yes,
+    /// It doesn't.
+    No,
+    /// The text ends inside the tag (never at the end of the text).
+    Partial,
+}
+
+/// Whether `text[pos..]` starts with `tag`.
+pub(crate) fn prefix(text: &str, pos: usize, tag: &str, eof: bool) -> Prefix {
+    let rest = text.as_bytes().get(pos..).unwrap_or_default();
+    let tag = tag.as_bytes();
+    if rest.starts_with(tag) {
+        Prefix::Yes
+    } else if !eof && rest.len() < tag.len() && tag.starts_with(rest) {
+        Prefix::Partial
+    } else {
+        Prefix::No
+    }
+}
+
+/// The first byte at or after `pos` that is not ASCII whitespace.
+pub(crate) fn skip_ws(text: &str, mut pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+        pos += 1;
+    }
+    pos
+}
+
+/// Where the scan's results go: a [`TextParse`] or a list of [`TextEvent`]s.
+pub(crate) trait Sink {
+    fn text(&mut self, text: &str);
+    fn call(&mut self, call: ToolCall);
+    fn error(&mut self, error: TextCallError);
+}
+
+impl Sink for TextParse {
+    fn text(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+    fn call(&mut self, call: ToolCall) {
+        self.calls.push(call);
+    }
+    fn error(&mut self, error: TextCallError) {
+        self.errors.push(error);
+    }
+}
+
+impl Sink for Vec<TextEvent> {
+    fn text(&mut self, text: &str) {
+        match self.last_mut() {
+            Some(TextEvent::Text(last)) => last.push_str(text),
+            _ => self.push(TextEvent::Text(text.to_owned())),
+        }
+    }
+    fn call(&mut self, call: ToolCall) {
+        self.push(TextEvent::Call(call));
+    }
+    fn error(&mut self, error: TextCallError) {
+        self.push(TextEvent::Error(error));
+    }
+}
+
+/// The scan's state between pieces of text.
+#[derive(Debug)]
+pub(crate) struct Scanner {
+    format: TextFormat,
+    /// The number the next call's id gets.
+    next_id: usize,
+    /// Where the next buffer starts in the whole text.
+    offset: usize,
+    /// Whether prose other than whitespace has been given out.
+    prose_seen: bool,
+    /// A call region just ended: a line break right after it goes with it.
+    absorb: bool,
+    /// Whether the scan is in a code block.
+    fence: Fence,
+}
+
+impl Scanner {
+    /// A scanner at the start of a message.
+    pub fn new(format: TextFormat) -> Scanner {
+        Scanner {
+            format,
+            next_id: 0,
+            offset: 0,
+            prose_seen: false,
+            absorb: false,
+            fence: Fence::None,
+        }
+    }
+
+    /// Scans `buf`, the text from where the last scan stopped, and returns how many bytes it
+    /// used (all of them when `eof`) and, when it stopped early, what it waits for.
+    pub fn scan(
+        &mut self,
+        buf: &str,
+        eof: bool,
+        tools: &dyn ToolSchemas,
+        sink: &mut dyn Sink,
+    ) -> (usize, Option<Need>) {
+        let mut triggers = Triggers::new(self.format.triggers(), buf.as_bytes());
+        let mut pos = 0;
+        let mut prose_start = 0;
+        let (used, need) = loop {
+            if self.absorb {
+                match line_end(buf, pos, eof) {
+                    Some(end) => {
+                        pos = end;
+                        prose_start = end;
+                        self.absorb = false;
+                    }
+                    None => break (pos, Some(Need::Any)),
+                }
+            }
+            if self.fence == Fence::Code {
+                let rest = &buf.as_bytes()[pos..];
+                match memchr::memmem::find(rest, b"```") {
+                    Some(n) => pos += n + 3,
+                    None if eof => pos = buf.len(),
+                    None => {
+                        // Backticks at the end may begin the closing fence.
+                        let keep = rest
+                            .iter()
+                            .rev()
+                            .take(2)
+                            .take_while(|&&b| b == b'`')
+                            .count();
+                        let safe = buf.len() - keep;
+                        self.prose(&buf[prose_start..safe], sink);
+                        break (safe, Some(Need::Any));
+                    }
+                }
+                self.fence = Fence::None;
+            }
+            let Some(at) = triggers.next(pos) else {
+                self.prose(&buf[prose_start..], sink);
+                break (buf.len(), None);
+            };
+            let cx = Cx {
+                tools,
+                format: self.format,
+                eof,
+                at_start: !self.prose_seen && is_blank(&buf[prose_start..at]),
+                in_fence: self.fence == Fence::Open,
+            };
+            match dispatch(&cx, buf, at) {
+                Step::Prose(n) => pos = at + n.max(1),
+                Step::Region { len, items } => {
+                    self.prose(&buf[prose_start..at], sink);
+                    self.items(buf, items, sink);
+                    pos = (at + len).min(buf.len());
+                    prose_start = pos;
+                    self.absorb = true;
+                }
+                Step::Fence { len, fence } => {
+                    pos = (at + len.max(1)).min(buf.len());
+                    self.fence = fence;
+                }
+                Step::More(_) if eof => pos = at + 1,
+                Step::More(need) => {
+                    self.prose(&buf[prose_start..at], sink);
+                    break (at, Some(need));
+                }
+            }
+        };
+        self.offset += used;
+        (used, need)
+    }
+
+    fn prose(&mut self, text: &str, sink: &mut dyn Sink) {
+        if text.is_empty() {
+            return;
+        }
+        if !self.prose_seen && !is_blank(text) {
+            self.prose_seen = true;
+        }
+        sink.text(text);
+    }
+
+    fn items(&mut self, buf: &str, items: Vec<Item>, sink: &mut dyn Sink) {
+        for item in items {
+            match item {
+                Item::Call { name, arguments } => {
+                    let id = format!("call_{}", self.next_id);
+                    self.next_id += 1;
+                    sink.call(ToolCall::new(id, name, arguments));
+                }
+                Item::Error { span, kind } => sink.error(TextCallError {
+                    raw: buf.get(span.clone()).unwrap_or_default().to_owned(),
+                    span: self.offset + span.start..self.offset + span.end,
+                    kind,
+                }),
+                Item::Text(text) => self.prose(&text, sink),
+            }
+        }
+    }
+}
+
+/// A format's look at a trigger byte.
+type Matcher = fn(&Cx, &str, usize) -> Step;
+
+/// Never a call; fills unused matcher slots.
+fn never(_: &Cx, _: &str, _: usize) -> Step {
+    Step::Prose(1)
+}
+
+/// Asks each format that can start with the byte at `at`, in a fixed order; the first that
+/// doesn't say "prose" decides.
+fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
+    use TextFormat::*;
+    let f = cx.format;
+    let off = (false, never as Matcher);
+    let candidates: [(bool, Matcher); 4] = match text.as_bytes()[at] {
+        b'<' => [
+            (f.includes(Hermes) || f == QwenXml, hermes::at),
+            (f.includes(QwenXml), qwen_xml::bare_at),
+            (f.includes(Llama3), llama3::tag_at),
+            (f.includes(Pythonic), pythonic::tag_at),
+        ],
+        b'[' => [
+            (f.includes(Mistral), mistral::at),
+            (f.includes(Pythonic), pythonic::at),
+            off,
+            off,
+        ],
+        b'{' => [
+            (f.includes(Envelope), envelope::at),
+            (f == Llama3 || (f == Auto && cx.at_start), llama3::bare_at),
+            off,
+            off,
+        ],
+        b'`' => [(true, fenced::at), off, off, off],
+        _ => [off; 4],
+    };
+    let mut prose = usize::MAX;
+    for (enabled, matcher) in candidates {
+        if !enabled {
+            continue;
+        }
+        match matcher(cx, text, at) {
+            Step::Prose(n) => prose = prose.min(n),
+            decided => return decided,
+        }
+    }
+    Step::Prose(if prose == usize::MAX { 1 } else { prose })
+}
+
+/// After a call: the spaces and the one line break that follow it, if nothing else comes
+/// before the line break. `None` when the text seen so far can't tell.
+fn line_end(text: &str, pos: usize, eof: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut end = pos;
+    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
+        end += 1;
+    }
+    match bytes.get(end) {
+        None if eof => Some(end),
+        None => None,
+        Some(b'\n') => Some(end + 1),
+        Some(b'\r') => match bytes.get(end + 1) {
+            Some(b'\n') => Some(end + 2),
+            None if !eof => None,
+            _ => Some(pos),
+        },
+        Some(_) => Some(pos),
+    }
+}
+
+fn is_blank(text: &str) -> bool {
+    text.bytes().all(|b| b.is_ascii_whitespace())
+}

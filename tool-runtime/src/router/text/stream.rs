@@ -1,0 +1,157 @@
+//! Finding calls in text that arrives in pieces, as a model streams it.
+
+use super::format::TextFormat;
+use super::scan::{Need, Scanner};
+use super::schemas::ToolSchemas;
+use super::TextEvent;
+
+/// Finds tool calls in text that arrives in chunks: prose comes out as soon as it can't be the
+/// start of a call, calls as soon as they are complete.
+///
+/// Only text that may begin a call is held back (a `<` that may open `<tool_call>`, a call
+/// being written). However the text is split, the events add up (see
+/// [`TextParse::from_iter`](super::TextParse)) to what [`parse`](super::parse) gives for the
+/// whole text.
+///
+/// ```
+/// use tool_runtime::router::text::{TextEvent, TextFormat, TextParse, TextStream};
+///
+/// let mut stream = TextStream::new(TextFormat::Hermes, &());
+/// let mut events = stream.push("Checking. <tool_");
+/// assert_eq!(events, [TextEvent::Text("Checking. ".into())]);
+/// events.extend(stream.push("call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"));
+/// events.extend(stream.finish());
+/// let parsed: TextParse = events.into_iter().collect();
+/// assert_eq!(parsed.calls[0].name, "f");
+/// ```
+pub struct TextStream<'a> {
+    scanner: Scanner,
+    tools: &'a dyn ToolSchemas,
+    /// The text not given out yet.
+    buf: String,
+    /// What the last scan waited for.
+    need: Option<Need>,
+    /// How much of `buf` the last scan saw.
+    seen: usize,
+}
+
+impl<'a> TextStream<'a> {
+    /// A stream for one message in `format`, typing values with `tools` (`&()` for none).
+    pub fn new<S: ToolSchemas>(format: TextFormat, tools: &'a S) -> Self {
+        TextStream {
+            scanner: Scanner::new(format),
+            tools,
+            buf: String::new(),
+            need: None,
+            seen: 0,
+        }
+    }
+
+    /// Takes the next chunk of text and returns what can be given out now.
+    pub fn push(&mut self, chunk: &str) -> Vec<TextEvent> {
+        self.buf.push_str(chunk);
+        let fresh = &self.buf.as_bytes()[self.seen..];
+        let rescan = match self.need {
+            None | Some(Need::Any) => true,
+            Some(Need::Byte(a, b)) => memchr::memchr2(a, b, fresh).is_some(),
+            Some(Need::Eof) => false,
+        };
+        if !rescan {
+            self.seen = self.buf.len();
+            return Vec::new();
+        }
+        self.scan(false)
+    }
+
+    /// Ends the message: gives out everything left, with a call cut off at the end as a call
+    /// (when nothing had to be guessed) or an error.
+    pub fn finish(mut self) -> Vec<TextEvent> {
+        self.scan(true)
+    }
+
+    /// The text held back, waiting to see whether it is a call.
+    pub fn pending(&self) -> &str {
+        &self.buf
+    }
+
+    fn scan(&mut self, eof: bool) -> Vec<TextEvent> {
+        let mut events = Vec::new();
+        let (used, need) = self.scanner.scan(&self.buf, eof, self.tools, &mut events);
+        self.buf.drain(..used);
+        self.need = need;
+        self.seen = self.buf.len();
+        events
+    }
+}
+
+impl std::fmt::Debug for TextStream<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextStream")
+            .field("scanner", &self.scanner)
+            .field("pending", &self.buf)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::router::text::TextEvent::{Call, Text};
+
+    #[test]
+    fn prose_comes_out_at_once_and_only_a_possible_tag_waits() {
+        let mut stream = TextStream::new(TextFormat::Auto, &());
+        assert_eq!(
+            stream.push("Hello, world. "),
+            [Text("Hello, world. ".into())]
+        );
+        assert_eq!(stream.push("Now <tool_"), [Text("Now ".into())]);
+        assert_eq!(stream.pending(), "<tool_");
+        assert_eq!(
+            stream.push("tip> is not a tag."),
+            [Text("<tool_tip> is not a tag.".into())]
+        );
+        assert_eq!(stream.pending(), "");
+    }
+
+    #[test]
+    fn a_call_comes_out_as_soon_as_it_is_complete() {
+        let mut stream = TextStream::new(TextFormat::Hermes, &());
+        assert!(stream.push("<tool_call>{\"name\": \"f\", ").is_empty());
+        assert!(stream.push("\"arguments\": {\"a\": \"}\"}}").is_empty());
+        let events = stream.push("</tool_call>");
+        assert!(
+            matches!(&events[..], [Call(call)] if call.name == "f" && call.arguments == r#"{"a": "}"}"#)
+        );
+        assert_eq!(stream.push("\nThen prose."), [Text("Then prose.".into())]);
+        assert!(stream.finish().is_empty());
+    }
+
+    #[test]
+    fn code_streams_out_while_it_is_written() {
+        let mut stream = TextStream::new(TextFormat::Auto, &());
+        assert_eq!(
+            stream.push("```rust\nlet a = [1];\n"),
+            [Text("```rust\nlet a = [1];\n".into())]
+        );
+        assert_eq!(
+            stream.push("let t = \"<tool_call>\";\n`"),
+            [Text("let t = \"<tool_call>\";\n".into())]
+        );
+        assert_eq!(stream.push("``\n"), [Text("```\n".into())]);
+    }
+
+    #[test]
+    fn finish_reports_a_call_cut_off() {
+        let mut stream = TextStream::new(TextFormat::Mistral, &());
+        assert_eq!(
+            stream.push("Ok[TOOL_CALLS]f{\"a\": \"b"),
+            [Text("Ok".into())]
+        );
+        let events = stream.finish();
+        assert!(
+            matches!(&events[..], [TextEvent::Error(e)] if e.span == (2..23)),
+            "{events:?}"
+        );
+    }
+}

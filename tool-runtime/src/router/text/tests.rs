@@ -1,0 +1,319 @@
+//! Behaviour across formats: streaming gives what whole-text parsing gives however the text is
+//! split, no input panics, and errors point at the text they came from.
+
+use super::{parse, TextFormat, TextParse, TextStream};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// A small deterministic PRNG (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn tools() -> HashMap<String, Value> {
+    HashMap::from([
+        (
+            "get_weather".to_owned(),
+            json!({"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}),
+        ),
+        (
+            "get_time".to_owned(),
+            json!({"type": "object", "properties": {"tz": {"type": "string"}}}),
+        ),
+        ("f".to_owned(), json!({"type": "object"})),
+    ])
+}
+
+/// Model outputs in every format, whole, broken and cut off, with prose around them.
+const SAMPLES: &[&str] = &[
+    "Just prose, with <b>tags</b>, [links](http://x.y), {braces}, and `code`.",
+    "I'll check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n</tool_call>\n<tool_call>\n{\"name\": \"get_time\", \"arguments\": {\"tz\": \"CET\"}}\n</tool_call>\nDone.",
+    "<tool_call>{\"name\": \"get_weather\", \"arguments\": \"{\\\"city\\\": \\\"Oslo\\\"}\"}</tool_call>",
+    "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par",
+    "<tool_call>\n{'name': 'f', 'arguments': {'a': True,}}\n</tool_call> and <tool_call>{oops}</tool_call> then <tool_call>{\"name\": \"f\", \"arguments\": {}}",
+    "Sure!\n<tool_call>\n<function=get_weather>\n<parameter=city>\nNew York\n</parameter>\n<parameter=days>\n2\n</parameter>\n</function>\n</tool_call>",
+    "<function=write>\n<parameter=code>\nif a < b { print(\"}\") }\n</parameter>\n</function> after",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nBer",
+    "Let me check.[TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}, {\"name\": \"get_time\", \"arguments\": {}}]",
+    "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Rome\"}[TOOL_CALLS]get_time{\"tz\": \"UTC\"}",
+    "[TOOL_CALLS]get_weather[CALL_ID]abc123xyz[ARGS]{\"city\": \"Rome\", \"days\": 1",
+    "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}, oops, {\"name\": \"get_time\"",
+    "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Lima\"}}; {\"name\": \"get_time\", \"parameters\": {}}",
+    "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Lima\"}}\n{\"name\": \"f\", \"parameters\": {}}",
+    "  {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Li",
+    "<|python_tag|>brave_search.call(query=\"rust (language)\")",
+    "[get_weather(city='Paris', days=3), get_time(tz=\"CET\")]",
+    "Here: [get_weather(city=\"a]b\", days=[1, {'x': (2, 3)}]), f()] and more",
+    "[get_weather(city='Par",
+    "<|python_start|>[f(a=1, b=\"x\")]<|python_end|>",
+    "{\"tool_calls\": [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Quito\"}, \"id\": \"call_aaaa\"}]}",
+    "Ok. {\"tool_call\": {\"name\": \"f\", \"arguments\": {\"x\": [1, 2, 3]}}} done",
+    "{\"tool_calls\": [{\"name\": \"f\", \"arguments\": {}}, {\"name\": \"get_time\", \"arguments\": {\"tz\": \"",
+    "{\"response\": \"Hi there\"}",
+    "Calling:\n```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Cairo\"}}\n```\nWait.",
+    "```json\n[{\"name\": \"f\", \"arguments\": {}}, {\"name\": \"get_time\", \"arguments\": {\"tz\": \"X\"}}]\n```",
+    "```python\nprint('[TOOL_CALLS]')\n```",
+    "```json\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Cai",
+    "Mixed: <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> [TOOL_CALLS]f{} [f()] ```json\n{\"name\": \"f\", \"arguments\": {}}\n``` {\"tool_call\": {\"name\": \"f\"}}",
+    "Unicode 日本語 🦀 <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Zürich 🏔\"}}</tool_call> é",
+    "<tool_call>\r\n{\"name\": \"f\", \"arguments\": {}}\r\n</tool_call>\r\nNext line",
+    "< tool_call> [TOOL CALLS] <|python|> ``` `` ` [ ] { } <",
+];
+
+fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
+    let tools = tools();
+    let mut stream = TextStream::new(format, &tools);
+    let mut events = Vec::new();
+    let mut last = 0;
+    for &cut in cuts {
+        events.extend(stream.push(&text[last..cut]));
+        last = cut;
+    }
+    events.extend(stream.push(&text[last..]));
+    events.extend(stream.finish());
+    events.into_iter().collect()
+}
+
+/// Random cut points at char boundaries, in order.
+fn random_cuts(text: &str, rng: &mut Rng, count: usize) -> Vec<usize> {
+    let mut cuts: Vec<usize> = (0..count)
+        .map(|_| {
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+            at
+        })
+        .collect();
+    cuts.sort_unstable();
+    cuts
+}
+
+fn formats() -> impl Iterator<Item = TextFormat> {
+    std::iter::once(TextFormat::Auto).chain(TextFormat::ALL)
+}
+
+/// What a parse must always satisfy.
+fn check_invariants(text: &str, parsed: &TextParse) {
+    for error in &parsed.errors {
+        assert_eq!(
+            text.get(error.span.clone()),
+            Some(error.raw.as_str()),
+            "{error:?} in {text:?}"
+        );
+    }
+    for (n, call) in parsed.calls.iter().enumerate() {
+        assert_eq!(call.id, format!("call_{n}"));
+        let arguments: Value = serde_json::from_str(&call.arguments)
+            .unwrap_or_else(|e| panic!("{call:?} from {text:?}: {e}"));
+        assert!(arguments.is_object(), "{call:?}");
+    }
+}
+
+#[test]
+fn streaming_equals_whole_text_however_it_is_split() {
+    let tools = tools();
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    for text in SAMPLES {
+        for format in formats() {
+            let whole = parse(text, format, &tools);
+            check_invariants(text, &whole);
+            // One cut at every char boundary.
+            for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                assert_eq!(
+                    stream(text, format, &[cut]),
+                    whole,
+                    "{format:?} cut at {cut}: {text:?}"
+                );
+            }
+            // Char by char.
+            let every: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            assert_eq!(
+                stream(text, format, &every),
+                whole,
+                "{format:?} char by char: {text:?}"
+            );
+            for _ in 0..50 {
+                let count = 1 + rng.below(12);
+                let cuts = random_cuts(text, &mut rng, count);
+                assert_eq!(
+                    stream(text, format, &cuts),
+                    whole,
+                    "{format:?} cut at {cuts:?}: {text:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_prefix_parses_without_panic_and_streams_the_same() {
+    let tools = tools();
+    let mut rng = Rng(42);
+    for text in SAMPLES {
+        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let prefix = &text[..end];
+            for format in formats() {
+                let whole = parse(prefix, format, &tools);
+                check_invariants(prefix, &whole);
+                let cuts = random_cuts(prefix, &mut rng, 3);
+                assert_eq!(
+                    stream(prefix, format, &cuts),
+                    whole,
+                    "{format:?} {cuts:?}: {prefix:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Pieces that matter to the parsers, to build random inputs from.
+const PIECES: &[&str] = &[
+    "<tool_call>",
+    "</tool_call>",
+    "<function=",
+    "f>",
+    "get_weather>",
+    "<parameter=",
+    "city>",
+    "</parameter>",
+    "</function>",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "[CALL_ID]",
+    "<|python_tag|>",
+    "<|python_start|>",
+    "<|python_end|>",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "\"",
+    "'",
+    ":",
+    ",",
+    ";",
+    "=",
+    "\\",
+    "\n",
+    " ",
+    "\r\n",
+    "\t",
+    "name",
+    "\"name\"",
+    "\"arguments\"",
+    "\"parameters\"",
+    "\"tool_calls\"",
+    "\"tool_call\"",
+    "\"response\"",
+    "\"get_weather\"",
+    "get_weather(",
+    "f(",
+    "city=",
+    "```",
+    "```json\n",
+    "`",
+    "true",
+    "True",
+    "None",
+    "null",
+    "1",
+    "-2.5e3",
+    "0x1f",
+    "é",
+    "日本",
+    "🦀",
+    "\u{0}",
+    "x",
+    "<",
+    "[f(a=1)]",
+    "{\"name\": \"f\", \"arguments\": {}}",
+    "'''",
+    "\"\"\"",
+    "#",
+    "/*",
+    "//",
+    "```json",
+    "<|",
+    "|>",
+];
+
+#[test]
+fn random_inputs_never_panic_and_stream_the_same() {
+    let tools = tools();
+    // More with TEXT_FUZZ_ROUNDS=n (and another seed with TEXT_FUZZ_SEED=n).
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let rounds = env("TEXT_FUZZ_ROUNDS").unwrap_or(3000);
+    let mut rng = Rng(env("TEXT_FUZZ_SEED").unwrap_or(0xdead_beef_cafe_f00d) | 1);
+    for round in 0..rounds {
+        let text: String = if round % 5 == 4 {
+            // Arbitrary bytes, made valid UTF-8.
+            let bytes: Vec<u8> = (0..rng.below(80)).map(|_| rng.next() as u8).collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        } else {
+            (0..rng.below(24))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect()
+        };
+        for format in formats() {
+            let whole = parse(&text, format, &tools);
+            check_invariants(&text, &whole);
+            let without_tools = parse(&text, format, &());
+            check_invariants(&text, &without_tools);
+            let count = rng.below(6);
+            let cuts = random_cuts(&text, &mut rng, count);
+            assert_eq!(
+                stream(&text, format, &cuts),
+                whole,
+                "{format:?} {cuts:?}: {text:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn deep_and_long_inputs_are_handled() {
+    let tools = tools();
+    let deep_json = format!(
+        "<tool_call>{{\"name\": \"f\", \"arguments\": {}{}",
+        "[".repeat(100_000),
+        "]".repeat(10)
+    );
+    let deep_python = format!("[f(a={})]", "[".repeat(100_000));
+    let long_spaces = format!(
+        "<tool_call>{{name: f, arguments: {{a: b{}c}}</tool_call>",
+        " ".repeat(1_000_000)
+    );
+    let many_triggers = "<[{`".repeat(100_000);
+    for text in [deep_json, deep_python, long_spaces, many_triggers] {
+        for format in formats() {
+            let parsed = parse(&text, format, &tools);
+            check_invariants(&text, &parsed);
+        }
+    }
+}
+
+#[test]
+fn a_truncated_call_is_never_silently_dropped() {
+    // Every prefix of a call that has begun is either a call, an error, or still in the text.
+    let text = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n</tool_call>";
+    for end in 1..=text.len() {
+        let prefix = &text[..end];
+        let parsed = parse(prefix, TextFormat::Auto, &tools());
+        let kept = !parsed.calls.is_empty() || !parsed.errors.is_empty() || parsed.text == prefix;
+        assert!(kept, "{prefix:?}: {parsed:?}");
+    }
+}
