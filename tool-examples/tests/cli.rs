@@ -73,6 +73,46 @@ fn an_unknown_dialect_is_a_usage_error_naming_the_known_ones() {
 }
 
 #[test]
+fn schema_speaks_every_dialect_and_strict_mode() {
+    let output = run(None, &["schema", "--dialect", "openai-chat", "--strict"]);
+    assert!(output.status.success());
+    let tools: Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
+    for tool in tools.as_array().unwrap() {
+        let function = &tool["function"];
+        assert_eq!(function["strict"], true, "{tool}");
+        let parameters = &function["parameters"];
+        let properties = parameters["properties"].as_object().unwrap();
+        assert_eq!(
+            parameters["required"].as_array().unwrap().len(),
+            properties.len()
+        );
+    }
+
+    let output = run(None, &["schema", "--dialect", "openai-responses"]);
+    let tools: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(tools[0]["type"], "function");
+    assert_eq!(tools[0]["strict"], false, "strict is always written");
+
+    let output = run(None, &["schema", "--dialect", "anthropic", "--strict"]);
+    let tools: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert!(tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["strict"] == true));
+    assert!(tools[0]["input_schema"].is_object());
+
+    let output = run(None, &["schema", "--dialect", "gemini", "--strict"]);
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("gemini has no strict mode"), "{stderr}");
+    let export: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let declarations = export["functionDeclarations"].as_array().unwrap();
+    assert_eq!(declarations.len(), TOOLS.len());
+    assert_eq!(declarations[0]["parameters"]["type"], "OBJECT");
+}
+
+#[test]
 fn a_good_call_exits_0_with_its_output() {
     let dir = workspace();
     let output = run(
@@ -179,4 +219,186 @@ fn the_demo_runs_and_is_deterministic() {
     let again = run(None, &["demo"]);
     assert!(again.status.success());
     assert_eq!(stdout(&again), text);
+}
+
+// ---- `run`: model output in, provider-shaped results out -----------------------------------
+
+/// `tool-examples --root DIR run ARGS < input`.
+fn run_with_stdin(root: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-examples"))
+        .arg("--root")
+        .arg(root)
+        .arg("run")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A usage error exits before reading stdin: a broken pipe here is expected then.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
+}
+
+/// A provider payload from the runtime's fixtures (sources in their README).
+fn provider_fixture(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tool-runtime/tests/fixtures/providers")
+        .join(name);
+    fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn results_of(output: &Output) -> Vec<Value> {
+    let value: Value = serde_json::from_str(&stdout(output)).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\nstderr: {}",
+            stdout(output),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    value.as_array().expect("an array of messages").clone()
+}
+
+#[test]
+fn run_answers_each_providers_calls_in_its_own_shape() {
+    let dir = workspace();
+    let listing = "hello.txt\n";
+    let file = "L1: hello\nL2: world\n";
+    for format in ["auto", "anthropic"] {
+        let output = run_with_stdin(
+            dir.path(),
+            &["--format", format],
+            &provider_fixture("anthropic/workspace_calls.json"),
+        );
+        assert_eq!(output.status.code(), Some(0), "{format}");
+        assert_eq!(
+            results_of(&output),
+            [serde_json::json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01ls", "content": listing},
+                {"type": "tool_result", "tool_use_id": "toolu_02rd", "content": file},
+            ]})]
+        );
+    }
+
+    let output = run_with_stdin(
+        dir.path(),
+        &[],
+        &provider_fixture("openai_responses/workspace_calls.json"),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        results_of(&output),
+        [
+            serde_json::json!({"type": "function_call_output", "call_id": "call_ws01", "output": listing}),
+            serde_json::json!({"type": "function_call_output", "call_id": "call_ws02", "output": file}),
+        ]
+    );
+
+    let output = run_with_stdin(
+        dir.path(),
+        &["--format", "gemini"],
+        &provider_fixture("gemini/workspace_calls.json"),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let parts = results_of(&output)[0]["parts"].clone();
+    assert_eq!(parts[0]["functionResponse"]["name"], "list_dir");
+    assert_eq!(parts[1]["functionResponse"]["response"]["output"], file);
+}
+
+#[test]
+fn run_exits_1_when_a_call_fails_and_still_answers_every_call() {
+    let dir = workspace();
+    // The third call passes a number as the path.
+    let output = run_with_stdin(
+        dir.path(),
+        &["--format", "openai-chat"],
+        &provider_fixture("openai_chat/workspace_calls.json"),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let results = results_of(&output);
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|m| m["tool_call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["call_ls01", "call_rd02", "call_bad03"]);
+    let bad = results[2]["content"].as_str().unwrap();
+    assert!(
+        bad.starts_with("Error: Invalid arguments for read_file"),
+        "{bad}"
+    );
+
+    // Tools the registry doesn't have are answered as errors, flagged where the API can.
+    let output = run_with_stdin(
+        dir.path(),
+        &[],
+        &provider_fixture("anthropic/parallel_calls.json"),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let blocks = results_of(&output)[0]["content"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(blocks.len(), 2);
+    assert!(blocks.iter().all(|b| b["is_error"] == true));
+}
+
+#[test]
+fn run_reads_calls_written_in_text() {
+    let dir = workspace();
+    let reply = "Let me read it.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"hello.txt\"}}\n</tool_call>\n";
+    for args in [&["--format", "text"][..], &[]] {
+        let output = run_with_stdin(dir.path(), args, reply.as_bytes());
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert_eq!(
+            results_of(&output),
+            [
+                serde_json::json!({"role": "tool", "tool_call_id": "call_0", "content": "L1: hello\nL2: world\n"})
+            ],
+            "{args:?}"
+        );
+    }
+    let output = run_with_stdin(
+        dir.path(),
+        &["--format", "text", "--dialect", "anthropic"],
+        reply.as_bytes(),
+    );
+    assert_eq!(
+        results_of(&output)[0]["content"][0]["tool_use_id"],
+        "call_0"
+    );
+}
+
+#[test]
+fn run_rejects_input_it_cannot_route() {
+    let dir = workspace();
+    let output = run_with_stdin(dir.path(), &["--format", "anthropic"], b"not json");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not JSON"));
+
+    let output = run_with_stdin(dir.path(), &[], br#"{"hello": "world"}"#);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no known provider"));
+
+    let output = run_with_stdin(
+        dir.path(),
+        &["--format", "gemini"],
+        &provider_fixture("anthropic/one_call.json"),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not Gemini output"));
+
+    let output = run_with_stdin(dir.path(), &["--format", "klingon"], b"{}");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("openai-responses") && stderr.contains("text"),
+        "{stderr}"
+    );
+
+    // No calls: nothing to send back.
+    let output = run_with_stdin(dir.path(), &[], &provider_fixture("gemini/no_calls.json"));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(results_of(&output).is_empty());
 }

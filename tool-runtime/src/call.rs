@@ -20,7 +20,16 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// A call with an id, a name and JSON arguments.
-    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: impl Into<String>) -> ToolCall {
-        ToolCall { id: id.into(), name: name.into(), arguments: arguments.into(), passthrough: Map::new() }
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> ToolCall {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+            passthrough: Map::new(),
+        }
     }
 }

@@ -160,8 +160,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub enum Pending<'a> {
     /// Already finished: the arguments were rejected, or a value couldn't be injected.
     Done(ToolOutput),
-    /// A sync fn, ready to run: the dispatcher chooses the thread.
-    Sync(Box<dyn FnOnce() -> ToolOutput + Send + 'a>),
+    /// A sync fn, ready to run: the dispatcher chooses the thread (the blocking pool).
+    Sync(Box<dyn FnOnce() -> ToolOutput + Send + 'static>),
     /// An async fn's future.
     Async(BoxFuture<'a, ToolOutput>),
 }
@@ -169,10 +169,10 @@ pub enum Pending<'a> {
 /// Wraps a sync tool's call: run now when the caller runs sync tools inline, else deferred.
 pub fn sync_pending<'a, F>(cx: &CallContext<'_>, run: F) -> Pending<'a>
 where
-    F: FnOnce() -> ToolOutput + Send + 'a,
+    F: FnOnce() -> ToolOutput + Send + 'static,
 {
     if cx.inline {
-        Pending::Done(run())
+        Pending::Done(crate::dispatch::panic::run_caught(cx.tool, run))
     } else {
         Pending::Sync(Box::new(run))
     }

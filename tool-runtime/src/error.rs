@@ -51,6 +51,14 @@ pub enum ErrorCode {
     LimitExceeded,
     /// A resolver function failed while filling arguments.
     ResolverFailed,
+    /// The call ran past its timeout and was cancelled.
+    Timeout,
+    /// The tool panicked.
+    Panicked,
+    /// The batch was cancelled before the call finished.
+    Cancelled,
+    /// The approver denied the call.
+    Denied,
 }
 
 impl ToolError {

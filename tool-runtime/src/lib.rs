@@ -31,10 +31,12 @@
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
 
+mod approval;
 mod call;
 mod context;
 mod def;
 mod dialect;
+mod dispatch;
 mod error;
 mod output;
 pub mod pipeline;
@@ -46,6 +48,7 @@ mod schema;
 mod spec;
 mod state;
 
+pub use approval::{Approval, ApprovalPolicy, ApprovalRequest, Approver};
 pub use call::ToolCall;
 pub use context::{CallContext, Inject, ToolContext};
 pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
@@ -56,6 +59,7 @@ pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
 pub use state::{State, StateRequirement};
+pub use tokio_util::sync::CancellationToken;
 
 /// Turns an ordinary `fn` (sync or `async`) into a tool an LLM can call.
 ///
@@ -77,9 +81,10 @@ pub use state::{State, StateRequirement};
 /// assert_eq!(add(2, 3).unwrap(), 5); // still an ordinary fn
 /// ```
 ///
-/// On the fn, `#[tool(...)]` takes `name = "..."`, `description = "..."`, and the flags
-/// `read_only`, `destructive`, `idempotent`, `open_world`. On a parameter it takes
-/// `default = EXPR` and `inject`. `#[serde(...)]` and `#[schemars(...)]` on a parameter are
+/// On the fn, `#[tool(...)]` takes `name = "..."`, `title = "..."` (a display name, MCP's
+/// `title`), `description = "..."`, the flags `read_only`, `destructive`, `idempotent`,
+/// `open_world`, and `strict = false` (never export the tool in a provider's strict mode).
+/// On a parameter it takes `default = EXPR` and `inject`. `#[serde(...)]` and `#[schemars(...)]` on a parameter are
 /// forwarded to the generated argument struct.
 pub use tool_macros::tool;
 

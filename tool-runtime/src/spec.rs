@@ -7,6 +7,7 @@ use serde_json::Value;
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
     pub(crate) name: String,
+    pub(crate) title: Option<String>,
     pub(crate) description: String,
     pub(crate) input_schema: Value,
     pub(crate) flags: ToolFlags,
@@ -17,6 +18,11 @@ impl ToolSpec {
     /// The name the model calls the tool by.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// A human-readable name for UIs (`#[tool(title = "...")]`), exported as MCP's `title`.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
     }
 
     /// What the tool does, for the model (Markdown).

@@ -90,7 +90,7 @@ fn count(inventory: State<Inventory>) -> usize {
     inventory.items.len()
 }
 
-#[tool(description = "Say hello.", destructive, open_world)]
+#[tool(description = "Say hello.", title = "Greeter", destructive, open_world, strict = false)]
 fn hello(
     /// Who to greet.
     name: String,
@@ -116,6 +116,8 @@ fn main() {
         .register(find::TOOL)
         .register(count::TOOL)
         .register(hello::TOOL)
+        // `hello` is destructive: it runs only when an approver allows it.
+        .approver(|_: &tool_runtime::ApprovalRequest<'_>| tool_runtime::Approval::Allow)
         .register(noop::TOOL)
         .state(Inventory {
             items: vec![String::from("Hammer")],
@@ -148,6 +150,11 @@ fn main() {
     assert_eq!(properties["limit"]["default"], 10);
     let required = &find.input_schema()["required"];
     assert_eq!(required, &serde_json::json!(["query"]));
+
+    let hello = registry.get("hello").unwrap();
+    assert_eq!(hello.title(), Some("Greeter"));
+    assert!(!hello.flags().strict, "strict = false opts out");
+    assert!(find.flags().strict, "tools are strict-capable by default");
 
     // The async tool runs, with its defaults, state, context and injected value.
     let output = registry.call_blocking("find_items", r#"{"query": "HAMMER", "type": "hand"}"#);

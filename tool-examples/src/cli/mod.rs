@@ -3,6 +3,7 @@
 mod call;
 mod demo;
 mod list;
+mod run;
 mod schema;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,10 @@ enum Command {
     Schema {
         #[arg(long, value_name = "NAME", default_value = "mcp", value_parser = parse_dialect, help = dialect_help())]
         dialect: Dialect,
+        /// Strict mode (OpenAI structured outputs, Anthropic strict tool use); each tool that
+        /// can't be strict is listed with `strict: false`, and why is said on stderr.
+        #[arg(long)]
+        strict: bool,
     },
     /// Call a tool and print its output as JSON; exits with 1 when the output is an error.
     Call {
@@ -42,6 +47,9 @@ enum Command {
     },
     /// Run the demo (what `tool-examples` alone does): a scratch workspace and a few calls.
     Demo,
+    /// Route a model's output (read from stdin), run every call it makes, and print the
+    /// results as the provider's next request needs them; exits with 1 when a call failed.
+    Run(run::RunArgs),
 }
 
 /// Exit code of `call` when the output is an error (clap's own usage errors exit with 2).
@@ -54,13 +62,15 @@ pub enum CliError {
     Io(io::Error),
     /// The root or the registry is unusable.
     Setup(String),
+    /// The input is not what the command reads.
+    Input(String),
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Io(e) => e.fmt(f),
-            CliError::Setup(message) => f.write_str(message),
+            CliError::Setup(message) | CliError::Input(message) => f.write_str(message),
         }
     }
 }
@@ -84,10 +94,16 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
             demo::run(out).await
         }
         Command::List => list::run(&registry(root)?, out),
-        Command::Schema { dialect } => schema::run(&registry(root)?, dialect, out),
+        Command::Schema { dialect, strict } => {
+            schema::run(&registry(root)?, dialect.with_strict(strict), strict, out)
+        }
         Command::Call { name, args } => {
             let registry = registry(root.clone())?;
             call::run(&registry, root.as_deref(), &name, &args, out).await
+        }
+        Command::Run(args) => {
+            let registry = registry(root.clone())?;
+            run::run(&registry, root.as_deref(), &args, out).await
         }
     }
 }

@@ -42,12 +42,12 @@ impl Registry {
     /// an unknown tool, broken or oversized JSON, or arguments that don't fit the schema give
     /// an error output the model can act on.
     pub async fn call(&self, name: &str, args: &str) -> ToolOutput {
-        self.execute(name, None, args, None).await
+        self.execute(name, None, args, None, None).await
     }
 
     /// Runs a normalized call (from a router), passing its id to the tool's context.
     pub async fn call_tool(&self, call: &ToolCall) -> ToolOutput {
-        self.execute(&call.name, Some(&call.id), &call.arguments, None)
+        self.execute(&call.name, Some(&call.id), &call.arguments, None, None)
             .await
     }
 
@@ -55,75 +55,109 @@ impl Registry {
     /// always takes the full path, so that every repair and filled default is recorded.
     pub async fn call_with_report(&self, name: &str, args: &str) -> (ToolOutput, CallReport) {
         let mut report = CallReport::default();
-        let output = self.execute(name, None, args, Some(&mut report)).await;
+        let output = self
+            .execute(name, None, args, Some(&mut report), None)
+            .await;
         (output, report)
     }
 
-    /// [`call`](Self::call) for code that isn't async. Async tools run on a small runtime the
-    /// registry keeps for this; calling it from inside an async runtime gives an error output
-    /// for an async tool (use `call(...).await` there).
+    /// [`call`](Self::call) for code that isn't async. A sync tool runs right here, on the
+    /// calling thread (outside the gate and the concurrency limit: the caller asked to block);
+    /// an async tool, or a call that needs approval, runs on a small runtime the registry keeps
+    /// for this. From inside an async runtime such a call is an error output: use
+    /// `call(...).await` there.
     pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
         let mut clock = Clock::start(false);
         let entry = match self.lookup(name, &mut Vec::new(), &mut clock) {
             Ok(entry) => entry,
             Err(output) => return output,
         };
+        if self.config.approval.applies_to(&entry.spec) {
+            // The approver is async, and must answer before anything runs.
+            return self.block_on(name, self.execute(name, None, args, None, None));
+        }
         // The caller blocks on the call anyway: a sync tool runs right here.
         let cx = self.context(entry, None, true);
-        let pending = self.prepare(entry, &cx, args, None, &mut clock);
-        let output = match pending {
+        let output = match self.prepare(entry, &cx, args, None, &mut clock) {
             Pending::Done(output) => output,
-            Pending::Sync(run) => run(),
-            Pending::Async(future) => {
-                if tokio::runtime::Handle::try_current().is_ok() {
-                    return runtime_error(
-                        name,
-                        "call_blocking was called inside an async runtime, where blocking would stall it; use `registry.call(..).await`",
-                    );
-                }
-                match self.blocking_runtime() {
-                    Ok(runtime) => runtime.block_on(future),
-                    Err(reason) => runtime_error(
-                        name,
-                        &format!("could not start a runtime for the call: {reason}"),
-                    ),
-                }
-            }
+            pending => self.block_on(name, self.run_pending(entry, pending, None, args, None)),
         };
         named(output, entry)
     }
 
-    async fn execute(
+    /// Drives a future to completion for [`call_blocking`](Self::call_blocking).
+    fn block_on(
+        &self,
+        name: &str,
+        future: impl std::future::Future<Output = ToolOutput>,
+    ) -> ToolOutput {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return runtime_error(
+                name,
+                "call_blocking was called inside an async runtime, where blocking would stall it; use `registry.call(..).await`",
+            );
+        }
+        match self.blocking_runtime() {
+            Ok(runtime) => runtime.block_on(future),
+            Err(reason) => runtime_error(
+                name,
+                &format!("could not start a runtime for the call: {reason}"),
+            ),
+        }
+    }
+
+    pub(crate) async fn execute(
         &self,
         name: &str,
         call_id: Option<&str>,
         args: &str,
         mut report: Option<&mut CallReport>,
+        cancel: Option<&tokio_util::sync::CancellationToken>,
     ) -> ToolOutput {
-        let span = tracing::debug_span!(
-            "tool_call",
-            tool = name,
-            call_id = call_id.unwrap_or_default()
+        // Named and attributed after OpenTelemetry's GenAI conventions, so an OpenTelemetry
+        // subscriber shows tool calls the way other agent frameworks do.
+        let span = tracing::info_span!(
+            "execute_tool",
+            otel.name = tracing::field::Empty,
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = name,
+            gen_ai.tool.call.id = call_id.unwrap_or_default(),
+            gen_ai.tool.type = "function",
+            outcome = tracing::field::Empty,
+            error.type = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
         );
+        if !span.is_disabled() {
+            span.record("otel.name", format!("execute_tool {name}"));
+        }
+        let started = (!span.is_disabled()).then(std::time::Instant::now);
         let mut clock = Clock::start(report.is_some());
         let total = Clock::start(report.is_some());
         let mut repairs = Vec::new();
-        let entry = match self.lookup(name, &mut repairs, &mut clock) {
-            Ok(entry) => entry,
-            Err(output) => return output,
+        let output = match self.lookup(name, &mut repairs, &mut clock) {
+            Err(output) => output,
+            Ok(entry) => {
+                if let Some(report) = report.as_deref_mut() {
+                    report.timings.lookup = clock.lap();
+                    report.tool = Some(entry.spec.name.clone());
+                    report.repairs = repairs;
+                }
+                let cx = self.context(entry, call_id, false);
+                let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
+                let output = self
+                    .run_pending(entry, pending, call_id, args, cancel)
+                    .instrument(span.clone())
+                    .await;
+                named(output, entry)
+            }
         };
-        if let Some(report) = report.as_deref_mut() {
-            report.timings.lookup = clock.lap();
-            report.tool = Some(entry.spec.name.clone());
-            report.repairs = repairs;
-        }
-        let cx = self.context(entry, call_id, false);
-        let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
-        let output = named(pending.run().instrument(span).await, entry);
         if let Some(report) = report {
             report.timings.run = clock.lap();
             let mut total = total;
             report.timings.total = total.lap();
+        }
+        if let Some(started) = started {
+            record_outcome(&span, &output, started.elapsed());
         }
         output
     }
@@ -401,6 +435,22 @@ fn quoted_list(names: &[String]) -> String {
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
         [] => String::new(),
+    }
+}
+
+/// Records how the call ended on its span.
+fn record_outcome(span: &tracing::Span, output: &ToolOutput, elapsed: std::time::Duration) {
+    span.record("duration_ms", elapsed.as_secs_f64() * 1000.0);
+    match output.as_error() {
+        Some(error) => {
+            let code = serde_json::to_value(error.code).ok();
+            let code = code.as_ref().and_then(Value::as_str).unwrap_or("error");
+            span.record("outcome", "error");
+            span.record("error.type", code);
+        }
+        None => {
+            span.record("outcome", "ok");
+        }
     }
 }
 

@@ -300,7 +300,13 @@ fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer:
             }
         }
     }
-    if wanted.contains(Types::ARRAY) && !wanted.contains(Types::of(value)) && !value.is_array() {
+    // `null` is never a one-item list: for a parameter with a default it means the default
+    // (what strict-mode models send), which the resolver fills in.
+    if wanted.contains(Types::ARRAY)
+        && !wanted.contains(Types::of(value))
+        && !value.is_array()
+        && !value.is_null()
+    {
         let single = std::mem::take(value);
         repairs.push(repair(
             RepairKind::WrappedInArray,

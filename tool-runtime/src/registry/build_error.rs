@@ -34,10 +34,11 @@ pub enum BuildError {
         /// What the validator said.
         reason: String,
     },
-    /// `.only(...)`, `.exclude(...)` or `.resolver(...)` names a tool that doesn't exist.
+    /// `.only(...)`, `.exclude(...)`, `.resolver(...)`, `.timeout(...)` or `.parallel(...)`
+    /// names a tool that doesn't exist.
     #[error("`.{filter}(...)` names `{name}`, but no tool has that name")]
     UnknownName {
-        /// `only`, `exclude` or `resolver`.
+        /// `only`, `exclude`, `resolver`, `timeout` or `parallel`.
         filter: &'static str,
         /// The name given.
         name: String,

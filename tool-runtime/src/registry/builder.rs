@@ -2,6 +2,7 @@
 
 use super::build_error::{BuildError, Location};
 use super::{Config, Entry, Registry};
+use crate::approval::{ApprovalPolicy, Approver};
 use crate::def::ToolDef;
 use crate::dialect::names::ExportNames;
 use crate::error::ToolError;
@@ -15,6 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Collects tools, shared state and pipeline settings, then checks them all at
 /// [`build`](RegistryBuilder::build).
@@ -30,6 +32,12 @@ pub struct RegistryBuilder {
     validation: bool,
     resolvers: Vec<(String, SharedResolver)>,
     context_defaults: Vec<(String, Value)>,
+    default_timeout: Option<Duration>,
+    timeouts: Vec<(String, Duration)>,
+    parallel: Vec<(String, bool)>,
+    concurrency: Option<usize>,
+    approval: ApprovalPolicy,
+    approver: Option<Box<dyn Approver>>,
 }
 
 impl Default for RegistryBuilder {
@@ -45,6 +53,12 @@ impl Default for RegistryBuilder {
             validation: true,
             resolvers: Vec::new(),
             context_defaults: Vec::new(),
+            default_timeout: None,
+            timeouts: Vec::new(),
+            parallel: Vec::new(),
+            concurrency: None,
+            approval: ApprovalPolicy::default(),
+            approver: None,
         }
     }
 }
@@ -138,6 +152,47 @@ impl RegistryBuilder {
         self
     }
 
+    /// The timeout of every tool that has none of its own (default: none). A call that runs
+    /// longer gets a `timeout` error output and its future is dropped; a sync tool already
+    /// running on the blocking pool finishes in the background, its result discarded.
+    pub fn default_timeout(mut self, limit: Duration) -> Self {
+        self.default_timeout = Some(limit);
+        self
+    }
+
+    /// One tool's timeout, overriding the default. Naming a tool that doesn't exist is a
+    /// build error.
+    pub fn timeout(mut self, tool: impl Into<String>, limit: Duration) -> Self {
+        self.timeouts.push((tool.into(), limit));
+        self
+    }
+
+    /// Whether a tool may run beside other calls. By default `read_only` tools may and others
+    /// run alone; this overrides it. Naming a tool that doesn't exist is a build error.
+    pub fn parallel(mut self, tool: impl Into<String>, parallel: bool) -> Self {
+        self.parallel.push((tool.into(), parallel));
+        self
+    }
+
+    /// How many calls may run at once, across every caller of the registry (default: no limit).
+    pub fn concurrency_limit(mut self, calls: usize) -> Self {
+        self.concurrency = Some(calls.max(1));
+        self
+    }
+
+    /// Which calls need approval (default: calls to `destructive` tools).
+    pub fn approval(mut self, policy: ApprovalPolicy) -> Self {
+        self.approval = policy;
+        self
+    }
+
+    /// Who approves the calls the [`approval`](Self::approval) policy names. Without one,
+    /// such calls are denied.
+    pub fn approver(mut self, approver: impl Approver) -> Self {
+        self.approver = Some(Box::new(approver));
+        self
+    }
+
     /// Checks every tool and builds the registry: schemas are generated and validators
     /// compiled here, once.
     pub fn build(self) -> Result<Registry, BuildError> {
@@ -152,6 +207,12 @@ impl RegistryBuilder {
             validation,
             resolvers,
             context_defaults,
+            default_timeout,
+            timeouts,
+            parallel,
+            concurrency,
+            approval,
+            approver,
         } = self;
         if use_inventory {
             defs.extend(crate::registration::collected());
@@ -167,6 +228,14 @@ impl RegistryBuilder {
             ("only", only.as_deref().unwrap_or_default()),
             ("exclude", &exclude[..]),
             ("resolver", &resolver_names[..]),
+            (
+                "timeout",
+                &timeouts.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()[..],
+            ),
+            (
+                "parallel",
+                &parallel.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()[..],
+            ),
         ] {
             for name in names.iter().filter(|n| !known.contains(n.as_str())) {
                 errors.push(BuildError::UnknownName {
@@ -255,6 +324,17 @@ impl RegistryBuilder {
                     )
                     .collect(),
                 uses_context_defaults,
+                // Read-only tools may run beside others unless told otherwise.
+                parallel: parallel
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n == def.name)
+                    .map_or(def.flags.read_only, |(_, p)| *p),
+                timeout: timeouts
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n == def.name)
+                    .map(|(_, t)| *t),
             });
         }
 
@@ -273,7 +353,12 @@ impl RegistryBuilder {
                 limits,
                 repair,
                 context_defaults,
+                default_timeout,
+                concurrency: concurrency.map(tokio::sync::Semaphore::new),
+                approval,
+                approver,
             },
+            gate: Default::default(),
             blocking: Default::default(),
         })
     }

@@ -7,9 +7,11 @@ mod builder;
 pub use build_error::{BuildError, Location};
 pub use builder::RegistryBuilder;
 
+use crate::approval::{ApprovalPolicy, Approver};
 use crate::def::Invoke;
 use crate::dialect::names::ExportNames;
 use crate::dialect::Dialect;
+use crate::dispatch::gate::Gate;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::validate::Validator;
@@ -19,6 +21,7 @@ use crate::state::StateMap;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 /// Every tool the program can offer a model, ready to export and to call.
 ///
@@ -32,6 +35,7 @@ pub struct Registry {
     pub(crate) exported: ExportNames,
     pub(crate) states: StateMap,
     pub(crate) config: Config,
+    pub(crate) gate: Gate,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
 }
@@ -41,6 +45,12 @@ pub(crate) struct Config {
     pub limits: Limits,
     pub repair: RepairPolicy,
     pub context_defaults: Vec<(String, Value)>,
+    /// The timeout of a tool that has none of its own.
+    pub default_timeout: Option<Duration>,
+    /// How many calls may run at once, across all callers.
+    pub concurrency: Option<tokio::sync::Semaphore>,
+    pub approval: ApprovalPolicy,
+    pub approver: Option<Box<dyn Approver>>,
 }
 
 /// One tool and everything prepared for calling it.
@@ -54,6 +64,10 @@ pub(crate) struct Entry {
     pub resolvers: Vec<SharedResolver>,
     /// Whether a context default names one of this tool's parameters.
     pub uses_context_defaults: bool,
+    /// Whether the call may run beside others (see `dispatch::gate`).
+    pub parallel: bool,
+    /// This tool's own timeout.
+    pub timeout: Option<Duration>,
 }
 
 impl Registry {

@@ -1,4 +1,85 @@
 //! Model output in, normalized [`ToolCall`](crate::ToolCall)s out: one module per provider
 //! API, and [`text`] for calls written inside plain text by models without native tools.
+//!
+//! Each provider function takes the provider's response as JSON and gives back a [`Routed`]:
+//! the calls, in the order the model made them, and the assistant's text.
+//!
+//! | function | reads | arguments arrive as |
+//! |---|---|---|
+//! | [`openai_chat`] | a Chat Completions response (or its `message`) | a JSON string, kept as written |
+//! | [`openai_responses`] | a Responses API response (or its `output` list) | a JSON string, kept as written |
+//! | [`anthropic`] | a Messages API response | an object, serialized to text |
+//! | [`gemini`] | a `generateContent` response (or one `Content`) | an object, serialized to text |
+//!
+//! [`route`] picks the function by [`Format`], [`Format::Auto`] by looking at the JSON
+//! ([`detect`]). [`stream`] puts streamed calls back together.
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_runtime::router::{self, Format};
+//!
+//! let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+//!     "role": "assistant", "content": null,
+//!     "tool_calls": [{"id": "call_abc123", "type": "function",
+//!                     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
+//! let routed = router::route(Format::Auto, &response).unwrap();
+//! assert_eq!(routed.format, Format::OpenAiChat);
+//! assert_eq!(routed.calls[0].id, "call_abc123");
+//! assert_eq!(routed.calls[0].arguments, r#"{"city":"Paris"}"#);
+//! ```
+//!
+//! Bad input is an error ([`RouteError`]) that names the JSON pointer at fault, never a panic.
+//! One odd call does not sink the rest: a call without an id gets one, a call without a name
+//! keeps an empty one (the pipeline answers it with an unknown-tool error), so that every call
+//! still gets its result.
 
+pub mod stream;
 pub mod text;
+
+mod anthropic;
+mod detect;
+mod error;
+mod format;
+mod gemini;
+mod openai_chat;
+mod openai_responses;
+mod routed;
+mod shape;
+
+pub use anthropic::anthropic;
+pub use detect::detect;
+pub use error::RouteError;
+pub use format::Format;
+pub use gemini::gemini;
+pub use openai_chat::openai_chat;
+pub use openai_responses::openai_responses;
+pub use routed::{OtherCall, Routed};
+
+pub(crate) use gemini::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
+
+use serde_json::Value;
+
+/// Routes a provider's response, read as `format` ([`Format::Auto`]: whichever provider's
+/// shape it has).
+pub fn route(format: Format, output: &Value) -> Result<Routed, RouteError> {
+    match format {
+        Format::Auto => {
+            if let Some(error) = shape::provider_error(output) {
+                return Err(error);
+            }
+            let detected = detect(output).ok_or(RouteError::Undetected)?;
+            route(detected, output)
+        }
+        Format::OpenAiChat => openai_chat(output),
+        Format::OpenAiResponses => openai_responses(output),
+        Format::Anthropic => anthropic(output),
+        Format::Gemini => gemini(output),
+    }
+}
+
+/// [`route`] for a response still in text form.
+pub fn route_str(format: Format, output: &str) -> Result<Routed, RouteError> {
+    let value: Value =
+        serde_json::from_str(output).map_err(|e| RouteError::NotJson(e.to_string()))?;
+    route(format, &value)
+}

@@ -1,0 +1,133 @@
+//! `tool-examples run --format FORMAT < model_output`: route a model's turn, run its calls,
+//! print the results as the provider's next request needs them.
+
+use super::{write_json, CliError, CALL_FAILED};
+use clap::Args;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use tool_runtime::router::text::TextFormat;
+use tool_runtime::router::{self, Format, RouteError, Routed};
+use tool_runtime::{results, Dialect, Registry, ToolCall};
+
+/// The arguments of `run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// What stdin holds: a provider's response as JSON, or `text` for calls written in plain
+    /// text. `auto` detects the provider, and reads input that is not JSON as text.
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = parse_input, help = input_help())]
+    format: Input,
+    /// The shape to print the results in [default: the input's provider; openai-chat for text].
+    #[arg(long, value_name = "NAME", value_parser = super::parse_dialect)]
+    dialect: Option<Dialect>,
+}
+
+/// What `--format` names.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Provider(Format),
+    Text,
+}
+
+fn parse_input(name: &str) -> Result<Input, String> {
+    match name {
+        "text" => Ok(Input::Text),
+        _ => name.parse().map(Input::Provider).map_err(|_| {
+            format!(
+                "unknown format `{name}`; expected one of: {}",
+                formats().join(", ")
+            )
+        }),
+    }
+}
+
+fn formats() -> Vec<&'static str> {
+    let mut names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    names.push("text");
+    names
+}
+
+fn input_help() -> String {
+    format!("What stdin holds: {}", formats().join(", "))
+}
+
+/// Routes stdin, runs every call through the registry, and prints the results; exit code 1
+/// when any call's output is an error.
+pub async fn run(
+    registry: &Registry,
+    root: Option<&Path>,
+    args: &RunArgs,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
+    let root = root.unwrap_or(Path::new("."));
+    if !root.is_dir() {
+        return Err(CliError::Setup(format!(
+            "--root {} is not a directory",
+            root.display()
+        )));
+    }
+    let mut input = String::new();
+    io::stdin().read_to_string(&mut input)?;
+    let (calls, dialect) = route(registry, &input, args)?;
+
+    let mut outputs = Vec::with_capacity(calls.len());
+    for call in &calls {
+        outputs.push(Some(registry.call_tool(call).await));
+    }
+    let failed = outputs.iter().flatten().any(|output| output.is_error());
+    let formatted = results::format_in_order(dialect, &calls, &outputs);
+    for problem in &formatted.problems {
+        eprintln!("note: {problem}");
+    }
+    write_json(out, &formatted.messages)?;
+    Ok(if failed {
+        CALL_FAILED
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The calls in the input, and the dialect their results go back in.
+fn route(
+    registry: &Registry,
+    input: &str,
+    args: &RunArgs,
+) -> Result<(Vec<ToolCall>, Dialect), CliError> {
+    let provider = match args.format {
+        Input::Text => None,
+        Input::Provider(format) => match serde_json::from_str(input) {
+            Ok(value) => Some((format, value)),
+            Err(_) if format == Format::Auto => {
+                eprintln!("note: the input is not JSON; reading it as text");
+                None
+            }
+            Err(e) => return Err(unreadable(RouteError::NotJson(e.to_string()))),
+        },
+    };
+    let Some((format, value)) = provider else {
+        let parsed = registry.parse_text(input, TextFormat::Auto);
+        for error in &parsed.errors {
+            eprintln!("note: {error}");
+        }
+        let dialect = args
+            .dialect
+            .unwrap_or(Dialect::OpenAiChat { strict: false });
+        return Ok((parsed.calls, dialect));
+    };
+    let routed: Routed = router::route(format, &value).map_err(unreadable)?;
+    for other in &routed.other_calls {
+        eprintln!(
+            "note: {} call {} ({}) is not a function call; it is not run",
+            other.kind, other.id, other.name
+        );
+    }
+    let dialect = args
+        .dialect
+        .or(routed.format.dialect())
+        .unwrap_or(Dialect::OpenAiChat { strict: false });
+    Ok((routed.calls, dialect))
+}
+
+fn unreadable(error: RouteError) -> CliError {
+    CliError::Input(format!("the model output could not be routed: {error}"))
+}

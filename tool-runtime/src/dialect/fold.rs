@@ -1,0 +1,179 @@
+//! Rewrites shared by the strict lowering and Gemini's subset: what a provider can't take as a
+//! keyword goes into the description, where the model still reads it, and unions of
+//! constants become plain enums.
+
+use serde_json::{Map, Value};
+
+/// Appends `(key: value, ...)` to the node's description for keywords taken out of it.
+pub(crate) fn into_description(node: &mut Map<String, Value>, notes: &[(String, Value)]) {
+    if notes.is_empty() {
+        return;
+    }
+    let listed: Vec<String> = notes
+        .iter()
+        .map(|(key, value)| format!("{key}: {}", render(key, value)))
+        .collect();
+    let note = format!("({})", listed.join(", "));
+    append(node, &note, " ");
+}
+
+/// Adds `text` to the description, after `separator` when there already is one.
+pub(crate) fn append(node: &mut Map<String, Value>, text: &str, separator: &str) {
+    let description = match node.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d}{separator}{text}"),
+        _ => text.to_owned(),
+    };
+    node.insert("description".into(), Value::String(description));
+}
+
+/// Takes `key` out of the node and records it as a note.
+pub(crate) fn take(node: &mut Map<String, Value>, key: &str, notes: &mut Vec<(String, Value)>) {
+    if let Some(value) = node.shift_remove(key) {
+        notes.push((key.to_owned(), value));
+    }
+}
+
+/// Values as JSON (`default: "."`), except a regex or a format name, which read better bare.
+fn render(key: &str, value: &Value) -> String {
+    match value {
+        Value::String(s) if key == "pattern" || key == "format" => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Removes the bounds schemars gives an integer for its Rust width (`u32` has `maximum:
+/// 4294967295`): as description text they would tell the model nothing. `minimum: 0` on an
+/// unsigned type is kept: "not negative" is worth saying.
+pub(crate) fn drop_width_bounds(map: &mut Map<String, Value>) {
+    let Some(format) = map.get("format").and_then(Value::as_str) else {
+        return;
+    };
+    let (min, max): (i128, i128) = match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        _ => return,
+    };
+    let is = |value: Option<&Value>, bound: i128| {
+        value.and_then(|v| {
+            v.as_i64()
+                .map(i128::from)
+                .or_else(|| v.as_u64().map(i128::from))
+        }) == Some(bound)
+    };
+    if min != 0 && is(map.get("minimum"), min) {
+        map.shift_remove("minimum");
+    }
+    if is(map.get("maximum"), max) {
+        map.shift_remove("maximum");
+    }
+}
+
+/// Turns `oneOf`/`anyOf` of constants (schemars' shape for a documented unit enum) into
+/// `{"type": ..., "enum": [...]}`, listing each value's description in the node's own.
+/// Returns whether it did; a union with anything but primitive constants is left alone.
+pub(crate) fn consts_to_enum(node: &mut Map<String, Value>) -> bool {
+    let Some(key) = ["oneOf", "anyOf"]
+        .into_iter()
+        .find(|k| node.get(*k).is_some_and(Value::is_array))
+    else {
+        return false;
+    };
+    let branches = node[key].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut values = Vec::new();
+    let mut docs = Vec::new();
+    for branch in branches {
+        let Some(b) = branch.as_object() else {
+            return false;
+        };
+        let only_annotations = b
+            .keys()
+            .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
+        let Some(value) = b.get("const").filter(|v| !v.is_object() && !v.is_array()) else {
+            return false;
+        };
+        if !only_annotations || value.is_null() {
+            return false;
+        }
+        if let Some(doc) = b.get("description").and_then(Value::as_str) {
+            docs.push(format!("- {value}: {doc}"));
+        }
+        values.push(value.clone());
+    }
+    if values.is_empty() {
+        return false;
+    }
+    node.shift_remove(key);
+    if let Some(t) = common_type(&values) {
+        node.insert("type".into(), Value::from(t));
+    }
+    node.insert("enum".into(), Value::Array(values));
+    if !docs.is_empty() {
+        append(node, &docs.join("\n"), "\n");
+    }
+    true
+}
+
+/// The JSON Schema type all `values` share, if they share one.
+pub(crate) fn common_type(values: &[Value]) -> Option<&'static str> {
+    let type_of = |v: &Value| match v {
+        Value::String(_) => Some("string"),
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(n) if n.is_f64() => Some("number"),
+        Value::Number(_) => Some("integer"),
+        _ => None,
+    };
+    let first = type_of(values.first()?)?;
+    let all_numbers = values
+        .iter()
+        .all(|v| matches!(type_of(v), Some("integer" | "number")));
+    if values.iter().all(|v| type_of(v) == Some(first)) {
+        Some(first)
+    } else if all_numbers {
+        Some("number")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn documented_unit_enums_become_enums() {
+        let mut node = json!({"description": "Where a step stands.", "oneOf": [
+            {"type": "string", "const": "pending", "description": "Not started."},
+            {"type": "string", "const": "done"}]});
+        let map = node.as_object_mut().unwrap();
+        assert!(consts_to_enum(map));
+        assert_eq!(
+            node,
+            json!({"description": "Where a step stands.\n- \"pending\": Not started.",
+                   "type": "string", "enum": ["pending", "done"]})
+        );
+        let mut data = json!({"oneOf": [{"type": "object", "properties": {}}]});
+        assert!(!consts_to_enum(data.as_object_mut().unwrap()));
+    }
+
+    #[test]
+    fn notes_are_appended_to_the_description() {
+        let mut node =
+            json!({"type": "integer", "description": "How many.", "minimum": 1, "maximum": 5});
+        let map = node.as_object_mut().unwrap();
+        let mut notes = Vec::new();
+        take(map, "minimum", &mut notes);
+        take(map, "maximum", &mut notes);
+        into_description(map, &notes);
+        assert_eq!(
+            node,
+            json!({"type": "integer", "description": "How many. (minimum: 1, maximum: 5)"})
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! The documented size limits of strict schemas.
+//!
+//! OpenAI, "Structured Outputs › Supported schemas": "A schema may have up to 5000 object
+//! properties total, with up to 10 levels of nesting"; "total string length of all property
+//! names, definition names, enum values, and const values cannot exceed 120,000 characters";
+//! "up to 1000 enum values across all enum properties"; "For a single enum property with
+//! string values, the total string length of all enum values cannot exceed 15,000 characters
+//! when there are more than 250 enum values."
+//!
+//! Anthropic, "Structured outputs › Complexity limits", per request across all strict tools:
+//! 20 strict tools; 24 optional parameters ("Each parameter not listed in `required` counts");
+//! 16 "parameters that use `anyOf` or type arrays".
+
+use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
+use super::walk::{self, def_name, resolve, types, MAX_DEPTH};
+use serde_json::Value;
+
+/// OpenAI: object properties in one schema.
+pub(crate) const OPENAI_MAX_PROPERTIES: usize = 5000;
+/// OpenAI: levels of nesting.
+pub(crate) const OPENAI_MAX_NESTING: usize = 10;
+/// OpenAI: enum values in one schema.
+pub(crate) const OPENAI_MAX_ENUM_VALUES: usize = 1000;
+/// OpenAI: a string enum longer than this many values is held to [`OPENAI_MAX_ENUM_CHARS`].
+pub(crate) const OPENAI_LONG_ENUM: usize = 250;
+/// OpenAI: characters of one long string enum.
+pub(crate) const OPENAI_MAX_ENUM_CHARS: usize = 15_000;
+/// OpenAI: characters of property names, definition names, enum and const values.
+pub(crate) const OPENAI_MAX_TOTAL_CHARS: usize = 120_000;
+/// Anthropic: strict tools per request.
+pub(crate) const ANTHROPIC_MAX_STRICT_TOOLS: usize = 20;
+/// Anthropic: optional parameters per request.
+pub(crate) const ANTHROPIC_MAX_OPTIONAL: usize = 24;
+/// Anthropic: union-typed parameters per request.
+pub(crate) const ANTHROPIC_MAX_UNIONS: usize = 16;
+
+/// The OpenAI limits a lowered schema breaks.
+pub(crate) fn openai(schema: &Value) -> Vec<StrictIssue> {
+    let mut tally = Tally::default();
+    count(schema, &mut tally);
+    if let Some(defs) = schema.get("$defs").and_then(Value::as_object) {
+        tally.chars += defs.keys().map(|k| k.chars().count()).sum::<usize>();
+    }
+    let mut issues = Vec::new();
+    let mut check = |pointer: &str, limit, value, max| {
+        if value > max {
+            issues.push(StrictIssue::new(
+                pointer,
+                StrictIssueKind::Limit { limit, value, max },
+            ));
+        }
+    };
+    check(
+        "",
+        StrictLimit::Properties,
+        tally.properties,
+        OPENAI_MAX_PROPERTIES,
+    );
+    let depth = nesting(schema, schema, &mut Vec::new(), 0);
+    check("", StrictLimit::Nesting, depth, OPENAI_MAX_NESTING);
+    check(
+        "",
+        StrictLimit::EnumValues,
+        tally.enum_values,
+        OPENAI_MAX_ENUM_VALUES,
+    );
+    check(
+        "",
+        StrictLimit::TotalChars,
+        tally.chars,
+        OPENAI_MAX_TOTAL_CHARS,
+    );
+    for (pointer, chars) in tally.long_enums {
+        check(
+            &pointer,
+            StrictLimit::EnumChars,
+            chars,
+            OPENAI_MAX_ENUM_CHARS,
+        );
+    }
+    issues
+}
+
+#[derive(Default)]
+struct Tally {
+    properties: usize,
+    enum_values: usize,
+    chars: usize,
+    /// String enums of more than 250 values: where, and their total characters.
+    long_enums: Vec<(String, usize)>,
+}
+
+/// Counts over the document as written (each definition once).
+fn count(schema: &Value, tally: &mut Tally) {
+    fn go(node: &Value, ptr: &str, tally: &mut Tally, depth: usize) {
+        let Some(map) = node.as_object() else {
+            return;
+        };
+        if depth > MAX_DEPTH {
+            return;
+        }
+        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+            tally.properties += properties.len();
+            tally.chars += properties.keys().map(|k| k.chars().count()).sum::<usize>();
+        }
+        if let Some(values) = map.get("enum").and_then(Value::as_array) {
+            tally.enum_values += values.len();
+            let chars: usize = values.iter().map(value_chars).sum();
+            tally.chars += chars;
+            if values.len() > OPENAI_LONG_ENUM && values.iter().all(Value::is_string) {
+                tally.long_enums.push((walk::child(ptr, "enum"), chars));
+            }
+        }
+        if let Some(value) = map.get("const") {
+            tally.chars += value_chars(value);
+        }
+        for (at, sub) in walk::subschemas(map, ptr) {
+            go(sub, &at, tally, depth + 1);
+        }
+    }
+    go(schema, "", tally, 0);
+}
+
+fn value_chars(value: &Value) -> usize {
+    match value {
+        Value::String(s) => s.chars().count(),
+        other => other.to_string().chars().count(),
+    }
+}
+
+/// Levels of object and array nesting, following references (a cycle adds nothing more).
+fn nesting(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) -> usize {
+    let Some(map) = node.as_object() else {
+        return 0;
+    };
+    if depth > MAX_DEPTH {
+        return depth;
+    }
+    let own = usize::from(
+        types(map).iter().any(|t| *t == "object" || *t == "array")
+            || map.contains_key("properties"),
+    );
+    let mut deepest = 0;
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        let key = def_name(reference).unwrap_or(reference).to_owned();
+        if !stack.contains(&key) {
+            if let Some(target) = resolve(root, reference) {
+                stack.push(key);
+                deepest = nesting(target, root, stack, depth + 1);
+                stack.pop();
+            }
+        }
+    }
+    for (at, sub) in walk::subschemas(map, "") {
+        if at.starts_with("/$defs/") {
+            continue;
+        }
+        deepest = deepest.max(nesting(sub, root, stack, depth + 1));
+    }
+    own + deepest
+}
+
+/// What one strict schema uses of Anthropic's per-request budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Budget {
+    /// Properties not listed in their object's `required`.
+    pub optional: usize,
+    /// Properties whose schema is an `anyOf` or has a type array.
+    pub unions: usize,
+}
+
+/// Counts a lowered (non-recursive) schema's use of Anthropic's budget, following references
+/// so that a type used twice counts twice, as it does once compiled.
+pub(crate) fn anthropic(schema: &Value) -> Budget {
+    fn go(node: &Value, root: &Value, budget: &mut Budget, depth: usize) {
+        let Some(map) = node.as_object() else {
+            return;
+        };
+        if depth > MAX_DEPTH {
+            return;
+        }
+        if let Some(target) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve(root, r))
+        {
+            go(target, root, budget, depth + 1);
+        }
+        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+            let required: Vec<&str> = map
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            for (name, property) in properties {
+                budget.optional += usize::from(!required.contains(&name.as_str()));
+                let union = property.get("anyOf").is_some()
+                    || property.get("type").is_some_and(Value::is_array);
+                budget.unions += usize::from(union);
+            }
+        }
+        for (at, sub) in walk::subschemas(map, "") {
+            if !at.starts_with("/$defs/") {
+                go(sub, root, budget, depth + 1);
+            }
+        }
+    }
+    let mut budget = Budget::default();
+    go(schema, schema, &mut budget, 0);
+    budget
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn openai_limits_are_counted_over_the_document() {
+        let values: Vec<String> = (0..300).map(|i| format!("{i:0>60}")).collect();
+        let schema =
+            json!({"type": "object", "properties": {"pick": {"type": "string", "enum": values}}});
+        let issues = openai(&schema);
+        assert_eq!(
+            issues,
+            [StrictIssue::new(
+                "/properties/pick/enum",
+                StrictIssueKind::Limit {
+                    limit: StrictLimit::EnumChars,
+                    value: 18_000,
+                    max: 15_000
+                }
+            )]
+        );
+        let mut deep = json!({"type": "string"});
+        for _ in 0..11 {
+            deep = json!({"type": "object", "properties": {"x": deep}});
+        }
+        assert!(matches!(
+            openai(&deep)[0].kind,
+            StrictIssueKind::Limit {
+                limit: StrictLimit::Nesting,
+                value: 11,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn anthropic_budget_counts_optional_and_union_parameters() {
+        let schema = json!({"type": "object", "required": ["a"], "properties": {
+            "a": {"type": "string"},
+            "b": {"type": ["string", "null"]},
+            "c": {"$ref": "#/$defs/C"}},
+            "$defs": {"C": {"type": "object", "properties": {"d": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}}});
+        assert_eq!(
+            anthropic(&schema),
+            Budget {
+                optional: 3,
+                unions: 2
+            }
+        );
+    }
+}

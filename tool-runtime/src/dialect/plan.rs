@@ -1,0 +1,112 @@
+//! Which tools go out strict, with what schema: each tool's lowering, then the request-wide
+//! budgets (Anthropic's), spent in registry order.
+
+use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
+use super::limits::{self, Budget};
+use super::names::NameRule;
+use super::strict::{self, Target};
+use crate::registry::Registry;
+use crate::spec::ToolSpec;
+use serde_json::Value;
+
+/// One tool as an OpenAI or Anthropic export lists it.
+pub(crate) struct Entry<'r> {
+    /// The name the provider sees (see `names.rs`).
+    pub name: &'r str,
+    pub spec: &'r ToolSpec,
+    /// The strict form when `strict`, else the schema as the registry holds it.
+    pub schema: Value,
+    pub strict: bool,
+}
+
+/// Every tool's entry; with `strict`, each in strict form unless it can't be.
+pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<Entry<'_>> {
+    let outcomes = if strict {
+        strict_all(registry.specs(), target)
+    } else {
+        Vec::new()
+    };
+    let mut outcomes = outcomes.into_iter();
+    registry
+        .specs()
+        .enumerate()
+        .map(|(i, spec)| {
+            let (schema, strict) = match outcomes.next() {
+                Some(Ok(lowered)) => (lowered, true),
+                _ => (spec.input_schema().clone(), false),
+            };
+            Entry {
+                name: registry.exported.get(NameRule::OpenAiAnthropic, i),
+                spec,
+                schema,
+                strict,
+            }
+        })
+        .collect()
+}
+
+/// The strict form of each tool, in order, or every reason it can't have one: its own
+/// schema's, then what would overrun the request's budget.
+pub(crate) fn strict_all<'a>(
+    specs: impl Iterator<Item = &'a ToolSpec>,
+    target: Target,
+) -> Vec<Result<Value, Vec<StrictIssue>>> {
+    let mut spent = Budget::default();
+    let mut strict_tools = 0;
+    specs
+        .map(|spec| {
+            let lowered = strict_one(spec, target)?;
+            if target == Target::Anthropic {
+                let need = limits::anthropic(&lowered);
+                let wanted = [
+                    (
+                        StrictLimit::StrictTools,
+                        strict_tools + 1,
+                        limits::ANTHROPIC_MAX_STRICT_TOOLS,
+                    ),
+                    (
+                        StrictLimit::OptionalParams,
+                        spent.optional + need.optional,
+                        limits::ANTHROPIC_MAX_OPTIONAL,
+                    ),
+                    (
+                        StrictLimit::UnionParams,
+                        spent.unions + need.unions,
+                        limits::ANTHROPIC_MAX_UNIONS,
+                    ),
+                ];
+                let over: Vec<StrictIssue> = wanted
+                    .into_iter()
+                    .filter(|(_, value, max)| value > max)
+                    .map(|(limit, value, max)| {
+                        StrictIssue::new("", StrictIssueKind::Limit { limit, value, max })
+                    })
+                    .collect();
+                if !over.is_empty() {
+                    return Err(over);
+                }
+                strict_tools += 1;
+                spent.optional += need.optional;
+                spent.unions += need.unions;
+            }
+            Ok(lowered)
+        })
+        .collect()
+}
+
+/// One tool's strict form, judged by its own schema and the per-schema limits.
+fn strict_one(spec: &ToolSpec, target: Target) -> Result<Value, Vec<StrictIssue>> {
+    if !spec.flags().strict {
+        return Err(vec![StrictIssue::new("", StrictIssueKind::OptedOut)]);
+    }
+    let lowered = strict::lower(spec.input_schema(), target)?;
+    let issues = match target {
+        Target::OpenAi => limits::openai(&lowered),
+        Target::Anthropic => Vec::new(),
+    };
+    if issues.is_empty() {
+        Ok(lowered)
+    } else {
+        Err(issues)
+    }
+}

@@ -1,0 +1,679 @@
+//! Strict-mode lowering: a tool's JSON Schema rewritten into the subset OpenAI's structured
+//! outputs and Anthropic's strict tool use accept, or the reasons it can't be.
+//!
+//! Sources, read 2026 (quoted in `docs/how-tool-calls-work.md`, "Export"):
+//! - OpenAI, "Structured Outputs › Supported schemas" (developers.openai.com/api/docs/guides/
+//!   structured-outputs): supported types string, number, boolean, integer, object, array,
+//!   enum, anyOf; string `pattern` and `format` in {date-time, time, date, duration, email,
+//!   hostname, ipv4, ipv6, uuid}; number `multipleOf`, `maximum`, `exclusiveMaximum`,
+//!   `minimum`, `exclusiveMinimum`; array `minItems`, `maxItems`; "All fields must be
+//!   `required`" with optional emulated by "a union type with `null`"; "`additionalProperties:
+//!   false` must always be set in objects"; root "must be an object, and not use `anyOf`";
+//!   unsupported: `allOf`, `not`, `dependentRequired`, `dependentSchemas`, `if`, `then`, `else`.
+//!   `default` is refused in strict mode (pydantic-ai `profiles/openai.py`: "the "default"
+//!   keyword is not allowed in strict mode"), and `$ref` takes no siblings (same file: "OpenAI
+//!   Strict mode doesn't support siblings to "$ref", but _does_ allow siblings to "anyOf"").
+//! - Anthropic, "Structured outputs › JSON Schema limitations" (platform.claude.com/docs/en/
+//!   build-with-claude/structured-outputs), shared by strict tool use: supported `enum` of
+//!   primitives, `const`, `anyOf`, `allOf` (not with `$ref`), local `$ref`/`$defs`, `default`,
+//!   `required`, `additionalProperties` "must be set to `false` for objects", string formats
+//!   {date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid}, `minItems` of 0
+//!   or 1; not supported: recursive schemas, numerical constraints, `minLength`/`maxLength`,
+//!   other array constraints, regex backreferences, lookaround and `\b`. Unlike OpenAI,
+//!   optional parameters are allowed. The official SDK (`anthropic-sdk-python`
+//!   `lib/_parse/_transform.py`) likewise turns `oneOf` into `anyOf` and moves what it drops
+//!   into the description.
+//!
+//! What a provider can't take as a keyword but the model can still read (a range, a length,
+//! an unsupported `format`, OpenAI's `default`) is folded into the description; what would
+//! change which values are valid and has no strict equivalent is an issue, and the tool is
+//! then exported without strict mode.
+
+use super::fold;
+use super::issues::{StrictIssue, StrictIssueKind};
+use super::walk::{self, accepts_null, child, def_name, resolve, types, MAX_DEPTH};
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+/// Which provider's strict subset to lower to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// OpenAI structured outputs (Chat Completions and Responses).
+    OpenAi,
+    /// Anthropic strict tool use.
+    Anthropic,
+}
+
+/// String formats each provider lists as supported.
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+const ANTHROPIC_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords that change what is valid and have no strict equivalent.
+const STRUCTURAL: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "prefixItems",
+    "propertyNames",
+    "unevaluatedItems",
+    "additionalItems",
+    "contains",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+/// Lowers a tool's input schema for `target`, or says every reason it can't be.
+pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictIssue>> {
+    let mut lowerer = Lowerer {
+        target,
+        root: schema,
+        issues: Vec::new(),
+    };
+    let root_is_object = schema.as_object().is_some_and(|m| {
+        types(m) == ["object"] && !m.contains_key("anyOf") && !m.contains_key("oneOf")
+    });
+    if !root_is_object {
+        return Err(vec![StrictIssue::new("", StrictIssueKind::RootNotObject)]);
+    }
+    if target == Target::Anthropic {
+        let cycles = recursion(schema);
+        if !cycles.is_empty() {
+            // Inlining a recursive type would not end; nothing more is worth saying.
+            return Err(cycles);
+        }
+    }
+    let mut out = schema.clone();
+    let defs = out.as_object_mut().and_then(|m| m.shift_remove("$defs"));
+    lowerer.node(&mut out, "", 0);
+    if let (Some(Value::Object(mut defs)), Some(map)) = (defs, out.as_object_mut()) {
+        for (name, def) in defs.iter_mut() {
+            lowerer.node(def, &child("/$defs", name), 0);
+        }
+        map.insert("$defs".into(), Value::Object(defs));
+    }
+    drop_unused_defs(&mut out);
+    if lowerer.issues.is_empty() {
+        Ok(out)
+    } else {
+        Err(lowerer.issues)
+    }
+}
+
+struct Lowerer<'a> {
+    target: Target,
+    /// The schema as the registry holds it, for references.
+    root: &'a Value,
+    issues: Vec<StrictIssue>,
+}
+
+impl Lowerer<'_> {
+    fn issue(&mut self, pointer: &str, kind: StrictIssueKind) {
+        self.issues.push(StrictIssue::new(pointer, kind));
+    }
+
+    fn node(&mut self, value: &mut Value, ptr: &str, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Value::Object(map) = value else {
+            let kind = if value == &Value::Bool(true) {
+                StrictIssueKind::AnyValue
+            } else {
+                StrictIssueKind::Unsupported("false".into())
+            };
+            self.issue(ptr, kind);
+            return;
+        };
+        let mut notes = Vec::new();
+        if self.target == Target::OpenAi {
+            fold::take(map, "default", &mut notes);
+        }
+        self.reference(map, ptr);
+        self.unions(map, ptr);
+        for key in STRUCTURAL {
+            if map.contains_key(*key) {
+                self.issue(
+                    &child(ptr, key),
+                    StrictIssueKind::Unsupported((*key).into()),
+                );
+            }
+        }
+        if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
+            map.shift_remove("unevaluatedProperties");
+        }
+        for key in ["patternProperties", "unevaluatedProperties"] {
+            if map.contains_key(key) {
+                self.issue(&child(ptr, key), StrictIssueKind::OpenObject);
+            }
+        }
+        if !["type", "enum", "const", "$ref", "anyOf", "properties"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            self.issue(ptr, StrictIssueKind::AnyValue);
+        }
+        let ts: Vec<String> = types(map).into_iter().map(str::to_owned).collect();
+        if ts.iter().any(|t| t == "object") || map.contains_key("properties") {
+            self.object(map, ptr, depth, &mut notes);
+        }
+        match map.get_mut("items") {
+            Some(Value::Array(_)) => self.issue(
+                &child(ptr, "items"),
+                StrictIssueKind::Unsupported("items".into()),
+            ),
+            Some(items) => self.node(items, &child(ptr, "items"), depth + 1),
+            None => {}
+        }
+        if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+            let at = child(ptr, "anyOf");
+            for (i, branch) in branches.iter_mut().enumerate() {
+                self.node(branch, &child(&at, &i.to_string()), depth + 1);
+            }
+        }
+        if self.target == Target::Anthropic {
+            let complex = map
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.iter().any(|v| v.is_object() || v.is_array()));
+            if complex {
+                self.issue(&child(ptr, "enum"), StrictIssueKind::ComplexEnum);
+            }
+        }
+        self.keywords(map, &ts, &mut notes);
+        fold::into_description(map, &notes);
+    }
+
+    /// `oneOf` becomes `anyOf` (unions of constants become `enum`); a lone `allOf` is an
+    /// `anyOf` of one.
+    fn unions(&mut self, map: &mut Map<String, Value>, ptr: &str) {
+        fold::consts_to_enum(map);
+        if let Some(one_of) = map.shift_remove("oneOf") {
+            if map.contains_key("anyOf") {
+                self.issue(
+                    &child(ptr, "oneOf"),
+                    StrictIssueKind::Unsupported("oneOf".into()),
+                );
+            } else {
+                map.insert("anyOf".into(), one_of);
+            }
+        }
+        if let Some(all_of) = map.shift_remove("allOf") {
+            match all_of.as_array().map(Vec::as_slice) {
+                Some([single]) if !map.contains_key("anyOf") => {
+                    map.insert("anyOf".into(), json!([single]));
+                }
+                _ => self.issue(
+                    &child(ptr, "allOf"),
+                    StrictIssueKind::Unsupported("allOf".into()),
+                ),
+            }
+        }
+    }
+
+    /// A `$ref` with siblings (schemars puts a property's description beside it): OpenAI gets
+    /// the reference inside an `anyOf` of one, which may have siblings; Anthropic, which has no
+    /// recursion to fear here, gets the definition inlined, so no union is counted against its
+    /// per-request budget.
+    fn reference(&mut self, map: &mut Map<String, Value>, ptr: &str) {
+        let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
+            return;
+        };
+        map.shift_remove("title");
+        if map.len() == 1 {
+            return;
+        }
+        match self.target {
+            Target::OpenAi if !map.contains_key("anyOf") => {
+                map.shift_remove("$ref");
+                map.insert("anyOf".into(), json!([{ "$ref": reference }]));
+            }
+            Target::OpenAi => self.issue(
+                &child(ptr, "$ref"),
+                StrictIssueKind::Unsupported("$ref".into()),
+            ),
+            Target::Anthropic => {
+                map.shift_remove("$ref");
+                if let Some(Value::Object(definition)) = resolve(self.root, &reference) {
+                    for (key, value) in definition {
+                        map.entry(key.clone()).or_insert_with(|| value.clone());
+                    }
+                }
+                // The definition's own `$ref` with siblings, if any, is handled the same way.
+                self.reference(map, ptr);
+            }
+        }
+    }
+
+    /// Every object closed; for OpenAI every property required, the optional ones nullable.
+    fn object(
+        &mut self,
+        map: &mut Map<String, Value>,
+        ptr: &str,
+        depth: usize,
+        notes: &mut Vec<(String, Value)>,
+    ) {
+        match map.get("additionalProperties") {
+            None if !map.contains_key("properties") => self.issue(ptr, StrictIssueKind::OpenObject),
+            None | Some(Value::Bool(false)) => {}
+            Some(_) => self.issue(
+                &child(ptr, "additionalProperties"),
+                StrictIssueKind::OpenObject,
+            ),
+        }
+        map.insert("additionalProperties".into(), Value::Bool(false));
+        fold::take(map, "minProperties", notes);
+        fold::take(map, "maxProperties", notes);
+        let required: Vec<String> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect();
+        let mut all = Vec::new();
+        let root = self.root;
+        if let Some(Value::Object(properties)) = map.get_mut("properties") {
+            let at = child(ptr, "properties");
+            for (name, property) in properties.iter_mut() {
+                let p = child(&at, name);
+                let optional = !required.contains(name);
+                let had_default = property.get("default").is_some();
+                let nullable = accepts_null(property, root);
+                self.node(property, &p, depth + 1);
+                if self.target == Target::OpenAi && optional && !nullable {
+                    if !had_default {
+                        self.issue(&p, StrictIssueKind::OptionalWithoutDefault);
+                    }
+                    make_nullable(property);
+                }
+                all.push(Value::String(name.clone()));
+            }
+        } else {
+            map.insert("properties".into(), Value::Object(Map::new()));
+        }
+        if self.target == Target::OpenAi {
+            map.insert("required".into(), Value::Array(all));
+        }
+    }
+
+    /// Keeps what the provider supports, folds constraints it doesn't into the description,
+    /// and drops annotations nobody needs (`title`, `examples`, integer `format`s, ...).
+    fn keywords(
+        &mut self,
+        map: &mut Map<String, Value>,
+        ts: &[String],
+        notes: &mut Vec<(String, Value)>,
+    ) {
+        let stringy = ts.is_empty() || ts.iter().any(|t| t == "string");
+        if self.target == Target::Anthropic {
+            fold::drop_width_bounds(map);
+        }
+        let keys: Vec<String> = map.keys().cloned().collect();
+        for key in keys {
+            let value = &map[&key];
+            let keep = match key.as_str() {
+                "type"
+                | "description"
+                | "properties"
+                | "required"
+                | "additionalProperties"
+                | "items"
+                | "anyOf"
+                | "enum"
+                | "const"
+                | "$ref"
+                | "$defs" => Some(true),
+                "default" => Some(self.target == Target::Anthropic),
+                "pattern" => {
+                    Some(self.target == Target::OpenAi || value.as_str().is_some_and(simple_regex))
+                }
+                "format" if !stringy => None,
+                "format" => {
+                    let formats = match self.target {
+                        Target::OpenAi => OPENAI_FORMATS,
+                        Target::Anthropic => ANTHROPIC_FORMATS,
+                    };
+                    Some(value.as_str().is_some_and(|f| formats.contains(&f)))
+                }
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf"
+                | "maxItems" => Some(self.target == Target::OpenAi),
+                "minItems" => {
+                    Some(self.target == Target::OpenAi || value.as_u64().is_some_and(|n| n <= 1))
+                }
+                "minLength" | "maxLength" | "uniqueItems" | "minContains" | "maxContains"
+                | "contentEncoding" | "contentMediaType" => Some(false),
+                // Annotations, extensions, and the structural keywords raised as issues above.
+                _ => None,
+            };
+            match keep {
+                Some(true) => {}
+                Some(false) => fold::take(map, &key, notes),
+                None => {
+                    map.shift_remove(&key);
+                }
+            }
+        }
+    }
+}
+
+/// Makes an optional property accept `null`, the way OpenAI's docs emulate optional fields.
+fn make_nullable(property: &mut Value) {
+    let Some(map) = property.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        branches.push(json!({"type": "null"}));
+        return;
+    }
+    let scalar = !map.contains_key("const")
+        && !map.contains_key("$ref")
+        && match map.get("type") {
+            Some(Value::String(t)) => t != "object",
+            Some(Value::Array(ts)) => !ts.iter().any(|t| t == "object"),
+            _ => false,
+        };
+    if scalar {
+        match map.get_mut("type") {
+            Some(Value::String(t)) => {
+                let t = std::mem::take(t);
+                map.insert("type".into(), json!([t, "null"]));
+            }
+            Some(Value::Array(ts)) => ts.push(Value::from("null")),
+            _ => {}
+        }
+        if let Some(Value::Array(values)) = map.get_mut("enum") {
+            values.push(Value::Null);
+        }
+        return;
+    }
+    let description = map.shift_remove("description");
+    let inner = std::mem::take(map);
+    map.insert(
+        "anyOf".into(),
+        json!([Value::Object(inner), {"type": "null"}]),
+    );
+    if let Some(d) = description {
+        map.insert("description".into(), d);
+    }
+}
+
+/// Whether a regex avoids what Anthropic's grammar compiler rejects: backreferences,
+/// lookahead/lookbehind and word boundaries.
+fn simple_regex(pattern: &str) -> bool {
+    let bytes = pattern.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if i + 1 < bytes.len() => {
+                if matches!(bytes[i + 1], b'1'..=b'9' | b'b' | b'B' | b'k') {
+                    return false;
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if pattern[i..].starts_with("(?=")
+                || pattern[i..].starts_with("(?!")
+                || pattern[i..].starts_with("(?<=")
+                || pattern[i..].starts_with("(?<!") =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Every reference that closes a cycle (a type that contains itself), as an issue.
+fn recursion(schema: &Value) -> Vec<StrictIssue> {
+    let mut issues = Vec::new();
+    let mut stack = vec!["#".to_owned()];
+    let mut done = HashSet::new();
+    visit_refs(schema, schema, "", &mut stack, &mut done, &mut issues, 0);
+    issues
+}
+
+fn visit_refs(
+    node: &Value,
+    root: &Value,
+    ptr: &str,
+    stack: &mut Vec<String>,
+    done: &mut HashSet<String>,
+    issues: &mut Vec<StrictIssue>,
+    depth: usize,
+) {
+    let Some(map) = node.as_object() else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        let key = def_name(reference).unwrap_or(reference).to_owned();
+        if stack.contains(&key) {
+            issues.push(StrictIssue::new(ptr, StrictIssueKind::Recursive(key)));
+        } else if !done.contains(&key) {
+            if let Some(target) = resolve(root, reference) {
+                stack.push(key.clone());
+                let at = child("/$defs", &key);
+                visit_refs(target, root, &at, stack, done, issues, depth + 1);
+                stack.pop();
+            }
+            done.insert(key);
+        }
+    }
+    for (at, sub) in walk::subschemas(map, ptr) {
+        // Definitions are reached through the references that use them.
+        if depth == 0 && (at.starts_with("/$defs/") || at.starts_with("/definitions/")) {
+            continue;
+        }
+        visit_refs(sub, root, &at, stack, done, issues, depth + 1);
+    }
+}
+
+/// Removes definitions no reference reaches any more (Anthropic's inlining leaves some).
+fn drop_unused_defs(schema: &mut Value) {
+    let mut queue = Vec::new();
+    if let Some(map) = schema.as_object() {
+        for (at, sub) in walk::subschemas(map, "") {
+            if !at.starts_with("/$defs/") {
+                refs_in(sub, &mut queue);
+            }
+        }
+    }
+    let Some(Value::Object(defs)) = schema.get_mut("$defs") else {
+        return;
+    };
+    let mut used = HashSet::new();
+    while let Some(name) = queue.pop() {
+        if used.insert(name.clone()) {
+            if let Some(def) = defs.get(&name) {
+                refs_in(def, &mut queue);
+            }
+        }
+    }
+    defs.retain(|name, _| used.contains(name));
+    if defs.is_empty() {
+        if let Some(map) = schema.as_object_mut() {
+            map.shift_remove("$defs");
+        }
+    }
+}
+
+/// The definition names referenced anywhere in `node`.
+fn refs_in(node: &Value, out: &mut Vec<String>) {
+    let Some(map) = node.as_object() else {
+        return;
+    };
+    if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(def_name) {
+        out.push(name.to_owned());
+    }
+    for (_, sub) in walk::subschemas(map, "") {
+        refs_in(sub, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn openai(schema: Value) -> Value {
+        lower(&schema, Target::OpenAi).unwrap()
+    }
+
+    #[test]
+    fn optional_properties_become_required_and_nullable() {
+        let lowered = openai(json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {
+                "query": {"type": "string"},
+                "limit": {"type": "integer", "format": "uint32", "minimum": 1, "default": 10,
+                          "description": "How many."},
+                "tag": {"type": ["string", "null"]},
+                "mode": {"enum": ["a", "b"], "type": "string", "default": "a"}
+            },
+            "required": ["query"]
+        }));
+        assert_eq!(
+            lowered,
+            json!({
+                "type": "object", "additionalProperties": false,
+                "properties": {
+                    "query": {"type": "string"},
+                    "limit": {"type": ["integer", "null"], "minimum": 1,
+                              "description": "How many. (default: 10)"},
+                    "tag": {"type": ["string", "null"]},
+                    "mode": {"enum": ["a", "b", null], "type": ["string", "null"],
+                             "description": "(default: \"a\")"}
+                },
+                "required": ["query", "limit", "tag", "mode"]
+            })
+        );
+    }
+
+    #[test]
+    fn references_lose_their_siblings_and_unit_enums_become_enums() {
+        let schema = json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {"status": {"$ref": "#/$defs/Status", "description": "Where it stands."}},
+            "required": ["status"],
+            "$defs": {"Status": {"oneOf": [{"const": "todo", "type": "string", "description": "Not started."},
+                                            {"const": "done", "type": "string"}]}}
+        });
+        let lowered = openai(schema.clone());
+        assert_eq!(
+            lowered["properties"]["status"],
+            json!({"anyOf": [{"$ref": "#/$defs/Status"}], "description": "Where it stands."})
+        );
+        assert_eq!(
+            lowered["$defs"]["Status"],
+            json!({"type": "string", "enum": ["todo", "done"], "description": "- \"todo\": Not started."})
+        );
+        let anthropic = lower(&schema, Target::Anthropic).unwrap();
+        assert_eq!(
+            anthropic["properties"]["status"],
+            json!({"description": "Where it stands.\n- \"todo\": Not started.", "type": "string",
+                   "enum": ["todo", "done"]})
+        );
+        assert!(
+            anthropic.get("$defs").is_none(),
+            "inlined definitions are dropped"
+        );
+    }
+
+    #[test]
+    fn maps_and_untyped_values_are_issues_with_pointers() {
+        let schema = json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {
+                "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "anything": true,
+                "note": {"type": "string"}
+            },
+            "required": ["counts", "anything"]
+        });
+        let issues = lower(&schema, Target::OpenAi).unwrap_err();
+        let found: Vec<(&str, &StrictIssueKind)> = issues
+            .iter()
+            .map(|i| (i.pointer.as_str(), &i.kind))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/properties/counts/additionalProperties",
+                    &StrictIssueKind::OpenObject
+                ),
+                ("/properties/anything", &StrictIssueKind::AnyValue),
+                ("/properties/note", &StrictIssueKind::OptionalWithoutDefault),
+            ]
+        );
+    }
+
+    #[test]
+    fn anthropic_folds_numeric_and_length_constraints_and_refuses_recursion() {
+        let lowered = lower(
+            &json!({"type": "object", "properties": {
+                "n": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255},
+                "s": {"type": "string", "minLength": 1, "pattern": "^(?=a)", "format": "uri"},
+                "v": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 3}
+            }, "required": ["n"], "additionalProperties": false}),
+            Target::Anthropic,
+        )
+        .unwrap();
+        assert_eq!(
+            lowered["properties"],
+            json!({
+                "n": {"type": "integer", "description": "(minimum: 0)"},
+                "s": {"type": "string", "format": "uri", "description": "(minLength: 1, pattern: ^(?=a))"},
+                "v": {"type": "array", "items": {"type": "string"},
+                      "description": "(minItems: 2, maxItems: 3)"}
+            })
+        );
+        assert_eq!(lowered["required"], json!(["n"]), "optional stays optional");
+
+        let recursive = json!({"type": "object", "additionalProperties": false,
+            "properties": {"tree": {"$ref": "#/$defs/Node"}}, "required": ["tree"],
+            "$defs": {"Node": {"type": "object", "additionalProperties": false,
+                "required": ["children"],
+                "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}});
+        let issues = lower(&recursive, Target::Anthropic).unwrap_err();
+        assert_eq!(issues[0].pointer, "/$defs/Node/properties/children/items");
+        assert_eq!(issues[0].kind, StrictIssueKind::Recursive("Node".into()));
+        let openai = lower(&recursive, Target::OpenAi);
+        assert!(openai.is_ok(), "OpenAI supports recursion: {openai:?}");
+    }
+
+    #[test]
+    fn the_root_must_be_an_object() {
+        let issues = lower(&json!({"anyOf": [{"type": "object"}]}), Target::OpenAi).unwrap_err();
+        assert_eq!(issues[0].kind, StrictIssueKind::RootNotObject);
+    }
+}

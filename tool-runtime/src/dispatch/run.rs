@@ -1,0 +1,151 @@
+//! The last stage of one call: approval, the gate, the concurrency limit, the thread it runs
+//! on, its timeout and cancellation, and a panic caught.
+
+use super::panic;
+use crate::approval::{Approval, ApprovalRequest};
+use crate::def::Pending;
+use crate::error::{ErrorCode, ToolError};
+use crate::output::ToolOutput;
+use crate::registry::{Entry, Registry};
+use futures_util::future::Either;
+use futures_util::FutureExt;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+impl Registry {
+    /// Runs a prepared call to its one output.
+    pub(crate) async fn run_pending<'a>(
+        &'a self,
+        entry: &'a Entry,
+        pending: Pending<'a>,
+        call_id: Option<&'a str>,
+        arguments: &'a str,
+        cancel: Option<&CancellationToken>,
+    ) -> ToolOutput {
+        if let Pending::Done(output) = pending {
+            return output;
+        }
+        let work = async {
+            if let Some(denied) = self.approve(entry, call_id, arguments).await {
+                return denied;
+            }
+            let _pass = self.gate.enter(entry.parallel).await;
+            let _permit = match &self.config.concurrency {
+                Some(limit) => Some(limit.acquire().await),
+                None => None,
+            };
+            // Timers need a tokio runtime; under another executor the call runs unbounded.
+            let timeout = entry
+                .timeout
+                .or(self.config.default_timeout)
+                .filter(|_| tokio::runtime::Handle::try_current().is_ok());
+            let run = run_on_the_right_thread(&entry.spec.name, pending);
+            match timeout {
+                Some(limit) => match tokio::time::timeout(limit, run).await {
+                    Ok(output) => output,
+                    Err(_) => timed_out(&entry.spec.name, limit),
+                },
+                None => run.await,
+            }
+        };
+        match cancel {
+            Some(token) => {
+                let stop = std::pin::pin!(token.cancelled());
+                let work = std::pin::pin!(work);
+                match futures_util::future::select(stop, work).await {
+                    Either::Left(_) => cancelled(&entry.spec.name),
+                    Either::Right((output, _)) => output,
+                }
+            }
+            None => work.await,
+        }
+    }
+
+    /// Asks the approver when the policy says this call needs it; `Some` is the denial.
+    async fn approve(
+        &self,
+        entry: &Entry,
+        call_id: Option<&str>,
+        arguments: &str,
+    ) -> Option<ToolOutput> {
+        if !self.config.approval.applies_to(&entry.spec) {
+            return None;
+        }
+        let answer = match &self.config.approver {
+            Some(approver) => {
+                let request = ApprovalRequest {
+                    tool: &entry.spec,
+                    call_id,
+                    arguments,
+                };
+                approver.approve(&request).await
+            }
+            None => Approval::deny("no approver is configured for this tool, so it may not run"),
+        };
+        match answer {
+            Approval::Allow => None,
+            Approval::Deny { reason } => {
+                let name = &entry.spec.name;
+                let message = format!("The call to {name} was denied: {reason}");
+                let error = ToolError::with_code(ErrorCode::Denied, message)
+                    .for_tool(name)
+                    .with_retry_hint(
+                        "Don't repeat this call unchanged; continue without it or ask the user.",
+                    );
+                Some(ToolOutput::Error(error))
+            }
+        }
+    }
+}
+
+/// Sync tools go to the blocking pool, never onto the async executor's threads; async tools
+/// are polled here. Either way a panic becomes an error output.
+async fn run_on_the_right_thread(tool: &str, pending: Pending<'_>) -> ToolOutput {
+    match pending {
+        Pending::Done(output) => output,
+        Pending::Sync(run) => match tokio::runtime::Handle::try_current() {
+            Ok(handle) => match handle.spawn_blocking(run).await {
+                Ok(output) => output,
+                Err(error) if error.is_panic() => panic::output(tool, &*error.into_panic()),
+                Err(_) => cancelled(tool),
+            },
+            // No tokio runtime (another executor is polling us): run here, as asked.
+            Err(_) => panic::run_caught(tool, run),
+        },
+        Pending::Async(future) => match std::panic::AssertUnwindSafe(future).catch_unwind().await {
+            Ok(output) => output,
+            Err(payload) => panic::output(tool, &*payload),
+        },
+    }
+}
+
+fn timed_out(tool: &str, limit: Duration) -> ToolOutput {
+    let message = format!(
+        "The call to {tool} timed out after {} and was cancelled.",
+        human(limit)
+    );
+    ToolOutput::Error(
+        ToolError::with_code(ErrorCode::Timeout, message)
+            .for_tool(tool)
+            .with_retry_hint("Retry with a smaller request, or continue without this result."),
+    )
+}
+
+pub(crate) fn cancelled(tool: &str) -> ToolOutput {
+    ToolOutput::Error(
+        ToolError::with_code(
+            ErrorCode::Cancelled,
+            format!("The call to {tool} was cancelled before it finished."),
+        )
+        .for_tool(tool),
+    )
+}
+
+fn human(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}

@@ -1,0 +1,326 @@
+//! Results back to the model: each call's [`ToolOutput`] in the shape the provider's next
+//! request must carry.
+//!
+//! | dialect | what [`format`] gives |
+//! |---|---|
+//! | OpenAI Chat | one `{"role": "tool", "tool_call_id", "content"}` message per call |
+//! | OpenAI Responses | one `{"type": "function_call_output", "call_id", "output"}` item per call |
+//! | Anthropic | one user message whose content is every call's `tool_result` block, `is_error` on failures |
+//! | Gemini | one user content whose parts are every call's `functionResponse`, `{"output": ..}` or `{"error": ..}` |
+//! | MCP | one `CallToolResult` per call: a text block, `structuredContent` for JSON, `isError` |
+//!
+//! Append these after the model's own turn (the assistant message, the output items, the
+//! model content), which goes back unchanged; [`call_turn`] rebuilds that turn from
+//! normalized calls when the original is gone, putting back every
+//! [`passthrough`](ToolCall::passthrough) field (Gemini's `thoughtSignature`) on the part it
+//! came on.
+//!
+//! Every call gets exactly one result, in the order of the calls: a call with no output (it
+//! crashed, or was cancelled) is answered with an error saying so, and an output whose call id
+//! matches no call is not sent. Both are reported in [`FormattedResults::problems`].
+//!
+//! ```
+//! use tool_runtime::{results, Dialect, ToolCall, ToolOutput};
+//!
+//! let calls = [ToolCall::new("toolu_1", "get_weather", r#"{"city": "Paris"}"#),
+//!              ToolCall::new("toolu_2", "get_time", "{}")];
+//! let outputs = [("toolu_1".to_owned(), ToolOutput::json(&serde_json::json!({"temp_c": 18})))];
+//! let formatted = results::format(Dialect::Anthropic { strict: false }, &calls, &outputs);
+//! assert_eq!(formatted.messages.len(), 1);
+//! let blocks = &formatted.messages[0]["content"];
+//! assert_eq!(blocks[0]["content"], r#"{"temp_c":18}"#);
+//! assert_eq!(blocks[1]["is_error"], true); // toolu_2 never finished
+//! assert_eq!(formatted.problems.len(), 1);
+//! ```
+
+mod anthropic;
+mod gemini;
+mod mcp;
+mod openai_chat;
+mod openai_responses;
+mod run;
+
+use crate::{Dialect, ErrorCode, ToolCall, ToolError, ToolOutput};
+use serde::Serialize;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
+
+/// What to add to the next request, and what could not be sent as given.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FormattedResults {
+    /// The messages (or items, or `CallToolResult`s) to append, in order.
+    pub messages: Vec<Value>,
+    /// Calls answered with a stand-in error, and outputs left out.
+    pub problems: Vec<ResultProblem>,
+}
+
+/// A call without an output, or an output without a call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ResultProblem {
+    /// The call has no output; it was answered with an error saying it did not finish.
+    #[error("call {call_id} ({tool}) has no output; it was answered with an error saying so")]
+    MissingOutput {
+        /// The call's id.
+        call_id: String,
+        /// The tool it named.
+        tool: String,
+    },
+    /// An output for a call id that no call (still waiting for one) has; it was not sent.
+    #[error("an output for call {call_id}, which no waiting call has; it was not sent")]
+    UnmatchedOutput {
+        /// The id the output gave.
+        call_id: String,
+    },
+    /// A positional output past the last call; it was not sent.
+    #[error("output {index} has no call at its position; it was not sent")]
+    ExtraOutput {
+        /// Its position.
+        index: usize,
+    },
+}
+
+/// One call and the output that answers it.
+pub(crate) struct Answer<'a> {
+    pub call: &'a ToolCall,
+    pub output: Cow<'a, ToolOutput>,
+}
+
+/// Formats each call's result for `dialect`, outputs matched to calls by call id (several
+/// calls sharing an id take that id's outputs in order).
+pub fn format(
+    dialect: Dialect,
+    calls: &[ToolCall],
+    outputs: &[(String, ToolOutput)],
+) -> FormattedResults {
+    let mut waiting: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (i, call) in calls.iter().enumerate() {
+        waiting.entry(call.id.as_str()).or_default().push_back(i);
+    }
+    let mut slots = vec![None; calls.len()];
+    let mut problems = Vec::new();
+    for (call_id, output) in outputs {
+        match waiting
+            .get_mut(call_id.as_str())
+            .and_then(VecDeque::pop_front)
+        {
+            Some(i) => slots[i] = Some(output),
+            None => problems.push(ResultProblem::UnmatchedOutput {
+                call_id: call_id.clone(),
+            }),
+        }
+    }
+    answer(dialect, calls, slots, problems)
+}
+
+/// Formats each call's result for `dialect`, `outputs[i]` answering `calls[i]`; `None` (or a
+/// slice too short) is a call that did not finish.
+pub fn format_in_order(
+    dialect: Dialect,
+    calls: &[ToolCall],
+    outputs: &[Option<ToolOutput>],
+) -> FormattedResults {
+    let slots = (0..calls.len())
+        .map(|i| outputs.get(i).and_then(Option::as_ref))
+        .collect();
+    let problems = (calls.len()..outputs.len())
+        .map(|index| ResultProblem::ExtraOutput { index })
+        .collect();
+    answer(dialect, calls, slots, problems)
+}
+
+/// The model's turn rebuilt from its text and normalized calls, in `dialect`'s shape, with
+/// each call's passthrough fields back on its item or part: what to put in the history when
+/// only the [`ToolCall`]s were kept. Empty for MCP, where the model's turn is not ours to send.
+pub fn call_turn(dialect: Dialect, text: &str, calls: &[ToolCall]) -> Vec<Value> {
+    match dialect {
+        Dialect::OpenAiChat { .. } => vec![openai_chat::call_turn(text, calls)],
+        Dialect::OpenAiResponses { .. } => openai_responses::call_turn(text, calls),
+        Dialect::Anthropic { .. } => vec![anthropic::call_turn(text, calls)],
+        Dialect::Gemini => vec![gemini::call_turn(text, calls)],
+        Dialect::Mcp => Vec::new(),
+    }
+}
+
+fn answer(
+    dialect: Dialect,
+    calls: &[ToolCall],
+    slots: Vec<Option<&ToolOutput>>,
+    mut problems: Vec<ResultProblem>,
+) -> FormattedResults {
+    let answers: Vec<Answer<'_>> = calls
+        .iter()
+        .zip(slots)
+        .map(|(call, output)| Answer {
+            call,
+            output: match output {
+                Some(output) => Cow::Borrowed(output),
+                None => {
+                    problems.push(ResultProblem::MissingOutput {
+                        call_id: call.id.clone(),
+                        tool: call.name.clone(),
+                    });
+                    Cow::Owned(did_not_finish(call))
+                }
+            },
+        })
+        .collect();
+    let messages = match dialect {
+        Dialect::OpenAiChat { .. } => openai_chat::results(&answers),
+        Dialect::OpenAiResponses { .. } => openai_responses::results(&answers),
+        Dialect::Anthropic { .. } => anthropic::results(&answers),
+        Dialect::Gemini => gemini::results(&answers),
+        Dialect::Mcp => mcp::results(&answers),
+    };
+    FormattedResults { messages, problems }
+}
+
+/// The stand-in answer for a call that has no output.
+fn did_not_finish(call: &ToolCall) -> ToolOutput {
+    let message = format!(
+        "The call to {} did not finish: it stopped before returning a result (it crashed or was cancelled).",
+        call.name
+    );
+    ToolOutput::Error(
+        ToolError::with_code(ErrorCode::RuntimeError, message)
+            .for_tool(&call.name)
+            .with_retry_hint("Call it again if you still need its result."),
+    )
+}
+
+/// The text the model reads for an output: the text, the JSON text, or the error's message
+/// followed by what to do next.
+pub(crate) fn model_text(output: &ToolOutput) -> String {
+    match output {
+        ToolOutput::Error(error) => error_text(error),
+        other => other.to_model_text(),
+    }
+}
+
+/// An error's message and, on a new line, its retry hint.
+pub(crate) fn error_text(error: &ToolError) -> String {
+    match &error.retry_hint {
+        Some(hint) if !hint.is_empty() => format!("{}\n{hint}", error.message),
+        _ => error.message.clone(),
+    }
+}
+
+/// The text for APIs without an error flag (OpenAI): errors say they are errors.
+pub(crate) fn flagless_text(output: &ToolOutput) -> String {
+    match output {
+        ToolOutput::Error(error) => format!("Error: {}", error_text(error)),
+        other => other.to_model_text(),
+    }
+}
+
+/// A call's arguments as a JSON object, for APIs that take an object (`{}` when they are not
+/// one: only calls that came from a string-arguments API can be).
+pub(crate) fn arguments_object(call: &ToolCall) -> Value {
+    match serde_json::from_str::<Value>(&call.arguments) {
+        Ok(object @ Value::Object(_)) => object,
+        _ => Value::Object(serde_json::Map::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn calls() -> Vec<ToolCall> {
+        vec![ToolCall::new("a", "f", "{}"), ToolCall::new("b", "g", "{}")]
+    }
+
+    #[test]
+    fn every_call_gets_one_result_in_call_order() {
+        let outputs = [
+            ("b".to_owned(), ToolOutput::text("second")),
+            ("a".to_owned(), ToolOutput::text("first")),
+        ];
+        let formatted = format(Dialect::OpenAiChat { strict: false }, &calls(), &outputs);
+        let ids: Vec<&Value> = formatted
+            .messages
+            .iter()
+            .map(|m| &m["tool_call_id"])
+            .collect();
+        assert_eq!(ids, [&json!("a"), &json!("b")]);
+        assert_eq!(formatted.messages[0]["content"], "first");
+        assert!(formatted.problems.is_empty());
+    }
+
+    #[test]
+    fn an_unknown_or_second_output_is_reported_not_sent() {
+        let outputs = [
+            ("a".to_owned(), ToolOutput::text("1")),
+            ("a".to_owned(), ToolOutput::text("again")),
+            ("zzz".to_owned(), ToolOutput::text("?")),
+            ("b".to_owned(), ToolOutput::text("2")),
+        ];
+        let formatted = format(Dialect::Mcp, &calls(), &outputs);
+        assert_eq!(formatted.messages.len(), 2);
+        assert_eq!(
+            formatted.problems,
+            vec![
+                ResultProblem::UnmatchedOutput {
+                    call_id: "a".into()
+                },
+                ResultProblem::UnmatchedOutput {
+                    call_id: "zzz".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_missing_output_is_an_error_result_never_silence() {
+        let formatted = format_in_order(
+            Dialect::OpenAiResponses { strict: false },
+            &calls(),
+            &[
+                None,
+                Some(ToolOutput::text("ok")),
+                Some(ToolOutput::text("extra")),
+            ],
+        );
+        assert_eq!(formatted.messages.len(), 2);
+        let first = formatted.messages[0]["output"].as_str().unwrap();
+        assert!(
+            first.starts_with("Error: The call to f did not finish"),
+            "{first}"
+        );
+        assert_eq!(
+            formatted.problems,
+            vec![
+                ResultProblem::ExtraOutput { index: 2 },
+                ResultProblem::MissingOutput {
+                    call_id: "a".into(),
+                    tool: "f".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_sharing_an_id_take_its_outputs_in_order() {
+        let calls = [ToolCall::new("x", "f", "{}"), ToolCall::new("x", "g", "{}")];
+        let outputs = [
+            ("x".to_owned(), ToolOutput::text("1")),
+            ("x".to_owned(), ToolOutput::text("2")),
+        ];
+        let formatted = format(Dialect::OpenAiChat { strict: true }, &calls, &outputs);
+        assert_eq!(formatted.messages[1]["content"], "2");
+        assert!(formatted.problems.is_empty());
+    }
+
+    #[test]
+    fn error_text_carries_the_retry_hint() {
+        let error = ToolError::new("disk full").with_retry_hint("Free some space.");
+        assert_eq!(error_text(&error), "disk full\nFree some space.");
+        assert_eq!(
+            flagless_text(&ToolOutput::Error(error)),
+            "Error: disk full\nFree some space."
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! Telling the providers' outputs apart by the keys each one alone uses.
+
+use super::Format;
+use serde_json::Value;
+
+/// Which provider's response `output` is, by its shape; `None` when it matches none.
+///
+/// - `candidates`, or a `Content` with `parts`: Gemini;
+/// - `choices`, or an assistant message with `tool_calls` or string content: OpenAI Chat;
+/// - `"object": "response"`, an `output` list, or a list of typed output items: OpenAI Responses;
+/// - `"type": "message"`, or an assistant message whose `content` is a list of blocks: Anthropic.
+pub fn detect(output: &Value) -> Option<Format> {
+    let object = match output {
+        Value::Array(items) => {
+            let typed = !items.is_empty()
+                && items
+                    .iter()
+                    .all(|item| item.get("type").and_then(Value::as_str).is_some());
+            return typed.then_some(Format::OpenAiResponses);
+        }
+        Value::Object(object) => object,
+        _ => return None,
+    };
+    let kind = object.get("type").and_then(Value::as_str);
+    if object.contains_key("candidates") || object.get("parts").is_some_and(Value::is_array) {
+        return Some(Format::Gemini);
+    }
+    if object.contains_key("choices")
+        || object.get("object").and_then(Value::as_str) == Some("chat.completion")
+    {
+        return Some(Format::OpenAiChat);
+    }
+    if object.get("object").and_then(Value::as_str) == Some("response")
+        || object.get("output").is_some_and(Value::is_array)
+    {
+        return Some(Format::OpenAiResponses);
+    }
+    if kind == Some("message") && object.get("content").is_some_and(Value::is_array) {
+        return Some(Format::Anthropic);
+    }
+    if object.get("role").and_then(Value::as_str) == Some("assistant") {
+        if object.contains_key("tool_calls") {
+            return Some(Format::OpenAiChat);
+        }
+        return match object.get("content") {
+            Some(Value::Array(_)) => Some(Format::Anthropic),
+            Some(Value::String(_) | Value::Null) | None => Some(Format::OpenAiChat),
+            _ => None,
+        };
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_shape_is_told_apart() {
+        let cases = [
+            (json!({"candidates": []}), Some(Format::Gemini)),
+            (json!({"role": "model", "parts": []}), Some(Format::Gemini)),
+            (
+                json!({"object": "chat.completion", "choices": []}),
+                Some(Format::OpenAiChat),
+            ),
+            (
+                json!({"role": "assistant", "content": null, "tool_calls": []}),
+                Some(Format::OpenAiChat),
+            ),
+            (
+                json!({"object": "response", "output": []}),
+                Some(Format::OpenAiResponses),
+            ),
+            (
+                json!([{"type": "function_call"}]),
+                Some(Format::OpenAiResponses),
+            ),
+            (
+                json!({"type": "message", "role": "assistant", "content": []}),
+                Some(Format::Anthropic),
+            ),
+            (
+                json!({"role": "assistant", "content": [{"type": "tool_use"}]}),
+                Some(Format::Anthropic),
+            ),
+            (json!({"hello": "world"}), None),
+            (json!([]), None),
+            (json!("text"), None),
+        ];
+        for (output, expected) in cases {
+            assert_eq!(detect(&output), expected, "{output}");
+        }
+    }
+}

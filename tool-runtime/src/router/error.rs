@@ -1,0 +1,71 @@
+//! Why a provider's output could not be routed: where in the JSON, and what was expected there.
+
+use super::Format;
+use serde_json::Value;
+
+/// Model output that is not the shape the provider documents, or a provider's error reply.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RouteError {
+    /// The text is not JSON at all.
+    #[error("the model output is not JSON: {0}")]
+    NotJson(String),
+    /// A value in the output has the wrong JSON type, or a required one is missing.
+    #[error("not {} output: expected {expected} at {}, found {found}", .format.title(), display_pointer(.pointer))]
+    Shape {
+        /// The provider whose shape was expected.
+        format: Format,
+        /// Where, as a JSON pointer (`""` is the whole output).
+        pointer: String,
+        /// What should have been there, for example `"an array"`.
+        expected: &'static str,
+        /// What was there: a JSON type name, or `"nothing"`.
+        found: &'static str,
+    },
+    /// The output is the provider's error reply (`{"error": {...}}`), not a response.
+    #[error("the provider returned an error instead of a response: {message}")]
+    Provider {
+        /// The error's message (or the whole error object, as JSON text).
+        message: String,
+    },
+    /// Auto-detection matched no provider's shape.
+    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini); name the format instead of `auto`")]
+    Undetected,
+}
+
+impl RouteError {
+    /// A [`RouteError::Shape`] for `value` (or its absence) at `pointer`.
+    pub(crate) fn shape(
+        format: Format,
+        pointer: &str,
+        expected: &'static str,
+        value: Option<&Value>,
+    ) -> RouteError {
+        RouteError::Shape {
+            format,
+            pointer: pointer.to_owned(),
+            expected,
+            found: value.map_or("nothing", json_type),
+        }
+    }
+}
+
+/// The JSON type of a value, as an error message names it.
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn display_pointer(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "the top level".to_owned()
+    } else {
+        format!("`{pointer}`")
+    }
+}

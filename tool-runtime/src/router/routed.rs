@@ -1,0 +1,48 @@
+//! What routing one model turn gives: the calls to run and the text to show.
+
+use super::Format;
+use crate::ToolCall;
+use serde::Serialize;
+
+/// One model turn, normalized: its tool calls and its text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Routed {
+    /// The provider the output came from (never [`Format::Auto`]).
+    #[serde(serialize_with = "format_name")]
+    pub format: Format,
+    /// The function calls, in the order the model made them.
+    pub calls: Vec<ToolCall>,
+    /// The assistant's text (thoughts left out), joined.
+    pub text: String,
+    /// Calls to tools that are not functions (OpenAI custom tools, computer use, ...): not run
+    /// by the registry, but the provider still expects an answer to each, so they are listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_calls: Vec<OtherCall>,
+}
+
+/// A call the model made to a tool that is not a function tool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OtherCall {
+    /// The id its answer must quote.
+    pub id: String,
+    /// The tool's name, when the call gives one.
+    pub name: String,
+    /// The provider's type for it, for example `"custom"` or `"computer_call"`.
+    pub kind: String,
+}
+
+impl Routed {
+    /// An empty turn read from `format`.
+    pub(crate) fn new(format: Format) -> Routed {
+        Routed {
+            format,
+            calls: Vec::new(),
+            text: String::new(),
+            other_calls: Vec::new(),
+        }
+    }
+}
+
+fn format_name<S: serde::Serializer>(format: &Format, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(format.as_str())
+}
