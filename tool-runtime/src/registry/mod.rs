@@ -119,6 +119,16 @@ impl Registry {
     }
 }
 
+impl Drop for Registry {
+    fn drop(&mut self) {
+        // Dropping a tokio runtime blocks, which tokio forbids inside async code, where a
+        // registry may well be dropped: let it wind down in the background instead.
+        if let Some(Ok(runtime)) = self.blocking.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
 impl std::fmt::Debug for Registry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Registry")
