@@ -2,11 +2,10 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
-use syn::{Expr, LitStr};
+use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str =
-    "`name`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `resolver`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `resolver`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -14,11 +13,15 @@ const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 #[derive(Default)]
 pub struct FnAttrs {
     pub name: Option<LitStr>,
+    /// `title = "..."`: a display name for UIs (MCP's `title`).
+    pub title: Option<LitStr>,
     pub description: Option<LitStr>,
     pub read_only: bool,
     pub destructive: bool,
     pub idempotent: bool,
     pub open_world: bool,
+    /// `strict = false`: never export this tool in a provider's strict mode.
+    pub strict: Option<LitBool>,
     /// `resolver = path::to_fn`: fills the arguments the model left out.
     pub resolver: Option<syn::Path>,
 }
@@ -71,11 +74,20 @@ impl FnAttrs {
             .unwrap_or_default();
         match key.as_str() {
             "name" => set_once(&mut self.name, meta, || meta.value()?.parse()),
+            "title" => set_once(&mut self.title, meta, || meta.value()?.parse()),
             "description" => set_once(&mut self.description, meta, || meta.value()?.parse()),
             "read_only" => set_flag(&mut self.read_only, meta),
             "destructive" => set_flag(&mut self.destructive, meta),
             "idempotent" => set_flag(&mut self.idempotent, meta),
             "open_world" => set_flag(&mut self.open_world, meta),
+            "strict" => {
+                if !meta.input.peek(syn::Token![=]) {
+                    return Err(meta.error(
+                        "`strict` takes a value: write `strict = false` to export this tool without strict mode (it is strict-capable by default)",
+                    ));
+                }
+                set_once(&mut self.strict, meta, || meta.value()?.parse())
+            }
             "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
             _ => Err(unknown_key(meta, FN_KEYS)),
         }

@@ -2,8 +2,9 @@
 //! against its provider's documented rules.
 //!
 //! - `openai.rs`, `anthropic.rs`, `gemini.rs`, `mcp.rs`: each provider's tool entry;
-//! - `strict.rs` (+ `limits.rs`, `plan.rs`): the strict-mode lowering OpenAI and Anthropic
-//!   share, their size limits, and which tools fall back to non-strict;
+//! - `strict.rs` (+ `refs.rs`, `limits.rs`, `plan.rs`): the strict-mode lowering OpenAI and
+//!   Anthropic share, the reference graph it checks, their size limits, and which tools fall
+//!   back to non-strict;
 //! - `gemini_schema.rs`: the reduction to Gemini's OpenAPI subset;
 //! - `names.rs`: names each provider accepts, and the way back from an exported name.
 
@@ -17,6 +18,7 @@ mod mcp;
 pub(crate) mod names;
 mod openai;
 mod plan;
+mod refs;
 mod strict;
 mod walk;
 

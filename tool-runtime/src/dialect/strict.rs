@@ -31,9 +31,9 @@
 
 use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
-use super::walk::{self, accepts_null, child, def_name, resolve, types, MAX_DEPTH};
+use super::refs;
+use super::walk::{accepts_null, child, resolve, types, MAX_DEPTH};
 use serde_json::{json, Map, Value};
-use std::collections::HashSet;
 
 /// Which provider's strict subset to lower to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +101,7 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
         return Err(vec![StrictIssue::new("", StrictIssueKind::RootNotObject)]);
     }
     if target == Target::Anthropic {
-        let cycles = recursion(schema);
+        let cycles = refs::cycles(schema);
         if !cycles.is_empty() {
             // Inlining a recursive type would not end; nothing more is worth saying.
             return Err(cycles);
@@ -116,7 +116,7 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
         }
         map.insert("$defs".into(), Value::Object(defs));
     }
-    drop_unused_defs(&mut out);
+    refs::drop_unused_defs(&mut out);
     if lowerer.issues.is_empty() {
         Ok(out)
     } else {
@@ -138,6 +138,10 @@ impl Lowerer<'_> {
 
     fn node(&mut self, value: &mut Value, ptr: &str, depth: usize) {
         if depth > MAX_DEPTH {
+            self.issue(
+                ptr,
+                StrictIssueKind::Unsupported("nesting this deep".into()),
+            );
             return;
         }
         let Value::Object(map) = value else {
@@ -449,95 +453,6 @@ fn simple_regex(pattern: &str) -> bool {
         i += 1;
     }
     true
-}
-
-/// Every reference that closes a cycle (a type that contains itself), as an issue.
-fn recursion(schema: &Value) -> Vec<StrictIssue> {
-    let mut issues = Vec::new();
-    let mut stack = vec!["#".to_owned()];
-    let mut done = HashSet::new();
-    visit_refs(schema, schema, "", &mut stack, &mut done, &mut issues, 0);
-    issues
-}
-
-fn visit_refs(
-    node: &Value,
-    root: &Value,
-    ptr: &str,
-    stack: &mut Vec<String>,
-    done: &mut HashSet<String>,
-    issues: &mut Vec<StrictIssue>,
-    depth: usize,
-) {
-    let Some(map) = node.as_object() else {
-        return;
-    };
-    if depth > MAX_DEPTH {
-        return;
-    }
-    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-        let key = def_name(reference).unwrap_or(reference).to_owned();
-        if stack.contains(&key) {
-            issues.push(StrictIssue::new(ptr, StrictIssueKind::Recursive(key)));
-        } else if !done.contains(&key) {
-            if let Some(target) = resolve(root, reference) {
-                stack.push(key.clone());
-                let at = child("/$defs", &key);
-                visit_refs(target, root, &at, stack, done, issues, depth + 1);
-                stack.pop();
-            }
-            done.insert(key);
-        }
-    }
-    for (at, sub) in walk::subschemas(map, ptr) {
-        // Definitions are reached through the references that use them.
-        if depth == 0 && (at.starts_with("/$defs/") || at.starts_with("/definitions/")) {
-            continue;
-        }
-        visit_refs(sub, root, &at, stack, done, issues, depth + 1);
-    }
-}
-
-/// Removes definitions no reference reaches any more (Anthropic's inlining leaves some).
-fn drop_unused_defs(schema: &mut Value) {
-    let mut queue = Vec::new();
-    if let Some(map) = schema.as_object() {
-        for (at, sub) in walk::subschemas(map, "") {
-            if !at.starts_with("/$defs/") {
-                refs_in(sub, &mut queue);
-            }
-        }
-    }
-    let Some(Value::Object(defs)) = schema.get_mut("$defs") else {
-        return;
-    };
-    let mut used = HashSet::new();
-    while let Some(name) = queue.pop() {
-        if used.insert(name.clone()) {
-            if let Some(def) = defs.get(&name) {
-                refs_in(def, &mut queue);
-            }
-        }
-    }
-    defs.retain(|name, _| used.contains(name));
-    if defs.is_empty() {
-        if let Some(map) = schema.as_object_mut() {
-            map.shift_remove("$defs");
-        }
-    }
-}
-
-/// The definition names referenced anywhere in `node`.
-fn refs_in(node: &Value, out: &mut Vec<String>) {
-    let Some(map) = node.as_object() else {
-        return;
-    };
-    if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(def_name) {
-        out.push(name.to_owned());
-    }
-    for (_, sub) in walk::subschemas(map, "") {
-        refs_in(sub, out);
-    }
 }
 
 #[cfg(test)]

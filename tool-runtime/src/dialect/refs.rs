@@ -1,0 +1,117 @@
+//! The reference graph of a schema: the cycles a recursive type makes, and definitions
+//! nothing refers to any more.
+
+use super::issues::{StrictIssue, StrictIssueKind};
+use super::walk::{self, child, def_name, resolve, MAX_DEPTH};
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// Every reference that closes a cycle (a type that contains itself), as an issue.
+pub(crate) fn cycles(schema: &Value) -> Vec<StrictIssue> {
+    let mut issues = Vec::new();
+    let mut stack = vec!["#".to_owned()];
+    let mut done = HashSet::new();
+    visit_refs(schema, schema, "", &mut stack, &mut done, &mut issues, 0);
+    issues
+}
+
+fn visit_refs(
+    node: &Value,
+    root: &Value,
+    ptr: &str,
+    stack: &mut Vec<String>,
+    done: &mut HashSet<String>,
+    issues: &mut Vec<StrictIssue>,
+    depth: usize,
+) {
+    let Some(map) = node.as_object() else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        let key = def_name(reference).unwrap_or(reference).to_owned();
+        if stack.contains(&key) {
+            issues.push(StrictIssue::new(ptr, StrictIssueKind::Recursive(key)));
+        } else if !done.contains(&key) {
+            if let Some(target) = resolve(root, reference) {
+                stack.push(key.clone());
+                let at = child("/$defs", &key);
+                visit_refs(target, root, &at, stack, done, issues, depth + 1);
+                stack.pop();
+            }
+            done.insert(key);
+        }
+    }
+    for (at, sub) in walk::subschemas(map, ptr) {
+        // Definitions are reached through the references that use them.
+        if depth == 0 && (at.starts_with("/$defs/") || at.starts_with("/definitions/")) {
+            continue;
+        }
+        visit_refs(sub, root, &at, stack, done, issues, depth + 1);
+    }
+}
+
+/// Removes definitions no reference reaches any more (Anthropic's inlining leaves some).
+pub(crate) fn drop_unused_defs(schema: &mut Value) {
+    let mut queue = Vec::new();
+    if let Some(map) = schema.as_object() {
+        for (at, sub) in walk::subschemas(map, "") {
+            if !at.starts_with("/$defs/") {
+                refs_in(sub, &mut queue);
+            }
+        }
+    }
+    let Some(Value::Object(defs)) = schema.get_mut("$defs") else {
+        return;
+    };
+    let mut used = HashSet::new();
+    while let Some(name) = queue.pop() {
+        if used.insert(name.clone()) {
+            if let Some(def) = defs.get(&name) {
+                refs_in(def, &mut queue);
+            }
+        }
+    }
+    defs.retain(|name, _| used.contains(name));
+    if defs.is_empty() {
+        if let Some(map) = schema.as_object_mut() {
+            map.shift_remove("$defs");
+        }
+    }
+}
+
+/// The definition names referenced anywhere in `node`.
+fn refs_in(node: &Value, out: &mut Vec<String>) {
+    let Some(map) = node.as_object() else {
+        return;
+    };
+    if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(def_name) {
+        out.push(name.to_owned());
+    }
+    for (_, sub) in walk::subschemas(map, "") {
+        refs_in(sub, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn cycles_are_found_and_unused_definitions_dropped() {
+        let mut schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+                      "B": {"type": "array", "items": {"$ref": "#/$defs/A"}},
+                      "Unused": {"$ref": "#/$defs/AlsoUnused"}, "AlsoUnused": {"type": "string"}}});
+        let found = cycles(&schema);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].pointer, "/$defs/B/items");
+        assert_eq!(found[0].kind, StrictIssueKind::Recursive("A".into()));
+        drop_unused_defs(&mut schema);
+        let left: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(left, ["A", "B"]);
+    }
+}
