@@ -2,13 +2,16 @@
 
 use crate::error::{ErrorCode, ToolError};
 use crate::output::ToolOutput;
+use crate::spec::ToolSpec;
 use crate::state::{State, StateMap, StateRequirement};
+use std::sync::Arc;
 
 /// What the runtime knows about the call being made; the source of injected parameters.
 pub struct CallContext<'a> {
     pub(crate) tool: &'a str,
     pub(crate) call_id: Option<&'a str>,
-    pub(crate) states: &'a StateMap,
+    pub(crate) states: &'a Arc<StateMap>,
+    pub(crate) catalog: &'a Arc<[Arc<ToolSpec>]>,
     /// Run a sync tool during invoke instead of handing back a closure: for callers that run
     /// it on the current thread anyway, this saves boxing the closure.
     pub(crate) inline: bool,
@@ -37,10 +40,12 @@ impl<'a> CallContext<'a> {
 ///     format!("{} ({})", ctx.tool_name(), ctx.call_id().unwrap_or("no id"))
 /// }
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ToolContext {
     tool: String,
     call_id: Option<String>,
+    states: Arc<StateMap>,
+    catalog: Arc<[Arc<ToolSpec>]>,
 }
 
 impl ToolContext {
@@ -52,6 +57,32 @@ impl ToolContext {
     /// The id the model gave the call, if any.
     pub fn call_id(&self) -> Option<&str> {
         self.call_id.as_deref()
+    }
+
+    /// A value given to the registry builder with `.state(...)`, for tools that can't name
+    /// their state in their signature (a [`Tool`](crate::Tool) impl, a dynamic tool).
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
+        self.states.get::<T>().map(State)
+    }
+
+    /// Every tool of the registry this call runs in, ordered by name: for tools that help the
+    /// model find other tools.
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolSpec> {
+        self.catalog.iter().map(|spec| &**spec)
+    }
+
+    /// One tool of the registry, by name.
+    pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
+        self.tools().find(|spec| spec.name() == name)
+    }
+}
+
+impl std::fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("tool", &self.tool)
+            .field("call_id", &self.call_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -95,6 +126,8 @@ impl Inject for ToolContext {
         Ok(ToolContext {
             tool: cx.tool.to_owned(),
             call_id: cx.call_id.map(str::to_owned),
+            states: Arc::clone(cx.states),
+            catalog: Arc::clone(cx.catalog),
         })
     }
 }

@@ -47,6 +47,7 @@ pub mod router;
 mod schema;
 mod spec;
 mod state;
+mod tool;
 
 pub use approval::{Approval, ApprovalPolicy, ApprovalRequest, Approver};
 pub use call::ToolCall;
@@ -54,12 +55,13 @@ pub use context::{CallContext, Inject, ToolContext};
 pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
 pub use dialect::{Dialect, StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
 pub use error::{ErrorCode, ToolError};
-pub use output::{JsonOutput, ToolOutput};
+pub use output::{safe_serialize, JsonOutput, ToolOutput, Truncation};
 pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
 pub use state::{State, StateRequirement};
 pub use tokio_util::sync::CancellationToken;
+pub use tool::{DynamicTool, Tool};
 
 /// Turns an ordinary `fn` (sync or `async`) into a tool an LLM can call.
 ///

@@ -172,6 +172,7 @@ impl Registry {
             tool: &entry.spec.name,
             call_id,
             states: &self.states,
+            catalog: &self.catalog,
             inline,
         }
     }
@@ -250,12 +251,14 @@ impl Registry {
                 ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(&entry.spec.name),
             ));
         }
-        let needs_full_path =
-            report.is_some() || !entry.resolvers.is_empty() || entry.uses_context_defaults;
+        let needs_full_path = report.is_some()
+            || !entry.resolvers.is_empty()
+            || entry.uses_context_defaults
+            || !entry.typed;
         if !needs_full_path {
             if entry.exact || entry.validator.is_none() {
                 // The typed deserializer enforces this schema exactly: a call it accepts is valid.
-                match (entry.invoke)(Args::Text(text), cx) {
+                match entry.handler.invoke(Args::Text(text), cx) {
                     Pending::Done(output) if is_argument_error(&output) => {}
                     pending => return pending,
                 }
@@ -264,7 +267,7 @@ impl Registry {
             {
                 // Valid, yet serde may still refuse (`5.0` for a `u8`): the full path normalizes.
                 if value.is_object() && validator.is_valid(&value) {
-                    match (entry.invoke)(Args::Value(value), cx) {
+                    match entry.handler.invoke(Args::Value(value), cx) {
                         Pending::Done(output) if is_argument_error(&output) => {}
                         pending => return pending,
                     }
@@ -365,7 +368,7 @@ impl Registry {
             }
         }
 
-        let pending = (entry.invoke)(Args::Value(value), cx);
+        let pending = entry.handler.invoke(Args::Value(value), cx);
         if let Some(report) = report {
             report.timings.deserialize = clock.lap();
         }

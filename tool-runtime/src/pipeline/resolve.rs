@@ -285,11 +285,13 @@ mod tests {
         resolvers: &[SharedResolver],
         context: &[(String, Value)],
     ) -> (Value, Vec<FilledField>) {
-        let states = StateMap::default();
+        let states = Arc::new(StateMap::default());
+        let catalog: Arc<[Arc<crate::spec::ToolSpec>]> = Arc::from(Vec::new());
         let cx = CallContext {
             tool: "t",
             call_id: None,
             states: &states,
+            catalog: &catalog,
             inline: true,
         };
         let mut args = args;

@@ -1,20 +1,17 @@
 //! Configuring and building a [`Registry`].
 
-use super::build_error::{BuildError, Location};
-use super::{Config, Entry, Registry};
+use super::build_error::BuildError;
+use super::candidate::Candidate;
+use super::Registry;
 use crate::approval::{ApprovalPolicy, Approver};
 use crate::def::ToolDef;
-use crate::dialect::names::ExportNames;
 use crate::error::ToolError;
-use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::{Resolve, SharedResolver};
-use crate::pipeline::{exact, validate, Limits, RepairPolicy};
-use crate::schema;
-use crate::spec::ToolSpec;
+use crate::pipeline::{Limits, RepairPolicy};
 use crate::state::StateMap;
+use crate::tool::{DynamicTool, Tool};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,28 +19,30 @@ use std::time::Duration;
 /// [`build`](RegistryBuilder::build).
 #[must_use]
 pub struct RegistryBuilder {
-    defs: Vec<ToolDef>,
-    states: StateMap,
-    use_inventory: bool,
-    only: Option<Vec<String>>,
-    exclude: Vec<String>,
-    limits: Limits,
-    repair: RepairPolicy,
-    validation: bool,
-    resolvers: Vec<(String, SharedResolver)>,
-    context_defaults: Vec<(String, Value)>,
-    default_timeout: Option<Duration>,
-    timeouts: Vec<(String, Duration)>,
-    parallel: Vec<(String, bool)>,
-    concurrency: Option<usize>,
-    approval: ApprovalPolicy,
-    approver: Option<Box<dyn Approver>>,
+    pub(super) defs: Vec<ToolDef>,
+    pub(super) runtime: Vec<Candidate>,
+    pub(super) states: StateMap,
+    pub(super) use_inventory: bool,
+    pub(super) only: Option<Vec<String>>,
+    pub(super) exclude: Vec<String>,
+    pub(super) limits: Limits,
+    pub(super) repair: RepairPolicy,
+    pub(super) validation: bool,
+    pub(super) resolvers: Vec<(String, SharedResolver)>,
+    pub(super) context_defaults: Vec<(String, Value)>,
+    pub(super) default_timeout: Option<Duration>,
+    pub(super) timeouts: Vec<(String, Duration)>,
+    pub(super) parallel: Vec<(String, bool)>,
+    pub(super) concurrency: Option<usize>,
+    pub(super) approval: ApprovalPolicy,
+    pub(super) approver: Option<Box<dyn Approver>>,
 }
 
 impl Default for RegistryBuilder {
     fn default() -> Self {
         RegistryBuilder {
             defs: Vec::new(),
+            runtime: Vec::new(),
             states: StateMap::default(),
             use_inventory: true,
             only: None,
@@ -193,173 +192,21 @@ impl RegistryBuilder {
         self
     }
 
+    /// Adds a tool that owns its state: any value implementing [`Tool`].
+    pub fn tool(mut self, tool: impl Tool) -> Self {
+        self.runtime.push(Candidate::from_tool(tool));
+        self
+    }
+
+    /// Adds a tool known only at run time: see [`DynamicTool`].
+    pub fn dynamic(mut self, tool: DynamicTool) -> Self {
+        self.runtime.push(Candidate::from_dynamic(tool));
+        self
+    }
+
     /// Checks every tool and builds the registry: schemas are generated and validators
-    /// compiled here, once.
+    /// compiled here, once. Every problem is reported, not just the first.
     pub fn build(self) -> Result<Registry, BuildError> {
-        let RegistryBuilder {
-            mut defs,
-            states,
-            use_inventory,
-            only,
-            exclude,
-            limits,
-            repair,
-            validation,
-            resolvers,
-            context_defaults,
-            default_timeout,
-            timeouts,
-            parallel,
-            concurrency,
-            approval,
-            approver,
-        } = self;
-        if use_inventory {
-            defs.extend(crate::registration::collected());
-        }
-        // The same definition from inventory and from `register` is one tool, not a clash.
-        let mut seen = HashSet::new();
-        defs.retain(|d| seen.insert((d.name, d.location)));
-
-        let mut errors = Vec::new();
-        let known: HashSet<&str> = defs.iter().map(|d| d.name).collect();
-        let resolver_names = resolvers.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-        for (filter, names) in [
-            ("only", only.as_deref().unwrap_or_default()),
-            ("exclude", &exclude[..]),
-            ("resolver", &resolver_names[..]),
-            (
-                "timeout",
-                &timeouts.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()[..],
-            ),
-            (
-                "parallel",
-                &parallel.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()[..],
-            ),
-        ] {
-            for name in names.iter().filter(|n| !known.contains(n.as_str())) {
-                errors.push(BuildError::UnknownName {
-                    filter,
-                    name: name.clone(),
-                });
-            }
-        }
-        if let Some(only) = &only {
-            defs.retain(|d| only.iter().any(|n| n == d.name));
-        }
-        defs.retain(|d| !exclude.iter().any(|n| n == d.name));
-        defs.sort_by(|a, b| {
-            a.name
-                .cmp(b.name)
-                .then(a.location.file.cmp(b.location.file))
-                .then(a.location.line.cmp(&b.location.line))
-        });
-
-        let mut index =
-            HashMap::with_capacity_and_hasher(defs.len(), foldhash::fast::RandomState::default());
-        let mut tools: Vec<Entry> = Vec::with_capacity(defs.len());
-        for def in &defs {
-            for requirement in def.requires.iter().flatten() {
-                if !states.contains((requirement.type_id)()) {
-                    errors.push(BuildError::MissingState {
-                        tool: def.name.to_owned(),
-                        type_name: (requirement.type_name)(),
-                    });
-                }
-            }
-            if let Some(&first) = index.get(def.name) {
-                let first: &Entry = &tools[first];
-                errors.push(BuildError::DuplicateName {
-                    name: def.name.to_owned(),
-                    first: first
-                        .spec
-                        .location
-                        .map_or(Location::Runtime, Location::Source),
-                    second: Location::Source(def.location),
-                });
-                continue;
-            }
-            let (input_schema, closed_by_us) = schema::input_schema(def.schema);
-            let validator = if validation {
-                match validate::compile(&input_schema) {
-                    Ok(validator) => Some(validator),
-                    Err(reason) => {
-                        errors.push(BuildError::InvalidSchema {
-                            tool: def.name.to_owned(),
-                            reason,
-                        });
-                        None
-                    }
-                }
-            } else {
-                None
-            };
-            let properties = input_schema.get("properties").and_then(Value::as_object);
-            let uses_context_defaults = context_defaults
-                .iter()
-                .any(|(name, _)| properties.is_some_and(|p| p.contains_key(name)));
-            index.insert(def.name.to_owned(), tools.len());
-            tools.push(Entry {
-                exact: exact::is_exact(&input_schema, closed_by_us),
-                spec: ToolSpec {
-                    name: def.name.to_owned(),
-                    title: def.title.map(str::to_owned),
-                    description: def.description.to_owned(),
-                    input_schema,
-                    flags: def.flags,
-                    location: Some(def.location),
-                },
-                invoke: def.invoke,
-                validator,
-                // The resolver named on #[tool] first, then those added on the builder.
-                resolvers: def
-                    .resolver
-                    .map(|f| Arc::new(f) as SharedResolver)
-                    .into_iter()
-                    .chain(
-                        resolvers
-                            .iter()
-                            .filter(|(n, _)| n == def.name)
-                            .map(|(_, r)| Arc::clone(r)),
-                    )
-                    .collect(),
-                uses_context_defaults,
-                // Read-only tools may run beside others unless told otherwise.
-                parallel: parallel
-                    .iter()
-                    .rev()
-                    .find(|(n, _)| n == def.name)
-                    .map_or(def.flags.read_only, |(_, p)| *p),
-                timeout: timeouts
-                    .iter()
-                    .rev()
-                    .find(|(n, _)| n == def.name)
-                    .map(|(_, t)| *t),
-            });
-        }
-
-        if let Some(error) = BuildError::from_list(errors) {
-            return Err(error);
-        }
-        let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
-        let exported = ExportNames::new(tools.iter().map(|t| t.spec.name.as_str()));
-        Ok(Registry {
-            tools,
-            index,
-            names,
-            exported,
-            states,
-            config: Config {
-                limits,
-                repair,
-                context_defaults,
-                default_timeout,
-                concurrency: concurrency.map(tokio::sync::Semaphore::new),
-                approval,
-                approver,
-            },
-            gate: Default::default(),
-            blocking: Default::default(),
-        })
+        super::build::build(self)
     }
 }

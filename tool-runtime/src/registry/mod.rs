@@ -1,14 +1,15 @@
 //! The registry: every tool, its schema and compiled validator, and the pipeline's settings.
 //! The calls themselves go through [`crate::pipeline`].
 
+mod build;
 mod build_error;
 mod builder;
+pub(crate) mod candidate;
 
 pub use build_error::{BuildError, Location};
 pub use builder::RegistryBuilder;
 
 use crate::approval::{ApprovalPolicy, Approver};
-use crate::def::Invoke;
 use crate::dialect::names::ExportNames;
 use crate::dialect::Dialect;
 use crate::dispatch::gate::Gate;
@@ -18,8 +19,10 @@ use crate::pipeline::validate::Validator;
 use crate::pipeline::{Limits, RepairPolicy};
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
+use candidate::Handler;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -33,7 +36,9 @@ pub struct Registry {
     pub(crate) names: NameIndex,
     /// Each tool's name in every provider's rule, and the way back (`dialect::names`).
     pub(crate) exported: ExportNames,
-    pub(crate) states: StateMap,
+    pub(crate) states: Arc<StateMap>,
+    /// Every tool's spec, shared with `ToolContext` so tools can list their peers.
+    pub(crate) catalog: Arc<[Arc<ToolSpec>]>,
     pub(crate) config: Config,
     pub(crate) gate: Gate,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
@@ -55,8 +60,8 @@ pub(crate) struct Config {
 
 /// One tool and everything prepared for calling it.
 pub(crate) struct Entry {
-    pub spec: ToolSpec,
-    pub invoke: Invoke,
+    pub spec: Arc<ToolSpec>,
+    pub handler: Handler,
     /// `None` when validation is turned off.
     pub validator: Option<Validator>,
     /// Whether serde enforces the schema exactly (see `pipeline::exact`).
@@ -64,6 +69,9 @@ pub(crate) struct Entry {
     pub resolvers: Vec<SharedResolver>,
     /// Whether a context default names one of this tool's parameters.
     pub uses_context_defaults: bool,
+    /// Whether arguments go into a Rust type (which applies schema defaults itself); a
+    /// dynamic tool's don't, so its calls always take the full path.
+    pub typed: bool,
     /// Whether the call may run beside others (see `dispatch::gate`).
     pub parallel: bool,
     /// This tool's own timeout.
@@ -78,12 +86,12 @@ impl Registry {
 
     /// A tool's spec, by name.
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {
-        self.index.get(name).map(|&i| &self.tools[i].spec)
+        self.index.get(name).map(|&i| &*self.tools[i].spec)
     }
 
     /// Every tool's spec, ordered by name.
     pub fn specs(&self) -> impl ExactSizeIterator<Item = &ToolSpec> {
-        self.tools.iter().map(|t| &t.spec)
+        self.tools.iter().map(|t| &*t.spec)
     }
 
     /// How many tools there are.

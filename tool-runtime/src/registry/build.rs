@@ -1,0 +1,245 @@
+//! [`RegistryBuilder::build`]: every tool brought to one shape, checked, and prepared for
+//! calls (schema, validator, exactness, resolvers, dispatch settings).
+
+use super::build_error::{BuildError, Location};
+use super::builder::RegistryBuilder;
+use super::candidate::Candidate;
+use super::{Config, Entry, Registry};
+use crate::dialect::names::ExportNames;
+use crate::pipeline::names::NameIndex;
+use crate::pipeline::resolve::SharedResolver;
+use crate::pipeline::{exact, validate};
+use crate::spec::ToolSpec;
+use crate::state::StateMap;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The settings that shape each tool's entry.
+struct PerTool<'a> {
+    states: &'a StateMap,
+    validation: bool,
+    resolvers: &'a [(String, SharedResolver)],
+    context_defaults: &'a [(String, Value)],
+    timeouts: &'a [(String, Duration)],
+    parallel: &'a [(String, bool)],
+}
+
+pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
+    let RegistryBuilder {
+        mut defs,
+        runtime,
+        states,
+        use_inventory,
+        only,
+        exclude,
+        limits,
+        repair,
+        validation,
+        resolvers,
+        context_defaults,
+        default_timeout,
+        timeouts,
+        parallel,
+        concurrency,
+        approval,
+        approver,
+    } = builder;
+    if use_inventory {
+        defs.extend(crate::registration::collected());
+    }
+    // The same definition from inventory and from `register` is one tool, not a clash.
+    let mut seen = HashSet::new();
+    defs.retain(|d| seen.insert((d.name, d.location)));
+    let mut candidates: Vec<Candidate> = defs
+        .into_iter()
+        .map(Candidate::from)
+        .chain(runtime)
+        .collect();
+
+    let mut errors = Vec::new();
+    let known: HashSet<&str> = candidates.iter().map(|c| c.name.as_str()).collect();
+    for (filter, names) in [
+        ("only", only.clone().unwrap_or_default()),
+        ("exclude", exclude.clone()),
+        ("resolver", named(&resolvers)),
+        ("timeout", named(&timeouts)),
+        ("parallel", named(&parallel)),
+    ] {
+        for name in names.into_iter().filter(|n| !known.contains(n.as_str())) {
+            errors.push(BuildError::UnknownName { filter, name });
+        }
+    }
+    if let Some(only) = &only {
+        candidates.retain(|c| only.contains(&c.name));
+    }
+    candidates.retain(|c| !exclude.contains(&c.name));
+    candidates.sort_by(|a, b| {
+        let place = |c: &Candidate| c.location.map(|l| (l.file, l.line));
+        a.name
+            .cmp(&b.name)
+            .then(place(a).is_none().cmp(&place(b).is_none()))
+            .then(place(a).cmp(&place(b)))
+    });
+
+    let settings = PerTool {
+        states: &states,
+        validation,
+        resolvers: &resolvers,
+        context_defaults: &context_defaults,
+        timeouts: &timeouts,
+        parallel: &parallel,
+    };
+    let mut index =
+        HashMap::with_capacity_and_hasher(candidates.len(), foldhash::fast::RandomState::default());
+    let mut tools: Vec<Entry> = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        if let Some(&first) = index.get(&candidate.name) {
+            let first: &Entry = &tools[first];
+            errors.push(BuildError::DuplicateName {
+                name: candidate.name.clone(),
+                first: first
+                    .spec
+                    .location
+                    .map_or(Location::Runtime, Location::Source),
+                second: candidate
+                    .location
+                    .map_or(Location::Runtime, Location::Source),
+            });
+            continue;
+        }
+        if let Some(entry) = entry(candidate, &settings, &mut errors) {
+            index.insert(entry.spec.name.clone(), tools.len());
+            tools.push(entry);
+        }
+    }
+
+    if let Some(error) = BuildError::from_list(errors) {
+        return Err(error);
+    }
+    let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
+    let exported = ExportNames::new(tools.iter().map(|t| t.spec.name.as_str()));
+    let catalog = tools.iter().map(|t| Arc::clone(&t.spec)).collect();
+    Ok(Registry {
+        tools,
+        index,
+        names,
+        exported,
+        catalog,
+        states: Arc::new(states),
+        config: Config {
+            limits,
+            repair,
+            context_defaults,
+            default_timeout,
+            concurrency: concurrency.map(tokio::sync::Semaphore::new),
+            approval,
+            approver,
+        },
+        gate: Default::default(),
+        blocking: Default::default(),
+    })
+}
+
+/// Checks one tool and prepares its entry; `None` (with the problems recorded) when it can't
+/// be called.
+fn entry(
+    candidate: Candidate,
+    settings: &PerTool<'_>,
+    errors: &mut Vec<BuildError>,
+) -> Option<Entry> {
+    let Candidate {
+        name,
+        title,
+        description,
+        flags,
+        location,
+        handler,
+        requires,
+        resolver,
+        schema,
+        typed,
+    } = candidate;
+    for requirement in requires.iter().flatten() {
+        if !settings.states.contains((requirement.type_id)()) {
+            errors.push(BuildError::MissingState {
+                tool: name.clone(),
+                type_name: (requirement.type_name)(),
+            });
+        }
+    }
+    if name.is_empty() {
+        errors.push(BuildError::InvalidSchema {
+            tool: name,
+            reason: "a tool needs a name".into(),
+        });
+        return None;
+    }
+    let (input_schema, closed_by_us) = match schema {
+        Ok(schema) => schema,
+        Err(reason) => {
+            errors.push(BuildError::InvalidSchema { tool: name, reason });
+            return None;
+        }
+    };
+    let validator = if settings.validation {
+        match validate::compile(&input_schema) {
+            Ok(validator) => Some(validator),
+            Err(reason) => {
+                errors.push(BuildError::InvalidSchema { tool: name, reason });
+                return None;
+            }
+        }
+    } else {
+        None
+    };
+    let properties = input_schema.get("properties").and_then(Value::as_object);
+    let uses_context_defaults = settings
+        .context_defaults
+        .iter()
+        .any(|(parameter, _)| properties.is_some_and(|p| p.contains_key(parameter)));
+    Some(Entry {
+        exact: exact::is_exact(&input_schema, closed_by_us),
+        validator,
+        // The resolver named on #[tool] first, then those added on the builder.
+        resolvers: resolver
+            .map(|f| Arc::new(f) as SharedResolver)
+            .into_iter()
+            .chain(
+                settings
+                    .resolvers
+                    .iter()
+                    .filter(|(n, _)| *n == name)
+                    .map(|(_, r)| Arc::clone(r)),
+            )
+            .collect(),
+        uses_context_defaults,
+        typed,
+        // Read-only tools may run beside others unless told otherwise.
+        parallel: setting(settings.parallel, &name).unwrap_or(flags.read_only),
+        timeout: setting(settings.timeouts, &name),
+        handler,
+        spec: Arc::new(ToolSpec {
+            name,
+            title,
+            description,
+            input_schema,
+            flags,
+            location,
+        }),
+    })
+}
+
+/// The names a per-tool setting mentions.
+fn named<T>(list: &[(String, T)]) -> Vec<String> {
+    list.iter().map(|(name, _)| name.clone()).collect()
+}
+
+/// A per-tool setting for `tool`: the last one given wins.
+fn setting<T: Clone>(list: &[(String, T)], tool: &str) -> Option<T> {
+    list.iter()
+        .rev()
+        .find(|(name, _)| name == tool)
+        .map(|(_, value)| value.clone())
+}

@@ -1,0 +1,123 @@
+//! Every way a tool reaches the builder (a `#[tool]` fn, a [`Tool`](crate::Tool) value, a
+//! [`DynamicTool`](crate::DynamicTool)), brought to one shape before the checks.
+
+use crate::context::CallContext;
+use crate::def::{Args, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
+use crate::pipeline::ResolverFn;
+use crate::schema;
+use crate::state::StateRequirement;
+use crate::tool::{DynamicTool, RuntimeTool, Tool, Typed};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// How a call reaches the tool's code.
+#[derive(Clone)]
+pub(crate) enum Handler {
+    /// A `#[tool]` fn: a plain fn pointer, no indirection.
+    Static(Invoke),
+    /// A tool registered at run time.
+    Runtime(Arc<dyn RuntimeTool>),
+}
+
+impl Handler {
+    pub fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
+        match self {
+            Handler::Static(invoke) => invoke(args, cx),
+            Handler::Runtime(tool) => tool.invoke(args, cx),
+        }
+    }
+}
+
+/// A tool on its way into the registry.
+pub(crate) struct Candidate {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub flags: ToolFlags,
+    pub location: Option<SourceLocation>,
+    pub handler: Handler,
+    pub requires: &'static [Option<StateRequirement>],
+    pub resolver: Option<ResolverFn>,
+    /// The input schema, and whether the runtime closed objects the Rust type leaves open.
+    pub schema: Result<(Value, bool), String>,
+    /// Whether arguments are deserialized into a Rust type, which applies the schema's
+    /// defaults by itself (a dynamic tool's `Value` doesn't).
+    pub typed: bool,
+}
+
+impl From<ToolDef> for Candidate {
+    fn from(def: ToolDef) -> Candidate {
+        Candidate {
+            name: def.name.to_owned(),
+            title: def.title.map(str::to_owned),
+            description: def.description.to_owned(),
+            flags: def.flags,
+            location: Some(def.location),
+            handler: Handler::Static(def.invoke),
+            requires: def.requires,
+            resolver: def.resolver,
+            schema: Ok(schema::input_schema(def.schema)),
+            typed: true,
+        }
+    }
+}
+
+impl Candidate {
+    pub fn from_tool<T: Tool>(tool: T) -> Candidate {
+        Candidate {
+            name: tool.name().to_owned(),
+            title: None,
+            description: tool.description().to_owned(),
+            flags: tool.flags(),
+            location: None,
+            requires: &[],
+            resolver: None,
+            schema: Ok(schema::input_schema(
+                <T::Args as schemars::JsonSchema>::json_schema,
+            )),
+            typed: true,
+            handler: Handler::Runtime(Arc::new(Typed(tool))),
+        }
+    }
+
+    pub fn from_dynamic(tool: DynamicTool) -> Candidate {
+        Candidate {
+            name: tool.name.clone(),
+            title: None,
+            description: tool.description.clone(),
+            flags: tool.flags,
+            location: None,
+            requires: &[],
+            resolver: None,
+            // A schema from outside is taken as given: the validator is the judge of it.
+            schema: given_schema(&tool.input_schema).map(|schema| (schema, false)),
+            typed: false,
+            handler: Handler::Runtime(Arc::new(tool)),
+        }
+    }
+}
+
+/// A schema from outside must at least describe an object.
+fn given_schema(schema: &Value) -> Result<Value, String> {
+    match schema {
+        Value::Object(map) => {
+            let mut map = map.clone();
+            match map.get("type") {
+                None => {
+                    map.insert("type".into(), Value::from("object"));
+                }
+                Some(Value::String(t)) if t == "object" => {}
+                Some(other) => {
+                    return Err(format!(
+                        "a tool's input schema must describe an object, not {other}"
+                    ))
+                }
+            }
+            Ok(Value::Object(map))
+        }
+        Value::Bool(true) => Ok(serde_json::json!({"type": "object"})),
+        other => Err(format!(
+            "a tool's input schema must be a JSON object, not {other}"
+        )),
+    }
+}

@@ -1,0 +1,185 @@
+//! Tools beyond free functions: a [`Tool`] trait for tools that own state, and
+//! [`DynamicTool`] for tools found at run time (MCP servers, plug-ins). Both go through the
+//! same pipeline as `#[tool]` fns: repair, defaults, validation, dispatch.
+
+use crate::context::{CallContext, Inject, ToolContext};
+use crate::def::{Args, BoxFuture, Pending, ToolFlags};
+use crate::error::ToolError;
+use crate::output::{result_output, ToolOutput};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::future::Future;
+use std::sync::Arc;
+
+/// A tool that owns its state: a struct with a name, a description, typed arguments and an
+/// async `call`. Register it by value with
+/// [`RegistryBuilder::tool`](crate::RegistryBuilder::tool).
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use tool_runtime::{Registry, Tool, ToolContext, ToolError};
+///
+/// /// A counter the model can bump.
+/// struct Counter(AtomicU64);
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Bump {
+///     /// How much to add.
+///     by: u64,
+/// }
+///
+/// impl Tool for Counter {
+///     type Args = Bump;
+///     type Output = u64;
+///
+///     fn name(&self) -> &str {
+///         "bump_counter"
+///     }
+///     fn description(&self) -> &str {
+///         "Add to the counter and return its new value."
+///     }
+///     async fn call(&self, args: Bump, _cx: ToolContext) -> Result<u64, ToolError> {
+///         Ok(self.0.fetch_add(args.by, Ordering::SeqCst) + args.by)
+///     }
+/// }
+///
+/// let registry = Registry::builder().without_inventory().tool(Counter(AtomicU64::new(40))).build().unwrap();
+/// assert_eq!(registry.call_blocking("bump_counter", r#"{"by": 2}"#).to_model_text(), "42");
+/// ```
+pub trait Tool: Send + Sync + 'static {
+    /// The arguments, deserialized from the model's JSON; their schema is the input schema.
+    type Args: DeserializeOwned + JsonSchema + Send + 'static;
+    /// What a call returns: a `String` is text, a `ToolOutput` is kept, anything else JSON.
+    type Output: Serialize + 'static;
+
+    /// The name the model calls the tool by.
+    fn name(&self) -> &str;
+
+    /// What the tool does, for the model.
+    fn description(&self) -> &str;
+
+    /// Hints about what the tool does (read-only, destructive, ...).
+    fn flags(&self) -> ToolFlags {
+        ToolFlags::default()
+    }
+
+    /// Runs one call.
+    fn call(
+        &self,
+        args: Self::Args,
+        cx: ToolContext,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// A tool known only at run time: a name, a description, a JSON Schema, and a closure over
+/// the arguments as a `serde_json::Value`. Register it with
+/// [`RegistryBuilder::dynamic`](crate::RegistryBuilder::dynamic); its schema is compiled and
+/// checked like any other.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::{DynamicTool, Registry, ToolOutput};
+///
+/// let shout = DynamicTool::new(
+///     "shout",
+///     "Repeat a word in capitals.",
+///     json!({"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}),
+///     |args, _cx| async move { ToolOutput::text(args["word"].as_str().unwrap_or_default().to_uppercase()) },
+/// );
+/// let registry = Registry::builder().without_inventory().dynamic(shout).build().unwrap();
+/// assert_eq!(registry.call_blocking("shout", r#"{"word": "hey"}"#).to_model_text(), "HEY");
+/// assert!(registry.call_blocking("shout", r#"{"word": 5}"#).is_error()); // validated
+/// ```
+#[derive(Clone)]
+pub struct DynamicTool {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) input_schema: Value,
+    pub(crate) flags: ToolFlags,
+    run: DynamicFn,
+}
+
+type DynamicFn = Arc<dyn Fn(Value, ToolContext) -> BoxFuture<'static, ToolOutput> + Send + Sync>;
+
+impl DynamicTool {
+    /// A tool from its name, description, input schema and the closure that runs it.
+    pub fn new<F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        run: F,
+    ) -> DynamicTool
+    where
+        F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ToolOutput> + Send + 'static,
+    {
+        DynamicTool {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+            flags: ToolFlags::default(),
+            run: Arc::new(move |args, cx| Box::pin(run(args, cx))),
+        }
+    }
+
+    /// Sets the tool's flags.
+    #[must_use]
+    pub fn with_flags(mut self, flags: ToolFlags) -> DynamicTool {
+        self.flags = flags;
+        self
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Debug for DynamicTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DynamicTool")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A tool registered at run time, behind one object-safe entry point.
+pub(crate) trait RuntimeTool: Send + Sync {
+    fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a>;
+}
+
+/// Adapts a [`Tool`] to [`RuntimeTool`].
+pub(crate) struct Typed<T>(pub T);
+
+impl<T: Tool> RuntimeTool for Typed<T> {
+    fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
+        let args = match args.parse::<T::Args>(cx) {
+            Ok(args) => args,
+            Err(output) => return Pending::Done(output),
+        };
+        let context = match ToolContext::inject(cx) {
+            Ok(context) => context,
+            Err(output) => return Pending::Done(output),
+        };
+        Pending::Async(Box::pin(async move {
+            result_output(self.0.call(args, context).await)
+        }))
+    }
+}
+
+impl RuntimeTool for DynamicTool {
+    fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
+        let args = match args.parse::<Value>(cx) {
+            Ok(args) => args,
+            Err(output) => return Pending::Done(output),
+        };
+        match ToolContext::inject(cx) {
+            Ok(context) => Pending::Async((self.run)(args, context)),
+            Err(output) => Pending::Done(output),
+        }
+    }
+}
