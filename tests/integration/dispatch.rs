@@ -490,3 +490,46 @@ fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
     assert_eq!(field(failed, "outcome"), "error");
     assert_eq!(field(failed, "error.type"), "panicked");
 }
+
+/// Two calls meet here: they finish only if they run at the same time.
+#[tool(parallel)]
+async fn rendezvous(meeting: tool_runtime::State<tokio::sync::Barrier>) -> &'static str {
+    meeting.wait().await;
+    "met"
+}
+
+/// The same, but read-only tools marked to run alone can never meet.
+#[tool(read_only, parallel = false)]
+async fn lonely_rendezvous(meeting: tool_runtime::State<tokio::sync::Barrier>) -> &'static str {
+    meeting.wait().await;
+    "met"
+}
+
+/// Sleep past the timeout set on the attribute.
+#[tool(read_only, timeout = "50ms")]
+async fn impatient(
+    /// How long, in milliseconds.
+    ms: u64,
+) -> &'static str {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    "rested"
+}
+
+#[tokio::test]
+async fn parallel_and_timeout_on_the_attribute() {
+    let registry = Registry::builder()
+        .only(["rendezvous", "lonely_rendezvous", "impatient"])
+        .state(tokio::sync::Barrier::new(2))
+        .default_timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let together = [ToolCall::new("a", "rendezvous", "{}"), ToolCall::new("b", "rendezvous", "{}")];
+    assert_eq!(registry.dispatch_all(&together).await, [ToolOutput::text("met"), ToolOutput::text("met")]);
+    let apart = [ToolCall::new("a", "lonely_rendezvous", "{}"), ToolCall::new("b", "lonely_rendezvous", "{}")];
+    // Run one after the other, the first waits alone until its timeout. (Tokio's barrier
+    // still counts that arrival, so the second then gets through.)
+    let outputs = registry.dispatch_all(&apart).await;
+    assert_eq!(outputs[0].as_error().map(|e| e.code), Some(ErrorCode::Timeout), "{outputs:?}");
+    let output = registry.call("impatient", r#"{"ms": 5000}"#).await;
+    assert!(output.to_model_text().contains("timed out after 50 ms"), "{output:?}");
+}

@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `resolver`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `resolver`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -22,6 +22,10 @@ pub struct FnAttrs {
     pub open_world: bool,
     /// `strict = false`: never export this tool in a provider's strict mode.
     pub strict: Option<LitBool>,
+    /// `parallel` or `parallel = false`: whether calls may run beside others.
+    pub parallel: Option<LitBool>,
+    /// `timeout = "30s"`, read at compile time into milliseconds.
+    pub timeout: Option<(LitStr, u64)>,
     /// `resolver = path::to_fn`: fills the arguments the model left out.
     pub resolver: Option<syn::Path>,
 }
@@ -88,6 +92,23 @@ impl FnAttrs {
                 }
                 set_once(&mut self.strict, meta, || meta.value()?.parse())
             }
+            "parallel" => set_once(&mut self.parallel, meta, || {
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse()
+                } else {
+                    Ok(LitBool::new(true, meta.path.get_ident().map_or_else(Span::call_site, |i| i.span())))
+                }
+            }),
+            "timeout" => set_once(&mut self.timeout, meta, || {
+                let text: LitStr = meta.value()?.parse()?;
+                let ms = parse_duration(&text.value()).ok_or_else(|| {
+                    syn::Error::new(
+                        text.span(),
+                        "a timeout is a number with a unit: \"500ms\", \"30s\", \"5m\" or \"1h\"",
+                    )
+                })?;
+                Ok((text, ms))
+            }),
             "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
             _ => Err(unknown_key(meta, FN_KEYS)),
         }
@@ -195,5 +216,37 @@ fn skip_value(meta: &ParseNestedMeta) {
             skip_value(&inner);
             Ok(())
         });
+    }
+}
+
+/// `"500ms"`, `"30s"`, `"5m"`, `"1h"` → milliseconds; `None` for anything else or zero.
+fn parse_duration(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" | "min" => 60_000,
+        "h" => 3_600_000,
+        _ => return None,
+    };
+    number.checked_mul(factor).filter(|ms| *ms > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("500ms"), Some(500));
+        assert_eq!(parse_duration("30s"), Some(30_000));
+        assert_eq!(parse_duration("5m"), Some(300_000));
+        assert_eq!(parse_duration("1h"), Some(3_600_000));
+        assert_eq!(parse_duration("30"), None);
+        assert_eq!(parse_duration("0s"), None);
+        assert_eq!(parse_duration("fast"), None);
     }
 }

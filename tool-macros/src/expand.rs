@@ -122,6 +122,14 @@ pub fn expand(model: ToolFn) -> TokenStream {
         attrs.open_world,
     );
     let strict = attrs.strict.as_ref().is_none_or(LitBool::value);
+    let parallel = match &attrs.parallel {
+        Some(on) => quote!(::core::option::Option::Some(#on)),
+        None => quote!(::core::option::Option::None),
+    };
+    let timeout_ms = match &attrs.timeout {
+        Some((_, ms)) => quote!(::core::option::Option::Some(#ms)),
+        None => quote!(::core::option::Option::None),
+    };
     let title = match &attrs.title {
         Some(title) => quote!(::core::option::Option::Some(#title)),
         None => quote!(::core::option::Option::None),
@@ -179,11 +187,13 @@ pub fn expand(model: ToolFn) -> TokenStream {
                         idempotent: #idempotent,
                         open_world: #open_world,
                         strict: #strict,
+                        parallel: #parallel,
                     },
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
                     invoke: __tool_invoke,
                     requires: &[#(#requirements),*],
                     resolver: #resolver,
+                    timeout_ms: #timeout_ms,
                     location: __tr::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),

@@ -32,6 +32,8 @@ pub struct ToolDef {
     #[doc(hidden)]
     pub resolver: Option<crate::pipeline::ResolverFn>,
     #[doc(hidden)]
+    pub timeout_ms: Option<u64>,
+    #[doc(hidden)]
     pub location: SourceLocation,
 }
 
@@ -65,6 +67,9 @@ pub struct ToolFlags {
     /// The tool may be exported in a provider's strict mode (default `true`;
     /// `#[tool(strict = false)]` opts out).
     pub strict: bool,
+    /// Whether calls may run beside other calls (`#[tool(parallel)]`,
+    /// `#[tool(parallel = false)]`); `None` follows `read_only`.
+    pub parallel: Option<bool>,
 }
 
 impl Default for ToolFlags {
@@ -75,6 +80,7 @@ impl Default for ToolFlags {
             idempotent: false,
             open_world: false,
             strict: true,
+            parallel: None,
         }
     }
 }

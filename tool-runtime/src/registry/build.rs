@@ -158,6 +158,7 @@ fn entry(
         handler,
         requires,
         resolver,
+        timeout,
         schema,
         typed,
     } = candidate;
@@ -217,8 +218,9 @@ fn entry(
         uses_context_defaults,
         typed,
         // Read-only tools may run beside others unless told otherwise.
-        parallel: setting(settings.parallel, &name).unwrap_or(flags.read_only),
-        timeout: setting(settings.timeouts, &name),
+        parallel: setting(settings.parallel, &name).or(flags.parallel).unwrap_or(flags.read_only),
+        // The builder's setting wins over the one on #[tool].
+        timeout: setting(settings.timeouts, &name).or(timeout),
         handler,
         spec: Arc::new(ToolSpec {
             name,

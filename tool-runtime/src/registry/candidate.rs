@@ -38,6 +38,7 @@ pub(crate) struct Candidate {
     pub handler: Handler,
     pub requires: &'static [Option<StateRequirement>],
     pub resolver: Option<ResolverFn>,
+    pub timeout: Option<std::time::Duration>,
     /// The input schema, and whether the runtime closed objects the Rust type leaves open.
     pub schema: Result<(Value, bool), String>,
     /// Whether arguments are deserialized into a Rust type, which applies the schema's
@@ -56,6 +57,7 @@ impl From<ToolDef> for Candidate {
             handler: Handler::Static(def.invoke),
             requires: def.requires,
             resolver: def.resolver,
+            timeout: def.timeout_ms.map(std::time::Duration::from_millis),
             schema: Ok(schema::input_schema(def.schema)),
             typed: true,
         }
@@ -72,6 +74,7 @@ impl Candidate {
             location: None,
             requires: &[],
             resolver: None,
+            timeout: None,
             schema: Ok(schema::input_schema(
                 <T::Args as schemars::JsonSchema>::json_schema,
             )),
@@ -89,6 +92,7 @@ impl Candidate {
             location: None,
             requires: &[],
             resolver: None,
+            timeout: None,
             // A schema from outside is taken as given: the validator is the judge of it.
             schema: given_schema(&tool.input_schema).map(|schema| (schema, false)),
             typed: false,
