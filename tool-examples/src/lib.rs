@@ -9,6 +9,7 @@
 //! | `update_plan` | sync | nested structs, an enum, `Option`, mutable shared state |
 //! | `csv_summary` | sync | `Option<Vec<_>>`, a JSON result |
 //! | `search_files` | async | bool and optional filters, a JSON result |
+//! | `search_tools`, `describe_tool` | sync | `ToolContext`: finding tools in a large registry |
 
 #![warn(missing_docs)]
 
@@ -29,6 +30,8 @@ pub const TOOLS: &[ToolDef] = &[
     tools::list_dir::list_dir::TOOL,
     tools::read_file::read_file::TOOL,
     tools::search_files::search_files::TOOL,
+    tools::search_tools::search_tools::TOOL,
+    tools::search_tools::describe_tool::TOOL,
     tools::update_plan::update_plan::TOOL,
 ];
 
@@ -45,7 +48,7 @@ pub fn registry_with_plan(root: PathBuf, plan: Arc<PlanBoard>) -> Result<Registr
 /// A builder holding the example tools and their state, to add tools or state before building.
 ///
 /// The tools are registered by hand rather than collected by `inventory`, so a program that
-/// links other `#[tool]` fns still gets exactly these five here.
+/// links other `#[tool]` fns still gets exactly these here.
 pub fn builder(root: PathBuf, plan: Arc<PlanBoard>) -> RegistryBuilder {
     TOOLS
         .iter()
@@ -72,7 +75,7 @@ mod tests {
         let registry = registry(dir.path().to_path_buf()).unwrap();
         let names = |r: &Registry| r.specs().map(|s| s.name().to_owned()).collect::<Vec<_>>();
         assert_eq!(names(&collected), names(&registry));
-        assert_eq!(registry.len(), 5);
+        assert_eq!(registry.len(), TOOLS.len());
     }
 
     #[test]

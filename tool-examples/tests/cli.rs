@@ -5,11 +5,13 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-const TOOLS: [&str; 5] = [
+const TOOLS: [&str; 7] = [
     "csv_summary",
+    "describe_tool",
     "list_dir",
     "read_file",
     "search_files",
+    "search_tools",
     "update_plan",
 ];
 

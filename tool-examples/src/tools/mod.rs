@@ -4,4 +4,5 @@ pub mod csv_summary;
 pub mod list_dir;
 pub mod read_file;
 pub mod search_files;
+pub mod search_tools;
 pub mod update_plan;
