@@ -1,5 +1,6 @@
 //! The command line: its arguments, and one module per subcommand.
 
+mod approve;
 mod call;
 mod demo;
 mod list;
@@ -20,6 +21,9 @@ pub struct Cli {
     /// The workspace root the file tools are confined to [default: the current directory].
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Allow destructive tools (such as exec_command) without asking on the terminal.
+    #[arg(long, global = true)]
+    yes: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -84,6 +88,7 @@ impl From<io::Error> for CliError {
 /// Runs the command line, writing results to `out`; notes about the CLI go to stderr.
 pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let root = cli.root;
+    let yes = cli.yes;
     match cli.command.unwrap_or(Command::Demo) {
         Command::Demo => {
             if root.is_some() {
@@ -93,16 +98,19 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
             }
             demo::run(out).await
         }
-        Command::List => list::run(&registry(root)?, out),
-        Command::Schema { dialect, strict } => {
-            schema::run(&registry(root)?, dialect.with_strict(strict), strict, out)
-        }
+        Command::List => list::run(&registry(root, yes)?, out),
+        Command::Schema { dialect, strict } => schema::run(
+            &registry(root, yes)?,
+            dialect.with_strict(strict),
+            strict,
+            out,
+        ),
         Command::Call { name, args } => {
-            let registry = registry(root.clone())?;
+            let registry = registry(root.clone(), yes)?;
             call::run(&registry, root.as_deref(), &name, &args, out).await
         }
         Command::Run(args) => {
-            let registry = registry(root.clone())?;
+            let registry = registry(root.clone(), yes)?;
             run::run(&registry, root.as_deref(), &args, out).await
         }
     }
@@ -119,9 +127,11 @@ fn dialect_help() -> String {
 }
 
 /// The example registry over `--root`, or the current directory.
-fn registry(root: Option<PathBuf>) -> Result<Registry, CliError> {
+fn registry(root: Option<PathBuf>, yes: bool) -> Result<Registry, CliError> {
     let root = root.unwrap_or_else(|| PathBuf::from("."));
-    tool_examples::registry(root)
+    tool_examples::builder(root, Default::default())
+        .approver(approve::TerminalApprover { yes })
+        .build()
         .map_err(|e| CliError::Setup(format!("the registry could not be built: {e}")))
 }
 
