@@ -8,125 +8,13 @@
 //! of the result. Both sides start from `(name, args_json)` and end with the serialized output.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use std::hint::black_box;
-use tool_runtime::{tool, Registry, RepairPolicy};
+use tool_runtime::RepairPolicy;
 
-/// How hard to search.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-enum Mode {
-    /// Quick and rough.
-    Fast,
-    /// The usual.
-    Balanced,
-    /// Slow and careful.
-    Thorough,
-}
+#[path = "search_tool.rs"]
+mod search_tool;
 
-#[derive(Serialize)]
-struct Found {
-    query: String,
-    limit: u32,
-    exact: Option<bool>,
-    mode: Mode,
-    count: usize,
-}
-
-fn run_search(query: String, limit: u32, exact: Option<bool>, mode: Mode) -> Found {
-    let count = query.len() % (limit as usize + 1);
-    Found {
-        query,
-        limit,
-        exact,
-        mode,
-        count,
-    }
-}
-
-/// Search the index.
-#[tool(read_only)]
-fn search(
-    /// What to look for.
-    query: String,
-    /// How many results.
-    #[tool(default = 10)]
-    limit: u32,
-    /// Match the whole phrase.
-    exact: Option<bool>,
-    /// How hard to search.
-    mode: Mode,
-) -> Found {
-    run_search(query, limit, exact, mode)
-}
-
-/// Search the index, with a range on `limit` that only validation checks.
-#[tool(read_only)]
-fn search_ranged(
-    /// What to look for.
-    query: String,
-    /// How many results.
-    #[tool(default = 10)]
-    #[schemars(range(min = 1, max = 100))]
-    limit: u32,
-    /// Match the whole phrase.
-    exact: Option<bool>,
-    /// How hard to search.
-    mode: Mode,
-) -> Found {
-    run_search(query, limit, exact, mode)
-}
-
-/// The hand-written baseline's argument struct: what `#[tool]` generates, written out.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Args {
-    query: String,
-    #[serde(default = "ten")]
-    limit: u32,
-    #[serde(default)]
-    exact: Option<bool>,
-    mode: Mode,
-}
-
-fn ten() -> u32 {
-    10
-}
-
-fn baseline(name: &str, args: &str) -> Result<String, String> {
-    match name {
-        "search" => {
-            let a: Args = serde_json::from_str(args).map_err(|e| e.to_string())?;
-            serde_json::to_string(&run_search(a.query, a.limit, a.exact, a.mode))
-                .map_err(|e| e.to_string())
-        }
-        _ => Err(format!("unknown tool {name}")),
-    }
-}
-
-fn registry(
-    configure: impl FnOnce(tool_runtime::RegistryBuilder) -> tool_runtime::RegistryBuilder,
-) -> Registry {
-    configure(
-        Registry::builder()
-            .without_inventory()
-            .register(search::TOOL)
-            .register(search_ranged::TOOL),
-    )
-    .build()
-    .expect("the bench registry builds")
-}
-
-fn payloads() -> [(&'static str, String); 2] {
-    let small = r#"{"query":"rust tools","limit":5,"mode":"fast"}"#.to_owned();
-    let words: Vec<String> = (0..700).map(|i| format!("w{i}")).collect();
-    let large = format!(
-        r#"{{"query":"{}","limit":5,"mode":"fast"}}"#,
-        words.join(" ")
-    );
-    [("small", small), ("large", large)]
-}
+use search_tool::{baseline, payloads, registry};
 
 fn bench(c: &mut Criterion) {
     let validated = registry(|b| b);

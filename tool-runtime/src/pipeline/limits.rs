@@ -64,13 +64,21 @@ impl Limits {
                 max: self.max_bytes,
             });
         }
-        if max_depth_exceeds(text.as_bytes(), self.max_depth) {
+        if could_nest_deeper_than(text.as_bytes(), self.max_depth)
+            && max_depth_exceeds(text.as_bytes(), self.max_depth)
+        {
             return Err(LimitExceeded::TooDeep {
                 max: self.max_depth,
             });
         }
         Ok(())
     }
+}
+
+/// Nesting deeper than `max` takes more than `max` opening brackets. This count is one
+/// vectorized pass, far cheaper than the scan below, which only runs when it can matter.
+fn could_nest_deeper_than(bytes: &[u8], max: usize) -> bool {
+    bytes.len() > max && memchr::memchr2_iter(b'{', b'[', bytes).nth(max).is_some()
 }
 
 /// Whether `{`/`[` nesting outside strings goes deeper than `max`. Malformed text is not this
@@ -142,6 +150,13 @@ mod tests {
         assert!(limits.check(r#"{"a": "\\", "b": [1]}"#).is_ok());
         assert!(limits.check(r#"{"a": "unterminated [[[["#).is_ok());
         assert!(limits.check("\"\\").is_ok());
+    }
+
+    #[test]
+    fn many_brackets_side_by_side_are_not_deep() {
+        let wide = format!("[{}]", vec!["[1]"; 100].join(","));
+        assert!(could_nest_deeper_than(wide.as_bytes(), 64));
+        assert!(Limits::default().check(&wide).is_ok());
     }
 
     #[test]
