@@ -83,11 +83,21 @@ pub use tool::{DynamicTool, Tool};
 /// assert_eq!(add(2, 3).unwrap(), 5); // still an ordinary fn
 /// ```
 ///
-/// On the fn, `#[tool(...)]` takes `name = "..."`, `title = "..."` (a display name, MCP's
-/// `title`), `description = "..."`, the flags `read_only`, `destructive`, `idempotent`,
-/// `open_world`, and `strict = false` (never export the tool in a provider's strict mode).
-/// On a parameter it takes `default = EXPR` and `inject`. `#[serde(...)]` and `#[schemars(...)]` on a parameter are
-/// forwarded to the generated argument struct.
+/// On the fn, `#[tool(...)]` takes:
+///
+/// | key | meaning |
+/// |---|---|
+/// | `name = "..."` | the tool's name (default: the fn's), `^[a-zA-Z0-9_-]{1,64}$` |
+/// | `title = "..."` | a display name for UIs (MCP's `title`) |
+/// | `description = "..."` | the description (default: the doc comment) |
+/// | `read_only`, `destructive`, `idempotent`, `open_world` | hints, exported as MCP annotations; `destructive` calls need approval |
+/// | `parallel`, `parallel = false` | whether calls may run beside others (default: `read_only`) |
+/// | `timeout = "30s"` | the call's timeout (`ms`, `s`, `m`, `h`) |
+/// | `strict = false` | never export the tool in a provider's strict mode |
+/// | `resolver = path::to_fn` | a [`ResolverFn`](crate::pipeline::ResolverFn) filling what the model left out |
+///
+/// On a parameter it takes `default = EXPR` and `inject`. `#[serde(...)]` and
+/// `#[schemars(...)]` on a parameter are forwarded to the generated argument struct.
 pub use tool_macros::tool;
 
 /// What the code `#[tool]` generates refers to. Not a public API.
