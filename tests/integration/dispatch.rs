@@ -523,13 +523,29 @@ async fn parallel_and_timeout_on_the_attribute() {
         .default_timeout(Duration::from_millis(300))
         .build()
         .unwrap();
-    let together = [ToolCall::new("a", "rendezvous", "{}"), ToolCall::new("b", "rendezvous", "{}")];
-    assert_eq!(registry.dispatch_all(&together).await, [ToolOutput::text("met"), ToolOutput::text("met")]);
-    let apart = [ToolCall::new("a", "lonely_rendezvous", "{}"), ToolCall::new("b", "lonely_rendezvous", "{}")];
+    let together = [
+        ToolCall::new("a", "rendezvous", "{}"),
+        ToolCall::new("b", "rendezvous", "{}"),
+    ];
+    assert_eq!(
+        registry.dispatch_all(&together).await,
+        [ToolOutput::text("met"), ToolOutput::text("met")]
+    );
+    let apart = [
+        ToolCall::new("a", "lonely_rendezvous", "{}"),
+        ToolCall::new("b", "lonely_rendezvous", "{}"),
+    ];
     // Run one after the other, the first waits alone until its timeout. (Tokio's barrier
     // still counts that arrival, so the second then gets through.)
     let outputs = registry.dispatch_all(&apart).await;
-    assert_eq!(outputs[0].as_error().map(|e| e.code), Some(ErrorCode::Timeout), "{outputs:?}");
+    assert_eq!(
+        outputs[0].as_error().map(|e| e.code),
+        Some(ErrorCode::Timeout),
+        "{outputs:?}"
+    );
     let output = registry.call("impatient", r#"{"ms": 5000}"#).await;
-    assert!(output.to_model_text().contains("timed out after 50 ms"), "{output:?}");
+    assert!(
+        output.to_model_text().contains("timed out after 50 ms"),
+        "{output:?}"
+    );
 }

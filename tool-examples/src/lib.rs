@@ -7,13 +7,15 @@
 //! | `read_file` | sync | defaults, path confinement, text output |
 //! | `list_dir` | async (`tokio::fs`) | defaults, ranges, text output |
 //! | `update_plan` | sync | nested structs, an enum, `Option`, mutable shared state |
-//! | `csv_summary` | sync | `Option<Vec<_>>`, a JSON result |
+//! | `csv_summary` | sync | `Option<Vec<_>>`, safe serialization: timestamps, NaN and infinity in a JSON result |
+//! | `exec_command` | sync, `destructive` | a program run without a shell, a timeout, bounded output |
 //! | `search_files` | async | bool and optional filters, a JSON result |
 //! | `search_tools`, `describe_tool` | sync | `ToolContext`: finding tools in a large registry |
 
 #![warn(missing_docs)]
 
 mod text;
+mod timestamp;
 pub mod tools;
 mod workspace;
 
@@ -27,6 +29,7 @@ use tool_runtime::{BuildError, Registry, RegistryBuilder, ToolDef};
 /// Every example tool's definition, for registering them by hand.
 pub const TOOLS: &[ToolDef] = &[
     tools::csv_summary::csv_summary::TOOL,
+    tools::exec_command::exec_command::TOOL,
     tools::list_dir::list_dir::TOOL,
     tools::read_file::read_file::TOOL,
     tools::search_files::search_files::TOOL,

@@ -5,9 +5,10 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 8] = [
     "csv_summary",
     "describe_tool",
+    "exec_command",
     "list_dir",
     "read_file",
     "search_files",

@@ -1,6 +1,12 @@
 //! `csv_summary`: a per-column profile of a CSV file, as JSON (sync).
+//!
+//! The showcase for safe serialization: its result holds what trips plain serde_json up.
+//! Timestamps are reported as RFC 3339 strings, NaN and infinite values are counted, and a
+//! sum that overflows `f64` is returned as it is: the runtime writes it as `"Infinity"`
+//! rather than failing the call or writing `null`.
 
 use crate::text::{looks_binary, truncate_chars};
+use crate::timestamp::{self, Timestamp};
 use crate::workspace::Workspace;
 use serde::Serialize;
 use serde_json::Number;
@@ -40,6 +46,9 @@ pub struct ColumnSummary {
     /// Numeric statistics, for integer and float columns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub numeric: Option<NumericStats>,
+    /// The earliest and latest value, for timestamp columns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamps: Option<TimestampStats>,
     /// Distinct non-empty values, counted up to 1000.
     pub distinct: u64,
     /// Whether there were more distinct values than were counted.
@@ -66,23 +75,41 @@ pub enum ValueKind {
     Text,
 }
 
-/// Min, max and mean of a numeric column's finite values; `null` when there are none.
+/// Min, max, sum and mean of a numeric column's finite values (min, max and mean are
+/// `null` when there are none).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NumericStats {
     /// The smallest finite value.
     pub min: Option<Number>,
     /// The largest finite value.
     pub max: Option<Number>,
-    /// The mean of the finite values.
+    /// The sum of the finite values: `"Infinity"` or `"-Infinity"` when it overflows `f64`.
+    pub sum: f64,
+    /// The mean of the finite values (computed so that it doesn't overflow).
     pub mean: Option<f64>,
-    /// NaN and infinite values: counted, but left out of min, max and mean.
-    pub non_finite: u64,
+    /// `NaN` values: counted, but left out of the statistics.
+    pub nan: u64,
+    /// `inf` and `-inf` values: counted, but left out of the statistics.
+    pub infinite: u64,
 }
 
-/// Summarize a CSV file: for each column, its kind, counts, numeric stats and samples.
+/// The span of a timestamp column, in RFC 3339 (UTC).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimestampStats {
+    /// The earliest value, such as `2024-05-01T10:30:00Z`.
+    pub min: String,
+    /// The latest value.
+    pub max: String,
+    /// Values with no UTC offset (`2024-05-01 10:30`): read as UTC.
+    pub without_offset: u64,
+}
+
+/// Summarize a CSV file: for each column, its kind, counts, statistics and samples.
 ///
 /// The first row is the header. Kinds are inferred from the non-empty values: integer,
-/// float, bool, timestamp or text. Returns JSON.
+/// float, bool, timestamp or text. Numeric columns get min, max, sum and mean, with NaN and
+/// infinite values counted apart; timestamp columns get their earliest and latest value as
+/// RFC 3339 (UTC). Returns JSON.
 #[tool(read_only, idempotent)]
 pub fn csv_summary(
     /// Path of the CSV file, relative to the workspace root.
@@ -223,7 +250,11 @@ struct Column {
     sum: f64,
     mean: f64,
     finite: u64,
-    non_finite: u64,
+    nan: u64,
+    infinite: u64,
+    earliest: Option<Timestamp>,
+    latest: Option<Timestamp>,
+    without_offset: u64,
     distinct: HashSet<String>,
     distinct_capped: bool,
     samples: Vec<String>,
@@ -245,7 +276,11 @@ impl Default for Column {
             sum: 0.0,
             mean: 0.0,
             finite: 0,
-            non_finite: 0,
+            nan: 0,
+            infinite: 0,
+            earliest: None,
+            latest: None,
+            without_offset: 0,
             distinct: HashSet::new(),
             distinct_capped: false,
             samples: Vec::new(),
@@ -276,7 +311,16 @@ impl Column {
             }
         }
         self.all_bool &= value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false");
-        self.all_timestamp &= looks_like_timestamp(value);
+        if self.all_timestamp {
+            match timestamp::parse(value) {
+                Some(parsed) => {
+                    self.earliest = Some(self.earliest.map_or(parsed.at, |t| t.min(parsed.at)));
+                    self.latest = Some(self.latest.map_or(parsed.at, |t| t.max(parsed.at)));
+                    self.without_offset += u64::from(!parsed.has_offset);
+                }
+                None => self.all_timestamp = false,
+            }
+        }
         if !self.distinct.contains(value) {
             if self.distinct.len() < DISTINCT_CAP {
                 if self.samples.len() < SAMPLES {
@@ -290,8 +334,12 @@ impl Column {
     }
 
     fn add_number(&mut self, x: f64) {
-        if !x.is_finite() {
-            self.non_finite += 1;
+        if x.is_nan() {
+            self.nan += 1;
+            return;
+        }
+        if x.is_infinite() {
+            self.infinite += 1;
             return;
         }
         self.finite += 1;
@@ -332,14 +380,26 @@ impl Column {
             ValueKind::Integer => Some(NumericStats {
                 min: have.then(|| self.int_min.into()),
                 max: have.then(|| self.int_max.into()),
+                sum: self.sum,
                 mean,
-                non_finite: 0,
+                nan: 0,
+                infinite: 0,
             }),
             ValueKind::Float => Some(NumericStats {
                 min: Number::from_f64(self.min).filter(|_| have),
                 max: Number::from_f64(self.max).filter(|_| have),
+                sum: self.sum,
                 mean,
-                non_finite: self.non_finite,
+                nan: self.nan,
+                infinite: self.infinite,
+            }),
+            _ => None,
+        };
+        let timestamps = match (kind, self.earliest, self.latest) {
+            (ValueKind::Timestamp, Some(earliest), Some(latest)) => Some(TimestampStats {
+                min: earliest.to_rfc3339(),
+                max: latest.to_rfc3339(),
+                without_offset: self.without_offset,
             }),
             _ => None,
         };
@@ -349,6 +409,7 @@ impl Column {
             count: self.count,
             empty: self.empty,
             numeric,
+            timestamps,
             distinct: self.distinct.len() as u64,
             distinct_capped: self.distinct_capped,
             samples: self.samples,
@@ -358,58 +419,6 @@ impl Column {
 
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
-}
-
-/// `YYYY-MM-DD`, optionally followed by `T` or a space and `HH:MM`, optional `:SS`, optional
-/// fraction, optional `Z` or `±HH:MM`. A shape check, not a calendar check.
-fn looks_like_timestamp(value: &str) -> bool {
-    let b = value.as_bytes();
-    let digits = |range: std::ops::Range<usize>| {
-        b.get(range)
-            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
-    };
-    let date = b.len() >= 10
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10);
-    if !date {
-        return false;
-    }
-    let mut rest = &b[10..];
-    if rest.is_empty() {
-        return true;
-    }
-    if !matches!(rest[0], b'T' | b' ') {
-        return false;
-    }
-    rest = &rest[1..];
-    let hh_mm = |s: &[u8]| {
-        s.len() >= 5
-            && s[..2].iter().all(u8::is_ascii_digit)
-            && s[2] == b':'
-            && s[3..5].iter().all(u8::is_ascii_digit)
-    };
-    if !hh_mm(rest) {
-        return false;
-    }
-    rest = &rest[5..];
-    if rest.first() == Some(&b':') && rest.len() >= 3 && rest[1..3].iter().all(u8::is_ascii_digit) {
-        rest = &rest[3..];
-        if rest.first() == Some(&b'.') {
-            let fraction = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if fraction == 0 {
-                return false;
-            }
-            rest = &rest[1 + fraction..];
-        }
-    }
-    match rest {
-        [] | [b'Z'] => true,
-        [b'+' | b'-', zone @ ..] => hh_mm(zone) && zone.len() == 5,
-        _ => false,
-    }
 }
 
 #[cfg(test)]
@@ -434,7 +443,11 @@ mod tests {
     ) -> Result<serde_json::Value, ToolError> {
         let columns = columns.map(|c| c.into_iter().map(str::to_owned).collect());
         csv_summary(path.into(), delimiter.into(), columns, ws.clone())
-            .map(|s| serde_json::to_value(s).unwrap())
+            // As the registry writes it: through safe serialization.
+            .map(|s| match tool_runtime::safe_serialize(&s) {
+                tool_runtime::ToolOutput::Json(json) => json.to_value(),
+                other => panic!("{other:?}"),
+            })
     }
 
     #[test]
@@ -453,15 +466,24 @@ mod tests {
         assert_eq!(col(0)["kind"], "integer");
         assert_eq!(
             col(0)["numeric"],
-            json!({"min": -7, "max": 3, "mean": -0.25, "non_finite": 0})
+            json!({"min": -7, "max": 3, "sum": -1.0, "mean": -0.25, "nan": 0, "infinite": 0})
         );
         assert_eq!(col(1)["kind"], "float");
         assert_eq!(
             col(1)["numeric"],
-            json!({"min": 2.5, "max": 4.5, "mean": 3.5, "non_finite": 2})
+            json!({"min": 2.5, "max": 4.5, "sum": 7.0, "mean": 3.5, "nan": 1, "infinite": 1})
         );
         assert_eq!(col(2)["kind"], "bool");
         assert_eq!(col(3)["kind"], "timestamp");
+        assert_eq!(
+            col(3)["timestamps"],
+            json!({
+                "min": "2024-01-02T00:00:00Z",
+                "max": "2024-01-05T08:00:00.123Z",
+                "without_offset": 2,
+            })
+        );
+        assert!(col(0).get("timestamps").is_none());
         assert_eq!(col(4)["kind"], "text");
         assert_eq!(col(4)["count"], 3);
         assert_eq!(col(4)["empty"], 1);
@@ -473,18 +495,42 @@ mod tests {
     }
 
     #[test]
-    fn never_emits_nan_or_infinity() {
+    fn non_finite_values_are_counted_and_an_overflowing_sum_is_infinity() {
         let (_dir, ws) = setup("n.csv", "x,y\nNaN,1e308\ninf,1e308\n-inf,-1e308\n");
         let out = summary(&ws, "n.csv", ",", None).unwrap();
         assert_eq!(
             out["columns"][0]["numeric"],
-            json!({"min": null, "max": null, "mean": null, "non_finite": 3})
+            json!({"min": null, "max": null, "sum": 0.0, "mean": null, "nan": 1, "infinite": 2})
         );
-        // The mean of huge values is computed without overflowing.
+        // The sum overflows (1e308 + 1e308), and says so instead of failing or writing null;
+        // the mean is computed without overflowing.
         let y = &out["columns"][1]["numeric"];
         assert_eq!(y["max"], json!(1e308));
+        assert_eq!(y["sum"], "Infinity");
         let mean = y["mean"].as_f64().unwrap();
         assert!((mean - 1e308 / 3.0).abs() < 1e295, "{mean}");
+    }
+
+    #[test]
+    fn timestamps_with_offsets_are_ordered_in_utc() {
+        let (_dir, ws) = setup(
+            "t.csv",
+            "at\n2024-06-01T09:00:00+02:00\n2024-06-01T08:30:00Z\n2024-05-31T23:59:59.5-05:00\n",
+        );
+        let out = summary(&ws, "t.csv", ",", None).unwrap();
+        assert_eq!(
+            out["columns"][0]["timestamps"],
+            json!({
+                "min": "2024-06-01T04:59:59.5Z",
+                "max": "2024-06-01T08:30:00Z",
+                "without_offset": 0,
+            })
+        );
+        // A date that isn't on the calendar makes the column text.
+        let (_dir, ws) = setup("u.csv", "at\n2024-02-29\n2023-02-29\n");
+        let out = summary(&ws, "u.csv", ",", None).unwrap();
+        assert_eq!(out["columns"][0]["kind"], "text");
+        assert!(out["columns"][0].get("timestamps").is_none());
     }
 
     #[test]
@@ -533,30 +579,6 @@ mod tests {
         assert!(message(summary(&ws, "empty.csv", ",", None)).contains("header row"));
         assert!(message(summary(&ws, "bin.csv", ",", None)).contains("binary"));
         assert!(message(summary(&ws, "latin1.csv", ",", None)).contains("UTF-8"));
-    }
-
-    #[test]
-    fn timestamp_shapes() {
-        for good in [
-            "2024-01-02",
-            "2024-01-02T03:04",
-            "2024-01-02 03:04:05",
-            "2024-01-02T03:04:05.5Z",
-            "2024-01-02T03:04:05-07:00",
-        ] {
-            assert!(looks_like_timestamp(good), "{good}");
-        }
-        for bad in [
-            "2024-1-02",
-            "2024-01-02T",
-            "2024-01-02T03",
-            "2024-01-02T03:04:05.",
-            "2024-01-02Z",
-            "20240102",
-            "2024-01-02T03:04+7",
-        ] {
-            assert!(!looks_like_timestamp(bad), "{bad}");
-        }
     }
 
     #[test]

@@ -202,7 +202,7 @@ impl Registry {
             }
         }
         let _ = clock.lap();
-        Err(self.unknown_tool(name))
+        Err(self.unknown_tool(name).bounded(self.config.max_output))
     }
 
     fn unknown_tool(&self, name: &str) -> ToolOutput {
@@ -376,14 +376,15 @@ impl Registry {
     }
 }
 
-/// Errors a tool returns itself don't know the tool's name; the runtime's errors do.
+/// Errors a tool returns itself don't know the tool's name; the runtime's errors do. Every
+/// output is cut to the tool's output cap here.
 fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
     if let ToolOutput::Error(error) = &mut output {
         if error.tool.is_none() {
             error.tool = Some(entry.spec.name.clone());
         }
     }
-    output
+    output.bounded(entry.max_output)
 }
 
 fn is_argument_error(output: &ToolOutput) -> bool {

@@ -24,6 +24,8 @@ struct PerTool<'a> {
     context_defaults: &'a [(String, Value)],
     timeouts: &'a [(String, Duration)],
     parallel: &'a [(String, bool)],
+    max_output: usize,
+    max_outputs: &'a [(String, usize)],
 }
 
 pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
@@ -45,6 +47,8 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         concurrency,
         approval,
         approver,
+        max_output,
+        max_outputs,
     } = builder;
     if use_inventory {
         defs.extend(crate::registration::collected());
@@ -66,6 +70,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         ("resolver", named(&resolvers)),
         ("timeout", named(&timeouts)),
         ("parallel", named(&parallel)),
+        ("tool_max_output", named(&max_outputs)),
     ] {
         for name in names.into_iter().filter(|n| !known.contains(n.as_str())) {
             errors.push(BuildError::UnknownName { filter, name });
@@ -90,6 +95,8 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         context_defaults: &context_defaults,
         timeouts: &timeouts,
         parallel: &parallel,
+        max_output,
+        max_outputs: &max_outputs,
     };
     let mut index =
         HashMap::with_capacity_and_hasher(candidates.len(), foldhash::fast::RandomState::default());
@@ -136,6 +143,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
             concurrency: concurrency.map(tokio::sync::Semaphore::new),
             approval,
             approver,
+            max_output,
         },
         gate: Default::default(),
         blocking: Default::default(),
@@ -218,9 +226,12 @@ fn entry(
         uses_context_defaults,
         typed,
         // Read-only tools may run beside others unless told otherwise.
-        parallel: setting(settings.parallel, &name).or(flags.parallel).unwrap_or(flags.read_only),
+        parallel: setting(settings.parallel, &name)
+            .or(flags.parallel)
+            .unwrap_or(flags.read_only),
         // The builder's setting wins over the one on #[tool].
         timeout: setting(settings.timeouts, &name).or(timeout),
+        max_output: setting(settings.max_outputs, &name).unwrap_or(settings.max_output),
         handler,
         spec: Arc::new(ToolSpec {
             name,

@@ -36,6 +36,8 @@ pub struct RegistryBuilder {
     pub(super) concurrency: Option<usize>,
     pub(super) approval: ApprovalPolicy,
     pub(super) approver: Option<Box<dyn Approver>>,
+    pub(super) max_output: usize,
+    pub(super) max_outputs: Vec<(String, usize)>,
 }
 
 impl Default for RegistryBuilder {
@@ -58,6 +60,8 @@ impl Default for RegistryBuilder {
             concurrency: None,
             approval: ApprovalPolicy::default(),
             approver: None,
+            max_output: crate::output::ToolOutput::DEFAULT_MAX_OUTPUT,
+            max_outputs: Vec::new(),
         }
     }
 }
@@ -189,6 +193,23 @@ impl RegistryBuilder {
     /// such calls are denied.
     pub fn approver(mut self, approver: impl Approver) -> Self {
         self.approver = Some(Box::new(approver));
+        self
+    }
+
+    /// The most bytes of output a call may return (default 8 KiB,
+    /// [`ToolOutput::DEFAULT_MAX_OUTPUT`](crate::ToolOutput::DEFAULT_MAX_OUTPUT)): text, the
+    /// JSON text, or an error message. A longer output is cut by
+    /// [`ToolOutput::bounded`](crate::ToolOutput::bounded): text keeps its head and tail with a
+    /// marker between, JSON stays valid JSON.
+    pub fn max_output(mut self, bytes: usize) -> Self {
+        self.max_output = bytes;
+        self
+    }
+
+    /// One tool's output cap, overriding [`max_output`](Self::max_output). Naming a tool that
+    /// doesn't exist is a build error.
+    pub fn tool_max_output(mut self, tool: impl Into<String>, bytes: usize) -> Self {
+        self.max_outputs.push((tool.into(), bytes));
         self
     }
 

@@ -56,6 +56,8 @@ pub(crate) struct Config {
     pub concurrency: Option<tokio::sync::Semaphore>,
     pub approval: ApprovalPolicy,
     pub approver: Option<Box<dyn Approver>>,
+    /// The output cap of a tool that has none of its own, in bytes.
+    pub max_output: usize,
 }
 
 /// One tool and everything prepared for calling it.
@@ -76,6 +78,8 @@ pub(crate) struct Entry {
     pub parallel: bool,
     /// This tool's own timeout.
     pub timeout: Option<Duration>,
+    /// The most bytes of output a call returns: this tool's cap, or the registry's.
+    pub max_output: usize,
 }
 
 impl Registry {

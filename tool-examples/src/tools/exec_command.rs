@@ -1,0 +1,392 @@
+//! `exec_command`: run a program in the workspace, without a shell, under a timeout (sync).
+//!
+//! The argument vector goes to the operating system as it is, so nothing the model writes is
+//! ever parsed by a shell: `;`, `|`, `$(...)`, globs and quotes are plain characters in an
+//! argument. The tool is `destructive` (a program can do anything the user can), so a
+//! registry's approval policy asks before each call.
+
+use crate::workspace::Workspace;
+use serde::Serialize;
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use tool_runtime::{tool, State, ToolError};
+
+/// The timeout when the model gives none.
+const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+/// The longest a program may run, whatever the model asks.
+const MAX_TIMEOUT_MS: u64 = 60_000;
+/// Each stream keeps this many bytes from its start and as many from its end, so a program
+/// that prints gigabytes can't exhaust memory; the registry's output cap cuts further.
+const KEEP_BYTES: usize = 32 * 1024;
+/// How long to wait for the output pipes to close once the program has ended: a process it
+/// started may hold them open long after.
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
+/// How a program run ended, and what it printed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CommandOutput {
+    /// The exit code; `null` when the program was killed (by the timeout or a signal).
+    pub exit_code: Option<i32>,
+    /// The signal that ended the program, on Unix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    /// Whether the timeout killed the program.
+    pub timed_out: bool,
+    /// How long the program ran, in milliseconds.
+    pub duration_ms: u64,
+    /// What it wrote to standard output (invalid UTF-8 replaced with `�`).
+    pub stdout: String,
+    /// What it wrote to standard error.
+    pub stderr: String,
+}
+
+/// Run a program in the workspace and return its exit code and output.
+///
+/// `argv` is the program and its arguments, passed as they are: no shell runs, so characters
+/// such as `|`, `;`, `>`, `*`, `$VAR` and `$(...)` reach the program literally. The program
+/// runs in `workdir` (relative to the workspace root) with no input, and is killed after
+/// `timeout_ms` milliseconds (at most 60000). Returns JSON: `exit_code`, `timed_out`,
+/// `duration_ms`, `stdout` and `stderr`; long output keeps its beginning and end.
+#[tool(destructive)]
+pub fn exec_command(
+    /// The program and its arguments, for example ["cargo", "test", "--quiet"].
+    argv: Vec<String>,
+    /// The directory to run in, relative to the workspace root.
+    #[tool(default = String::from("."))]
+    workdir: String,
+    /// Milliseconds before the program is killed; more than 60000 counts as 60000.
+    #[tool(default = DEFAULT_TIMEOUT_MS)]
+    #[schemars(range(min = 1))]
+    timeout_ms: u64,
+    workspace: State<Workspace>,
+) -> Result<CommandOutput, ToolError> {
+    let Some((program, args)) = argv.split_first() else {
+        return Err(ToolError::new(
+            "argv is empty: give the program and its arguments, for example [\"ls\", \"-l\"]",
+        ));
+    };
+    if program.trim().is_empty() {
+        return Err(ToolError::new(
+            "argv[0] is empty: it must name the program to run, for example \"ls\"",
+        ));
+    }
+    if let Some(i) = argv.iter().position(|a| a.contains('\0')) {
+        return Err(ToolError::new(format!(
+            "argv[{i}] contains a NUL character, which no program can receive"
+        )));
+    }
+    let dir = workspace.resolve(&workdir)?;
+    if !dir.path.is_dir() {
+        return Err(ToolError::new(format!(
+            "workdir {workdir:?} is not a directory; give a directory relative to the workspace root, such as \".\""
+        )));
+    }
+
+    let started = Instant::now();
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(&dir.path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| spawn_error(program, &e))?;
+    let stdout = Drain::start(child.stdout.take());
+    let stderr = Drain::start(child.stderr.take());
+    let status = wait(&mut child, effective_timeout(timeout_ms))
+        .map_err(|e| ToolError::new(format!("waiting for {program:?} failed: {e}")))?;
+    let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let deadline = Instant::now() + DRAIN_GRACE;
+    Ok(CommandOutput {
+        exit_code: status.and_then(|s| s.code()),
+        signal: status.and_then(signal),
+        timed_out: status.is_none(),
+        duration_ms,
+        stdout: stdout.finish(deadline),
+        stderr: stderr.finish(deadline),
+    })
+}
+
+/// The timeout asked for, at least 1 ms and at most 60 s.
+fn effective_timeout(ms: u64) -> Duration {
+    Duration::from_millis(ms.clamp(1, MAX_TIMEOUT_MS))
+}
+
+/// Waits for the child to exit; `None` when the timeout came first and it was killed.
+fn wait(child: &mut Child, timeout: Duration) -> io::Result<Option<ExitStatus>> {
+    let deadline = Instant::now() + timeout;
+    // Polling (1 ms, doubling to 50 ms) keeps `child` here, where the timeout can kill it.
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            // It may have exited just now; either way it is reaped.
+            let _ = child.kill();
+            child.wait()?;
+            return Ok(None);
+        }
+        thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+#[cfg(unix)]
+fn signal(status: ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(&status)
+}
+
+#[cfg(not(unix))]
+fn signal(_: ExitStatus) -> Option<i32> {
+    None
+}
+
+fn spawn_error(program: &str, error: &io::Error) -> ToolError {
+    match error.kind() {
+        io::ErrorKind::NotFound => ToolError::new(format!(
+            "the program {program:?} was not found; check its name, or give its path"
+        )),
+        io::ErrorKind::PermissionDenied => ToolError::new(format!(
+            "{program:?} can't be run: permission denied (is it an executable file?)"
+        )),
+        _ => ToolError::new(format!("{program:?} could not be started: {error}")),
+    }
+}
+
+/// One output stream, read on its own thread so neither pipe fills up and stalls the program.
+struct Drain {
+    kept: Arc<Mutex<Kept>>,
+    done: Receiver<()>,
+}
+
+impl Drain {
+    fn start(stream: Option<impl Read + Send + 'static>) -> Drain {
+        let kept = Arc::new(Mutex::new(Kept::default()));
+        let (tx, done) = mpsc::channel();
+        if let Some(mut stream) = stream {
+            let kept = Arc::clone(&kept);
+            thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                while let Ok(n @ 1..) = stream.read(&mut buf) {
+                    if let Ok(mut kept) = kept.lock() {
+                        kept.push(&buf[..n]);
+                    }
+                }
+                let _ = tx.send(());
+            });
+        }
+        Drain { kept, done }
+    }
+
+    /// The text read, once the stream has closed or the deadline has passed.
+    fn finish(self, deadline: Instant) -> String {
+        let _ = self
+            .done
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        let kept = match self.kept.lock() {
+            Ok(mut kept) => std::mem::take(&mut *kept),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+        };
+        kept.into_text()
+    }
+}
+
+/// A stream's first and last [`KEEP_BYTES`] bytes, and a count of those dropped between.
+#[derive(Default)]
+struct Kept {
+    head: Vec<u8>,
+    tail: VecDeque<u8>,
+    dropped: u64,
+}
+
+impl Kept {
+    fn push(&mut self, bytes: &[u8]) {
+        let room = KEEP_BYTES - self.head.len();
+        let (head, rest) = bytes.split_at(room.min(bytes.len()));
+        self.head.extend_from_slice(head);
+        self.tail.extend(rest);
+        let excess = self.tail.len().saturating_sub(KEEP_BYTES);
+        self.tail.drain(..excess);
+        self.dropped += excess as u64;
+    }
+
+    fn into_text(self) -> String {
+        let mut text = String::from_utf8_lossy(&self.head).into_owned();
+        if self.dropped > 0 {
+            text.push_str(&format!("\n[... {} bytes not kept ...]\n", self.dropped));
+        }
+        let tail: Vec<u8> = self.tail.into();
+        text.push_str(&String::from_utf8_lossy(&tail));
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn setup() -> (tempfile::TempDir, State<Workspace>) {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        fs::write(dir.path().join("file.txt"), "x").unwrap();
+        let ws = State(Arc::new(Workspace::new(dir.path())));
+        (dir, ws)
+    }
+
+    fn run(ws: &State<Workspace>, argv: &[&str]) -> Result<CommandOutput, ToolError> {
+        let argv = argv.iter().map(|a| a.to_string()).collect();
+        exec_command(argv, ".".into(), DEFAULT_TIMEOUT_MS, ws.clone())
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn shell_characters_are_plain_arguments() {
+        let (dir, ws) = setup();
+        let argv = [
+            "echo",
+            "a;",
+            "touch",
+            "pwned",
+            "|",
+            "cat",
+            "$(touch pwned2)",
+            "`id`",
+            "&&",
+            "$HOME",
+            "*",
+            ">",
+            "out.txt",
+        ];
+        let out = run(&ws, &argv).unwrap();
+        assert_eq!(
+            out.stdout,
+            "a; touch pwned | cat $(touch pwned2) `id` && $HOME * > out.txt\n"
+        );
+        assert_eq!(out.exit_code, Some(0));
+        assert!(!out.timed_out);
+        for never in ["pwned", "pwned2", "out.txt"] {
+            assert!(!dir.path().join(never).exists(), "{never} was created");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn exit_codes_and_stderr_are_reported() {
+        let (_dir, ws) = setup();
+        let out = run(&ws, &["ls", "definitely-not-here"]).unwrap();
+        assert_ne!(out.exit_code, Some(0));
+        assert!(out.exit_code.is_some());
+        assert!(out.stderr.contains("definitely-not-here"), "{}", out.stderr);
+        assert_eq!(run(&ws, &["false"]).unwrap().exit_code, Some(1));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn runs_in_the_workdir() {
+        let (dir, ws) = setup();
+        let out = exec_command(vec!["pwd".into()], "sub".into(), 5000, ws).unwrap();
+        let expected = fs::canonicalize(dir.path().join("sub")).unwrap();
+        assert_eq!(out.stdout.trim_end(), expected.to_str().unwrap());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_timeout_kills_the_program() {
+        let (_dir, ws) = setup();
+        let argv = vec!["sleep".into(), "10".into()];
+        let started = Instant::now();
+        let out = exec_command(argv, ".".into(), 200, ws).unwrap();
+        assert!(out.timed_out);
+        assert_eq!(out.exit_code, None);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(out.duration_ms >= 200);
+    }
+
+    #[test]
+    fn the_timeout_is_clamped() {
+        assert_eq!(effective_timeout(u64::MAX), Duration::from_secs(60));
+        assert_eq!(effective_timeout(0), Duration::from_millis(1));
+        assert_eq!(effective_timeout(1500), Duration::from_millis(1500));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn long_output_keeps_its_ends() {
+        let (_dir, ws) = setup();
+        let out = run(&ws, &["seq", "1", "100000"]).unwrap();
+        assert!(out.stdout.starts_with("1\n2\n3\n"));
+        assert!(out.stdout.ends_with("99999\n100000\n"));
+        assert!(out.stdout.contains(" bytes not kept ...]"));
+        assert!(out.stdout.len() < 3 * KEEP_BYTES);
+    }
+
+    #[test]
+    fn bad_inputs_fail_clearly() {
+        let (_dir, ws) = setup();
+        let message = |argv: &[&str], workdir: &str| {
+            let argv = argv.iter().map(|a| a.to_string()).collect();
+            exec_command(argv, workdir.into(), 1000, ws.clone())
+                .unwrap_err()
+                .message
+        };
+        assert!(message(&[], ".").contains("argv is empty"));
+        assert!(message(&[" "], ".").contains("argv[0] is empty"));
+        assert!(message(&["echo", "a\0b"], ".").contains("argv[1] contains a NUL"));
+        assert!(message(&["definitely-not-a-program-xyz"], ".").contains("was not found"));
+        assert!(message(&["echo"], "..").contains("above the workspace"));
+        assert!(message(&["echo"], "/tmp").contains("absolute"));
+        assert!(message(&["echo"], "nope").contains("does not exist"));
+        assert!(message(&["echo"], "file.txt").contains("not a directory"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn through_the_registry_it_needs_approval_and_its_output_is_bounded() {
+        use tool_runtime::{Approval, ApprovalRequest, ErrorCode, ToolOutput};
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        // Destructive: without an approver, the default policy denies the call.
+        let unattended = crate::registry(root.clone()).unwrap();
+        let out = unattended.call_blocking("exec_command", r#"{"argv": ["echo", "hi"]}"#);
+        assert_eq!(out.as_error().unwrap().code, ErrorCode::Denied);
+
+        let registry = crate::builder(root, Arc::default())
+            .approver(|_: &ApprovalRequest<'_>| Approval::Allow)
+            .build()
+            .unwrap();
+        let out = registry.call_blocking("exec_command", r#"{"argv": ["seq", "1", "100000"]}"#);
+        let ToolOutput::Json(json) = &out else {
+            panic!("expected JSON, got {out:?}");
+        };
+        // Cut to the registry's cap, still JSON, the exit code and both ends kept.
+        assert!(json.as_str().len() <= ToolOutput::DEFAULT_MAX_OUTPUT);
+        assert!(json.truncation().is_some());
+        let value = json.to_value();
+        assert_eq!(value["exit_code"], 0);
+        assert_eq!(value["timed_out"], false);
+        let stdout = value["stdout"].as_str().unwrap();
+        assert!(stdout.starts_with("1\n2\n3\n"), "{stdout}");
+        assert!(stdout.ends_with("99999\n100000\n"), "{stdout}");
+    }
+
+    #[test]
+    fn kept_output_drops_the_middle() {
+        let mut kept = Kept::default();
+        kept.push(&vec![b'a'; KEEP_BYTES - 1]);
+        kept.push(b"bc");
+        kept.push(&vec![b'x'; KEEP_BYTES]);
+        kept.push(b"yz");
+        let text = kept.into_text();
+        assert!(text.starts_with(&"a".repeat(KEEP_BYTES - 1)));
+        assert!(text.contains("b\n[... 3 bytes not kept ...]\n"));
+        assert!(text.ends_with("xyz"));
+    }
+}
