@@ -407,9 +407,12 @@ fn a_timeout_or_parallel_setting_for_an_unknown_tool_is_a_build_error() {
     );
 }
 
+/// A span as captured: its name, and its fields as recorded.
+type CapturedSpan = (String, Vec<(String, String)>);
+
 /// A tracing subscriber that keeps every span's name and fields.
 #[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<(String, Vec<(String, String)>)>>>);
+struct Capture(Arc<Mutex<Vec<CapturedSpan>>>);
 
 struct Fields<'a>(&'a mut Vec<(String, String)>);
 
@@ -466,12 +469,12 @@ fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
         })
     });
     let spans = capture.0.lock().unwrap();
-    let tool_spans: Vec<&(String, Vec<(String, String)>)> = spans
+    let tool_spans: Vec<&CapturedSpan> = spans
         .iter()
         .filter(|(name, _)| name == "execute_tool")
         .collect();
     assert_eq!(tool_spans.len(), 2);
-    let field = |span: &(String, Vec<(String, String)>), key: &str| {
+    let field = |span: &CapturedSpan, key: &str| {
         span.1
             .iter()
             .rev()

@@ -1,6 +1,7 @@
 //! The context of one call, and the values a tool can receive from it instead of from the model.
 
 use crate::error::{ErrorCode, ToolError};
+use crate::notify::{self, LogLevel, Notification, NotificationKind, Notifier};
 use crate::output::ToolOutput;
 use crate::spec::ToolSpec;
 use crate::state::{State, StateMap, StateRequirement};
@@ -29,7 +30,9 @@ impl<'a> CallContext<'a> {
     }
 }
 
-/// A tool parameter of this type receives the call's context: the tool's name and the call's id.
+/// A tool parameter of this type receives the call's context: the tool's name and the call's
+/// id, the registry's state and tools, and a way to report progress and log lines while the
+/// call runs ([`progress`](ToolContext::progress), [`log`](ToolContext::log)).
 ///
 /// ```
 /// use tool_runtime::{tool, ToolContext};
@@ -46,6 +49,8 @@ pub struct ToolContext {
     call_id: Option<String>,
     states: Arc<StateMap>,
     catalog: Arc<[Arc<ToolSpec>]>,
+    /// Where progress and log messages go: the caller's [`Notifier`], if it set one.
+    notifier: Option<Notifier>,
 }
 
 impl ToolContext {
@@ -74,6 +79,39 @@ impl ToolContext {
     /// One tool of the registry, by name.
     pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
         self.tools().find(|spec| spec.name() == name)
+    }
+
+    /// Says how far the call has got: `progress` out of `total` when the total is known (it
+    /// should only grow). Over MCP it reaches the client as `notifications/progress`, when the
+    /// client asked for progress; otherwise it is a `tracing` event. Never blocks.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        self.notify(NotificationKind::Progress {
+            progress,
+            total,
+            message: message.map(str::to_owned),
+        });
+    }
+
+    /// Sends a log line about the call. Over MCP it reaches the client as
+    /// `notifications/message` (at or above the level the client set); otherwise it is a
+    /// `tracing` event. Never blocks.
+    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+        self.notify(NotificationKind::Log {
+            level,
+            message: message.into(),
+        });
+    }
+
+    fn notify(&self, kind: NotificationKind) {
+        let message = Notification {
+            tool: self.tool.clone(),
+            call_id: self.call_id.clone(),
+            kind,
+        };
+        match &self.notifier {
+            Some(notifier) => notifier.send(message),
+            None => notify::trace(&message),
+        }
     }
 }
 
@@ -105,7 +143,7 @@ impl<T: Send + Sync + 'static> Inject for State<T> {
 
     fn inject(cx: &CallContext<'_>) -> Result<Self, ToolOutput> {
         cx.states.get::<T>().map(State).ok_or_else(|| {
-            ToolOutput::Error(
+            ToolOutput::from(
                 ToolError::with_code(
                     ErrorCode::MissingState,
                     format!(
@@ -128,6 +166,7 @@ impl Inject for ToolContext {
             call_id: cx.call_id.map(str::to_owned),
             states: Arc::clone(cx.states),
             catalog: Arc::clone(cx.catalog),
+            notifier: Notifier::current(),
         })
     }
 }

@@ -135,7 +135,7 @@ impl Args<'_> {
 }
 
 fn not_an_object(tool: &str) -> ToolOutput {
-    ToolOutput::Error(
+    ToolOutput::from(
         ToolError::with_code(
             ErrorCode::InvalidArguments,
             format!("Invalid arguments for {tool}: the arguments must be a JSON object of named parameters."),
@@ -156,7 +156,7 @@ fn argument_error(tool: &str, error: &serde_json::Error) -> ToolOutput {
             format!("Invalid arguments for {tool}: {error}."),
         ),
     };
-    ToolOutput::Error(ToolError::with_code(code, message).for_tool(tool))
+    ToolOutput::from(ToolError::with_code(code, message).for_tool(tool))
 }
 
 /// A boxed future the runtime can hold for any tool.

@@ -24,8 +24,9 @@ pub struct ToolError {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suggestions: Vec<String>,
     /// What the model should do next, for an agent loop to send back with the result.
+    /// (A boxed `str`: it keeps `ToolError` small, and `Result<T, ToolError>` cheap to return.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retry_hint: Option<String>,
+    pub retry_hint: Option<Box<str>>,
 }
 
 /// The kinds of failure, serialized in `snake_case`.
@@ -82,7 +83,7 @@ impl ToolError {
     /// Adds what the model should do next.
     #[must_use]
     pub fn with_retry_hint(mut self, hint: impl Into<String>) -> ToolError {
-        self.retry_hint = Some(hint.into());
+        self.retry_hint = Some(hint.into().into_boxed_str());
         self
     }
 
@@ -102,3 +103,12 @@ impl fmt::Display for ToolError {
 
 // Deliberately not `std::error::Error`: a tool can return `Result<T, E>` for any `E: Display`,
 // and `ToolError` passes through that path with its code intact.
+
+#[cfg(test)]
+mod tests {
+    /// Clippy's `result_large_err` flags errors of 128 bytes or more, in users' tools too.
+    #[test]
+    fn tool_error_stays_small() {
+        assert!(std::mem::size_of::<super::ToolError>() < 128);
+    }
+}

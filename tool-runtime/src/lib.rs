@@ -38,6 +38,9 @@ mod def;
 mod dialect;
 mod dispatch;
 mod error;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+mod notify;
 mod output;
 pub mod pipeline;
 mod registration;
@@ -55,6 +58,7 @@ pub use context::{CallContext, Inject, ToolContext};
 pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
 pub use dialect::{Dialect, StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
 pub use error::{ErrorCode, ToolError};
+pub use notify::{LogLevel, Notification, NotificationKind, Notifier};
 pub use output::{safe_serialize, JsonOutput, ToolOutput, Truncation};
 pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};

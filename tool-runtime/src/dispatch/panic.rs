@@ -21,7 +21,7 @@ pub(crate) fn output(tool: &str, payload: &(dyn Any + Send)) -> ToolOutput {
         "The tool {tool} failed unexpectedly (it panicked: {}).",
         message(payload)
     );
-    ToolOutput::Error(
+    ToolOutput::from(
         ToolError::with_code(ErrorCode::Panicked, message)
             .for_tool(tool)
             .with_retry_hint("This is a bug in the tool, not in the call; retrying the same call will likely fail the same way."),

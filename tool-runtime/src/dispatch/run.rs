@@ -92,7 +92,7 @@ impl Registry {
                     .with_retry_hint(
                         "Don't repeat this call unchanged; continue without it or ask the user.",
                     );
-                Some(ToolOutput::Error(error))
+                Some(ToolOutput::from(error))
             }
         }
     }
@@ -124,7 +124,7 @@ fn timed_out(tool: &str, limit: Duration) -> ToolOutput {
         "The call to {tool} timed out after {} and was cancelled.",
         human(limit)
     );
-    ToolOutput::Error(
+    ToolOutput::from(
         ToolError::with_code(ErrorCode::Timeout, message)
             .for_tool(tool)
             .with_retry_hint("Retry with a smaller request, or continue without this result."),
@@ -132,7 +132,7 @@ fn timed_out(tool: &str, limit: Duration) -> ToolOutput {
 }
 
 pub(crate) fn cancelled(tool: &str) -> ToolOutput {
-    ToolOutput::Error(
+    ToolOutput::from(
         ToolError::with_code(
             ErrorCode::Cancelled,
             format!("The call to {tool} was cancelled before it finished."),

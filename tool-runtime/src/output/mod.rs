@@ -29,7 +29,7 @@ pub enum ToolOutput {
     /// A JSON value (a tool returning any other `Serialize` type gives this).
     Json(JsonOutput),
     /// The call failed; the message says why.
-    Error(ToolError),
+    Error(Box<ToolError>),
 }
 
 /// A serialized JSON value. Kept as text so a call's output is serialized once, not built as
@@ -130,6 +130,12 @@ impl fmt::Display for JsonOutput {
     }
 }
 
+impl From<ToolError> for ToolOutput {
+    fn from(error: ToolError) -> ToolOutput {
+        ToolOutput::Error(Box::new(error))
+    }
+}
+
 impl ToolOutput {
     /// The output cap a registry applies unless told otherwise: 8 KiB, about 2,000 tokens,
     /// enough for a page of a file or a command's last lines without crowding the context.
@@ -148,7 +154,7 @@ impl ToolOutput {
 
     /// An error output.
     pub fn error(code: ErrorCode, message: impl Into<String>) -> ToolOutput {
-        ToolOutput::Error(ToolError::with_code(code, message))
+        ToolOutput::from(ToolError::with_code(code, message))
     }
 
     /// Whether the call failed.
@@ -275,7 +281,7 @@ impl<'de> Deserialize<'de> for ToolOutput {
                 json.truncation = truncated;
                 ToolOutput::Json(json)
             }
-            Wire::Error { error } => ToolOutput::Error(error),
+            Wire::Error { error } => ToolOutput::from(error),
         })
     }
 }
@@ -303,7 +309,7 @@ pub fn value_output<T: Serialize + 'static>(value: T) -> ToolOutput {
                 ToolOutput::Text(serde_json::from_str(&json).unwrap_or_default())
             }
             Ok(json) => ToolOutput::Json(JsonOutput::new(json)),
-            Err(failure) => ToolOutput::Error(failure.error(std::any::type_name::<T>())),
+            Err(failure) => ToolOutput::from(failure.error(std::any::type_name::<T>())),
         },
         None => unit_output(()),
     }
@@ -323,10 +329,10 @@ pub fn result_output<T: Serialize + 'static, E: fmt::Display + 'static>(
                 .downcast_mut::<Option<ToolError>>()
                 .and_then(Option::take)
             {
-                return ToolOutput::Error(tool_error);
+                return ToolOutput::from(tool_error);
             }
             let message = slot.map(|e| e.to_string()).unwrap_or_default();
-            ToolOutput::Error(ToolError::new(message))
+            ToolOutput::from(ToolError::new(message))
         }
     }
 }
@@ -355,7 +361,7 @@ mod tests {
         for output in [
             ToolOutput::text("a"),
             ToolOutput::json(&[1, 2]),
-            ToolOutput::Error(ToolError::new("x").for_tool("t")),
+            ToolOutput::from(ToolError::new("x").for_tool("t")),
         ] {
             let text = serde_json::to_string(&output).unwrap();
             assert_eq!(serde_json::from_str::<ToolOutput>(&text).unwrap(), output);

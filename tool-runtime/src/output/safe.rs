@@ -52,7 +52,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub fn safe_serialize<T: Serialize + ?Sized>(value: &T) -> ToolOutput {
     match to_json(value) {
         Ok(text) => ToolOutput::Json(JsonOutput::new(text)),
-        Err(failure) => ToolOutput::Error(failure.error(std::any::type_name::<T>())),
+        Err(failure) => ToolOutput::from(failure.error(std::any::type_name::<T>())),
     }
 }
 

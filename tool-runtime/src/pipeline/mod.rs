@@ -232,7 +232,7 @@ impl Registry {
             .for_tool(name)
             .with_retry_hint(hint);
         error.suggestions = suggestions;
-        ToolOutput::Error(error)
+        ToolOutput::from(error)
     }
 
     /// Stages 1 to 5 up to the point where the tool is ready to run.
@@ -247,7 +247,7 @@ impl Registry {
         let config = &self.config;
         if let Err(limit) = config.limits.check(text) {
             let message = format!("Arguments for {} rejected: {limit}.", entry.spec.name);
-            return Pending::Done(ToolOutput::Error(
+            return Pending::Done(ToolOutput::from(
                 ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(&entry.spec.name),
             ));
         }
@@ -395,7 +395,7 @@ fn is_argument_error(output: &ToolOutput) -> bool {
 }
 
 fn done(error: ToolError) -> Pending<'static> {
-    Pending::Done(ToolOutput::Error(error))
+    Pending::Done(ToolOutput::from(error))
 }
 
 fn invalid(tool: &str, detail: &str, violations: Vec<Violation>) -> ToolError {
@@ -459,5 +459,5 @@ fn record_outcome(span: &tracing::Span, output: &ToolOutput, elapsed: std::time:
 }
 
 fn runtime_error(tool: &str, message: &str) -> ToolOutput {
-    ToolOutput::Error(ToolError::with_code(ErrorCode::RuntimeError, message).for_tool(tool))
+    ToolOutput::from(ToolError::with_code(ErrorCode::RuntimeError, message).for_tool(tool))
 }

@@ -183,7 +183,7 @@ fn did_not_finish(call: &ToolCall) -> ToolOutput {
         "The call to {} did not finish: it stopped before returning a result (it crashed or was cancelled).",
         call.name
     );
-    ToolOutput::Error(
+    ToolOutput::from(
         ToolError::with_code(ErrorCode::RuntimeError, message)
             .for_tool(&call.name)
             .with_retry_hint("Call it again if you still need its result."),
@@ -319,7 +319,7 @@ mod tests {
         let error = ToolError::new("disk full").with_retry_hint("Free some space.");
         assert_eq!(error_text(&error), "disk full\nFree some space.");
         assert_eq!(
-            flagless_text(&ToolOutput::Error(error)),
+            flagless_text(&ToolOutput::from(error)),
             "Error: disk full\nFree some space."
         );
     }

@@ -1,0 +1,49 @@
+//! MCP both ways, on the official Rust SDK (`rmcp`); the `mcp` cargo feature.
+//!
+//! **Serve** a registry to any MCP client: [`serve_stdio`] (the client started this process)
+//! or [`serve_http`] (streamable HTTP, on 127.0.0.1 unless told otherwise, `Host` and
+//! `Origin` checked, optional bearer token: [`HttpServer`] for the options). `tools/list`
+//! gives every tool's MCP export (paginated), and `tools/call` goes through the same pipeline
+//! as [`Registry::call`](crate::Registry::call): a bad call, a timeout, a panic or a denial is
+//! an `isError: true` result the model can read. A tool's
+//! [`progress`](crate::ToolContext::progress) and [`log`](crate::ToolContext::log) reach the
+//! client as notifications.
+//!
+//! **Import** a server's tools: [`McpImport`] connects to a server (a command over stdio, or a
+//! streamable-HTTP URL) and gives its tools as [`DynamicTool`](crate::DynamicTool)s named
+//! `server__tool`, their schemas cleaned so that they export to every dialect; calls are
+//! forwarded, and a server that dies or stalls gives error outputs. On the builder,
+//! [`RegistryBuilder::mcp_stdio`](crate::RegistryBuilder::mcp_stdio) and
+//! [`mcp_http`](crate::RegistryBuilder::mcp_http) do the same, connecting in
+//! [`build_async`](crate::RegistryBuilder::build_async) (connecting is async, and `build` is
+//! not).
+//!
+//! ```no_run
+//! use tool_runtime::Registry;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! // A registry of this program's tools and a server's, served over stdio.
+//! let registry = Registry::builder()
+//!     .mcp_stdio("npx", ["-y", "@modelcontextprotocol/server-everything"])
+//!     .build_async()
+//!     .await?;
+//! tool_runtime::mcp::serve_stdio(registry).await?;
+//! # Ok(())
+//! # }
+//! ```
+
+mod builder;
+mod content;
+mod error;
+mod http;
+mod import;
+mod names;
+mod schema_in;
+mod server;
+mod stdio;
+
+pub use error::McpError;
+pub use http::{serve_http, HttpOptions, HttpServer};
+pub use import::{ImportNote, McpImport, McpTools};
+pub use server::McpServer;
+pub use stdio::serve_stdio;

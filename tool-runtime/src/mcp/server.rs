@@ -1,0 +1,268 @@
+//! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
+
+use super::content;
+use crate::dialect::Dialect;
+use crate::error::ErrorCode;
+use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
+use crate::{Registry, ToolCall, ToolOutput};
+#[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
+use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::ServerHandler;
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+
+/// A [`Registry`] as an MCP server: rmcp's `ServerHandler`, for [`serve_stdio`](super::serve_stdio),
+/// [`HttpServer`](super::HttpServer), or any rmcp transport.
+///
+/// - `tools/list`: each tool's [`Dialect::Mcp`] export (`name`, `title`, `description`,
+///   `inputSchema`, `annotations`), [`page_size`](Self::page_size) per page with a cursor.
+/// - `tools/call`: the registry's pipeline and dispatcher (gate, timeouts, approval,
+///   cancellation by the client's `notifications/cancelled`). Every output is a result the
+///   model reads, `isError: true` for failures (bad arguments, timeouts, panics, denials),
+///   except a tool the registry doesn't have, which the MCP spec makes a protocol error
+///   (`-32602`, with the closest names in `data.suggestions`).
+/// - A tool's [`progress`](crate::ToolContext::progress) goes to the client when the call
+///   carries a `progressToken`; its [`log`](crate::ToolContext::log) lines at or above the
+///   level the client set with `logging/setLevel` (`info` until it sets one).
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Arc<Registry>,
+    /// The tool list, converted once: a registry doesn't change.
+    tools: Arc<[Tool]>,
+    info: Arc<Implementation>,
+    instructions: Option<Arc<str>>,
+    page_size: usize,
+    /// The client's `logging/setLevel`: one per session.
+    log_level: Arc<Mutex<LogLevel>>,
+}
+
+impl McpServer {
+    /// The tools of `registry` as an MCP server named `tool-runtime`.
+    pub fn new(registry: impl Into<Arc<Registry>>) -> McpServer {
+        let registry = registry.into();
+        let tools = content::tool_list(&registry.export_schema(Dialect::Mcp));
+        McpServer {
+            registry,
+            tools: tools.into(),
+            info: Arc::new(Implementation::new(
+                "tool-runtime",
+                env!("CARGO_PKG_VERSION"),
+            )),
+            instructions: None,
+            page_size: 100,
+            log_level: Arc::new(Mutex::new(LogLevel::Info)),
+        }
+    }
+
+    /// The name and version the server gives clients in `initialize`.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> McpServer {
+        self.info = Arc::new(Implementation::new(name, version));
+        self
+    }
+
+    /// Instructions for the client's model, sent in `initialize`.
+    #[must_use]
+    pub fn instructions(mut self, text: impl Into<String>) -> McpServer {
+        self.instructions = Some(text.into().into());
+        self
+    }
+
+    /// How many tools one `tools/list` page holds (default 100); more come with a cursor.
+    #[must_use]
+    pub fn page_size(mut self, tools: usize) -> McpServer {
+        self.page_size = tools.max(1);
+        self
+    }
+
+    /// The registry served.
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// A copy for a new session: the same tools, its own log level.
+    pub(crate) fn for_session(&self) -> McpServer {
+        McpServer {
+            log_level: Arc::new(Mutex::new(LogLevel::Info)),
+            ..self.clone()
+        }
+    }
+
+    /// One page of the tool list.
+    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+        let start = match cursor {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .ok()
+                .filter(|&at| at <= self.tools.len())
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(format!("invalid cursor {cursor:?}"), None)
+                })?,
+        };
+        let end = (start + self.page_size).min(self.tools.len());
+        let mut page = ListToolsResult::with_all_items(self.tools[start..end].to_vec());
+        page.next_cursor = (end < self.tools.len()).then(|| end.to_string());
+        Ok(page)
+    }
+
+    /// Runs one call through the registry, forwarding its notifications as they come.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let arguments = match &request.arguments {
+            Some(arguments) => Value::Object(arguments.clone()).to_string(),
+            None => "{}".to_owned(),
+        };
+        let call = ToolCall::new(
+            format!("mcp-{}", request_id(&cx)),
+            request.name.as_ref(),
+            arguments,
+        );
+        let forward = Forward {
+            peer: cx.peer.clone(),
+            progress: cx.meta.get_progress_token(),
+            level: *lock(&self.log_level),
+        };
+        let (notifier, mut messages) = Notifier::channel();
+        let run = notifier.scope(async {
+            let mut outputs = self
+                .registry
+                .dispatch_all_until(std::slice::from_ref(&call), &cx.ct)
+                .await;
+            outputs.pop()
+        });
+        let mut run = std::pin::pin!(run);
+        let output = loop {
+            tokio::select! {
+                biased;
+                Some(message) = messages.recv() => forward.send(message).await,
+                output = &mut run => break output,
+            }
+        };
+        // What the call sent last, before its result: the client sees it in order.
+        while let Ok(message) = messages.try_recv() {
+            forward.send(message).await;
+        }
+        let output = output.unwrap_or_else(|| ToolOutput::error(ErrorCode::RuntimeError, ""));
+        if let Some(error) = output.as_error().filter(|e| e.code == ErrorCode::UnknownTool) {
+            let data = serde_json::json!({"suggestions": error.suggestions});
+            return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
+        }
+        Ok(content::call_result(&call, output))
+    }
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.info.name)
+            .field("tools", &self.tools.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        #[allow(deprecated)] // logging: see the import above
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let mut config = ServerConfig::new(capabilities).with_server_info((*self.info).clone());
+        if let Some(text) = &self.instructions {
+            config = config.with_instructions(text.to_string());
+        }
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.page(request.as_ref().and_then(|r| r.cursor.as_deref()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call(request, cx).await.map(CallToolResponse::from)
+    }
+
+    #[allow(deprecated)] // logging: see the import above
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        *lock(&self.log_level) = content::log_level(request.level);
+        Ok(())
+    }
+}
+
+/// Where one call's notifications go.
+struct Forward {
+    peer: Peer<RoleServer>,
+    /// The call's `progressToken`: without one, the client asked for no progress.
+    progress: Option<ProgressToken>,
+    /// The least severe level the client wants.
+    level: LogLevel,
+}
+
+impl Forward {
+    async fn send(&self, message: Notification) {
+        // A client gone away can't be told; the call's result says what matters.
+        match message.kind {
+            NotificationKind::Progress {
+                progress,
+                total,
+                message,
+            } => {
+                let Some(token) = &self.progress else { return };
+                let mut params = ProgressNotificationParam::new(token.clone(), progress);
+                params.total = total;
+                params.message = message;
+                let _ = self.peer.notify_progress(params).await;
+            }
+            NotificationKind::Log { level, message: line } if level >= self.level => {
+                #[allow(deprecated)] // logging: see the import above
+                let params =
+                    LoggingMessageNotificationParam::new(content::mcp_level(level), line.into())
+                        .with_logger(message.tool);
+                #[allow(deprecated)]
+                let _ = self.peer.notify_logging_message(params).await;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The JSON-RPC id of the request, as text.
+fn request_id(cx: &RequestContext<RoleServer>) -> String {
+    match serde_json::to_value(&cx.id) {
+        Ok(Value::String(id)) => id,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
