@@ -110,6 +110,12 @@ fn long_failure() -> Result<String, ToolError> {
     Err(ToolError::new(format!("failed: {}", "why ".repeat(10_000))))
 }
 
+/// A log with its own cap, set on the attribute.
+#[tool(max_output = 300)]
+fn short_log(lines: usize) -> String {
+    (0..lines).map(|i| format!("line {i}\n")).collect()
+}
+
 const CAP: usize = 1024;
 const REPORT_CAP: usize = 4096;
 
@@ -123,6 +129,7 @@ fn registry() -> Registry {
         .register(unwritable::TOOL)
         .register(exploding::TOOL)
         .register(long_failure::TOOL)
+        .register(short_log::TOOL)
         .max_output(CAP)
         .tool_max_output("report", REPORT_CAP)
         .build()
@@ -271,4 +278,29 @@ fn the_default_cap_is_8_kib_and_unknown_names_are_build_errors() {
         .build()
         .unwrap_err();
     assert!(unknown.to_string().contains("tool_max_output"), "{unknown}");
+}
+
+#[test]
+fn a_cap_on_the_attribute_wins_over_the_registrys() {
+    let output = registry().call_blocking("short_log", r#"{"lines": 1000}"#);
+    let ToolOutput::Text(text) = &output else {
+        panic!("{output:?}")
+    };
+    assert!(text.len() <= 300, "{} bytes", text.len());
+    assert!(output.truncation().is_some());
+    // The builder's setting wins over the attribute.
+    let wider = Registry::builder()
+        .without_inventory()
+        .register(short_log::TOOL)
+        .tool_max_output("short_log", 5000)
+        .build()
+        .unwrap();
+    let text = wider
+        .call_blocking("short_log", r#"{"lines": 1000}"#)
+        .to_model_text();
+    assert!(
+        text.len() > 300 && text.len() <= 5000,
+        "{} bytes",
+        text.len()
+    );
 }

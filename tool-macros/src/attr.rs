@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `resolver`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -26,6 +26,8 @@ pub struct FnAttrs {
     pub parallel: Option<LitBool>,
     /// `timeout = "30s"`, read at compile time into milliseconds.
     pub timeout: Option<(LitStr, u64)>,
+    /// `max_output = 16384`: this tool's output cap, in bytes.
+    pub max_output: Option<syn::LitInt>,
     /// `resolver = path::to_fn`: fills the arguments the model left out.
     pub resolver: Option<syn::Path>,
 }
@@ -96,7 +98,12 @@ impl FnAttrs {
                 if meta.input.peek(syn::Token![=]) {
                     meta.value()?.parse()
                 } else {
-                    Ok(LitBool::new(true, meta.path.get_ident().map_or_else(Span::call_site, |i| i.span())))
+                    Ok(LitBool::new(
+                        true,
+                        meta.path
+                            .get_ident()
+                            .map_or_else(Span::call_site, |i| i.span()),
+                    ))
                 }
             }),
             "timeout" => set_once(&mut self.timeout, meta, || {
@@ -108,6 +115,13 @@ impl FnAttrs {
                     )
                 })?;
                 Ok((text, ms))
+            }),
+            "max_output" => set_once(&mut self.max_output, meta, || {
+                let bytes: syn::LitInt = meta.value()?.parse()?;
+                match bytes.base10_parse::<usize>() {
+                    Ok(n) if n > 0 => Ok(bytes),
+                    _ => Err(syn::Error::new(bytes.span(), "max_output is a number of bytes greater than 0, for example `max_output = 16384`")),
+                }
             }),
             "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
             _ => Err(unknown_key(meta, FN_KEYS)),

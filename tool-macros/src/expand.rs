@@ -126,6 +126,10 @@ pub fn expand(model: ToolFn) -> TokenStream {
         Some(on) => quote!(::core::option::Option::Some(#on)),
         None => quote!(::core::option::Option::None),
     };
+    let max_output = match &attrs.max_output {
+        Some(bytes) => quote!(::core::option::Option::Some(#bytes)),
+        None => quote!(::core::option::Option::None),
+    };
     let timeout_ms = match &attrs.timeout {
         Some((_, ms)) => quote!(::core::option::Option::Some(#ms)),
         None => quote!(::core::option::Option::None),
@@ -194,6 +198,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
                     requires: &[#(#requirements),*],
                     resolver: #resolver,
                     timeout_ms: #timeout_ms,
+                    max_output: #max_output,
                     location: __tr::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),

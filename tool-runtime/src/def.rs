@@ -34,6 +34,8 @@ pub struct ToolDef {
     #[doc(hidden)]
     pub timeout_ms: Option<u64>,
     #[doc(hidden)]
+    pub max_output: Option<usize>,
+    #[doc(hidden)]
     pub location: SourceLocation,
 }
 

@@ -97,6 +97,7 @@ pub use tool::{DynamicTool, Tool};
 /// | `read_only`, `destructive`, `idempotent`, `open_world` | hints, exported as MCP annotations; `destructive` calls need approval |
 /// | `parallel`, `parallel = false` | whether calls may run beside others (default: `read_only`) |
 /// | `timeout = "30s"` | the call's timeout (`ms`, `s`, `m`, `h`) |
+/// | `max_output = 16384` | this tool's output cap in bytes (default: the registry's, 8 KiB) |
 /// | `strict = false` | never export the tool in a provider's strict mode |
 /// | `resolver = path::to_fn` | a [`ResolverFn`](crate::pipeline::ResolverFn) filling what the model left out |
 ///

@@ -167,6 +167,7 @@ fn entry(
         requires,
         resolver,
         timeout,
+        max_output,
         schema,
         typed,
     } = candidate;
@@ -231,7 +232,8 @@ fn entry(
             .unwrap_or(flags.read_only),
         // The builder's setting wins over the one on #[tool].
         timeout: setting(settings.timeouts, &name).or(timeout),
-        max_output: setting(settings.max_outputs, &name).unwrap_or(settings.max_output),
+        // The builder's setting, then the one on #[tool], then the registry's.
+        max_output: setting(settings.max_outputs, &name).or(max_output).unwrap_or(settings.max_output),
         handler,
         spec: Arc::new(ToolSpec {
             name,

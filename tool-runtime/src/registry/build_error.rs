@@ -38,7 +38,7 @@ pub enum BuildError {
     /// names a tool that doesn't exist.
     #[error("`.{filter}(...)` names `{name}`, but no tool has that name")]
     UnknownName {
-        /// `only`, `exclude`, `resolver`, `timeout` or `parallel`.
+        /// `only`, `exclude`, `resolver`, `timeout`, `parallel` or `tool_max_output`.
         filter: &'static str,
         /// The name given.
         name: String,

@@ -39,6 +39,8 @@ pub(crate) struct Candidate {
     pub requires: &'static [Option<StateRequirement>],
     pub resolver: Option<ResolverFn>,
     pub timeout: Option<std::time::Duration>,
+    /// The output cap from `#[tool(max_output = ...)]`.
+    pub max_output: Option<usize>,
     /// The input schema, and whether the runtime closed objects the Rust type leaves open.
     pub schema: Result<(Value, bool), String>,
     /// Whether arguments are deserialized into a Rust type, which applies the schema's
@@ -58,6 +60,7 @@ impl From<ToolDef> for Candidate {
             requires: def.requires,
             resolver: def.resolver,
             timeout: def.timeout_ms.map(std::time::Duration::from_millis),
+            max_output: def.max_output,
             schema: Ok(schema::input_schema(def.schema)),
             typed: true,
         }
@@ -75,6 +78,7 @@ impl Candidate {
             requires: &[],
             resolver: None,
             timeout: None,
+            max_output: None,
             schema: Ok(schema::input_schema(
                 <T::Args as schemars::JsonSchema>::json_schema,
             )),
@@ -93,6 +97,7 @@ impl Candidate {
             requires: &[],
             resolver: None,
             timeout: None,
+            max_output: None,
             // A schema from outside is taken as given: the validator is the judge of it.
             schema: given_schema(&tool.input_schema).map(|schema| (schema, false)),
             typed: false,
