@@ -405,3 +405,31 @@ fn run_rejects_input_it_cannot_route() {
     assert_eq!(output.status.code(), Some(0));
     assert!(results_of(&output).is_empty());
 }
+
+/// Runs the binary in a new session, with no controlling terminal: what CI and a pipeline
+/// give it, so an approval prompt can't be shown and must not hang.
+fn run_without_terminal(root: &Path, args: &[&str]) -> Output {
+    Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_tool-examples"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("setsid runs the binary")
+}
+
+#[test]
+fn destructive_tools_are_denied_without_a_terminal_and_run_with_yes() {
+    let root = workspace();
+    let args = r#"{"argv": ["echo", "approved"]}"#;
+    let denied = run_without_terminal(root.path(), &["call", "exec_command", args]);
+    assert_eq!(denied.status.code(), Some(1));
+    let output: Value = serde_json::from_str(&stdout(&denied)).unwrap();
+    assert_eq!(output["error"]["code"], "denied");
+    assert!(output["error"]["message"].as_str().unwrap().contains("--yes"), "{output}");
+
+    let allowed = run_without_terminal(root.path(), &["--yes", "call", "exec_command", args]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", stdout(&allowed));
+    assert!(stdout(&allowed).contains("approved"));
+}
