@@ -59,9 +59,15 @@ fn bench(c: &mut Criterion) {
         group.bench_function("range_checked_lenient", |b| {
             b.iter(|| lenient.call_blocking(black_box("search_ranged"), black_box(&args)))
         });
-        group.bench_function("exact_schema_async_call", |b| {
+        // A sync tool through `call().await` goes to the blocking pool (never the executor's
+        // threads): this measures that hand-off.
+        group.bench_function("sync_tool_async_call_blocking_pool", |b| {
             b.to_async(&runtime)
                 .iter(|| validated.call(black_box("search"), black_box(&args)))
+        });
+        group.bench_function("async_tool_async_call", |b| {
+            b.to_async(&runtime)
+                .iter(|| validated.call(black_box("search_async"), black_box(&args)))
         });
         group.bench_function("full_path_with_report", |b| {
             b.to_async(&runtime)

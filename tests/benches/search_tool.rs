@@ -55,6 +55,22 @@ fn search(
     run_search(query, limit, exact, mode)
 }
 
+/// Search the index, as an async fn.
+#[tool(read_only)]
+async fn search_async(
+    /// What to look for.
+    query: String,
+    /// How many results.
+    #[tool(default = 10)]
+    limit: u32,
+    /// Match the whole phrase.
+    exact: Option<bool>,
+    /// How hard to search.
+    mode: Mode,
+) -> Found {
+    run_search(query, limit, exact, mode)
+}
+
 /// Search the index, with a range on `limit` that only validation checks.
 #[tool(read_only)]
 fn search_ranged(
@@ -106,7 +122,8 @@ pub fn registry(
         Registry::builder()
             .without_inventory()
             .register(search::TOOL)
-            .register(search_ranged::TOOL),
+            .register(search_ranged::TOOL)
+            .register(search_async::TOOL),
     )
     .build()
     .expect("the bench registry builds")

@@ -125,12 +125,8 @@ impl Failure {
 }
 
 fn write<T: Serialize + ?Sized>(value: &T, cx: &Cx) -> Result<String, serde_json::Error> {
-    let mut text = Vec::with_capacity(128);
-    value.serialize(SafeSer {
-        inner: &mut serde_json::Serializer::new(&mut text),
-        cx,
-    })?;
-    String::from_utf8(text).map_err(ser::Error::custom)
+    // `to_string` knows its own output is UTF-8: no second pass to check it.
+    serde_json::to_string(&Safe { value, cx })
 }
 
 /// What one serialization knows: whether it is the careful pass, and in that pass where it is.
@@ -566,7 +562,7 @@ fn raw<E: ser::Error>(json: &str) -> Result<Box<RawValue>, E> {
 }
 
 /// Standard base64 with padding (RFC 4648 §4).
-fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
