@@ -138,3 +138,43 @@ pub fn payloads() -> [(&'static str, String); 2] {
     );
     [("small", small), ("large", large)]
 }
+
+/// Search the index, as an async fn that must run alone: any other call waits for it.
+#[tool(parallel = false)]
+async fn search_exclusive(
+    /// What to look for.
+    query: String,
+    /// How many results.
+    #[tool(default = 10)]
+    limit: u32,
+    /// Match the whole phrase.
+    exact: Option<bool>,
+    /// How hard to search.
+    mode: Mode,
+) -> Found {
+    run_search(query, limit, exact, mode)
+}
+
+/// The `#[tool]` definition of `search`, to copy into large generated registries.
+pub fn search_def() -> tool_runtime::ToolDef {
+    search::TOOL
+}
+
+/// Adds `search_exclusive`, the async tool that is not parallel-safe.
+pub fn with_exclusive(builder: tool_runtime::RegistryBuilder) -> tool_runtime::RegistryBuilder {
+    builder.register(search_exclusive::TOOL)
+}
+
+/// The hand-written baseline of an async tool: parse, await the fn directly, serialize.
+pub async fn baseline_async(args: &str) -> Result<String, String> {
+    let a: Args = serde_json::from_str(args).map_err(|e| e.to_string())?;
+    serde_json::to_string(&search_async(a.query, a.limit, a.exact, a.mode).await)
+        .map_err(|e| e.to_string())
+}
+
+/// The async tool fn's future alone, its arguments already typed (the small payload's).
+pub async fn search_typed_async() -> usize {
+    search_async("rust tools".to_owned(), 5, None, Mode::Fast)
+        .await
+        .count
+}

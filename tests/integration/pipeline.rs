@@ -244,6 +244,7 @@ async fn each_safe_repair() {
             ToolOutput::Json(json) => json.to_value(),
             ToolOutput::Text(text) => Value::from(text.as_str()),
             ToolOutput::Error(e) => panic!("{tool} {args}: {}", e.message),
+            other => panic!("{tool} {args}: {other:?}"),
         };
         assert_eq!(value, expected, "{tool} {args}");
         assert_eq!(

@@ -11,9 +11,13 @@
 //! | `exec_command` | sync, `destructive` | a program run without a shell, a timeout, bounded output |
 //! | `search_files` | async | bool and optional filters, a JSON result |
 //! | `search_tools`, `describe_tool` | sync | `ToolContext`: finding tools in a large registry |
+//!
+//! [`conformance`] holds the tools the MCP conformance suite calls by name, for
+//! `tool-examples serve --conformance`.
 
 #![warn(missing_docs)]
 
+pub mod conformance;
 mod text;
 mod timestamp;
 pub mod tools;
@@ -71,6 +75,7 @@ mod tests {
         // Inventory collects every #[tool] linked into this test binary: only this crate's.
         let dir = tempfile::tempdir().unwrap();
         let collected = Registry::builder()
+            .exclude(conformance::TOOLS.iter().map(|t| t.name()))
             .state(Workspace::new(dir.path()))
             .state(PlanBoard::default())
             .build()

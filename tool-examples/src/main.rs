@@ -9,8 +9,8 @@ use std::process::ExitCode;
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    // Not locked for the whole run: `serve` speaks MCP on stdout from other threads.
+    let mut out = io::stdout();
     let result = match cli::run(args, &mut out).await {
         Ok(code) => out.flush().map(|()| code).map_err(cli::CliError::from),
         Err(e) => Err(e),

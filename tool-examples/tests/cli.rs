@@ -427,7 +427,13 @@ fn destructive_tools_are_denied_without_a_terminal_and_run_with_yes() {
     assert_eq!(denied.status.code(), Some(1));
     let output: Value = serde_json::from_str(&stdout(&denied)).unwrap();
     assert_eq!(output["error"]["code"], "denied");
-    assert!(output["error"]["message"].as_str().unwrap().contains("--yes"), "{output}");
+    assert!(
+        output["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--yes"),
+        "{output}"
+    );
 
     let allowed = run_without_terminal(root.path(), &["--yes", "call", "exec_command", args]);
     assert_eq!(allowed.status.code(), Some(0), "{}", stdout(&allowed));

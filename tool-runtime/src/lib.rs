@@ -59,7 +59,9 @@ pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFla
 pub use dialect::{Dialect, StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
 pub use error::{ErrorCode, ToolError};
 pub use notify::{LogLevel, Notification, NotificationKind, Notifier};
-pub use output::{safe_serialize, JsonOutput, ToolOutput, Truncation};
+pub use output::{
+    safe_serialize, ContentBlock, JsonOutput, Resource, ResourceBody, ToolOutput, Truncation,
+};
 pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};
 pub use spec::ToolSpec;

@@ -97,6 +97,7 @@ pub trait Tool: Send + Sync + 'static {
 #[derive(Clone)]
 pub struct DynamicTool {
     pub(crate) name: String,
+    pub(crate) title: Option<String>,
     pub(crate) description: String,
     pub(crate) input_schema: Value,
     pub(crate) flags: ToolFlags,
@@ -119,6 +120,7 @@ impl DynamicTool {
     {
         DynamicTool {
             name: name.into(),
+            title: None,
             description: description.into(),
             input_schema,
             flags: ToolFlags::default(),
@@ -130,6 +132,13 @@ impl DynamicTool {
     #[must_use]
     pub fn with_flags(mut self, flags: ToolFlags) -> DynamicTool {
         self.flags = flags;
+        self
+    }
+
+    /// Sets a display name for UIs, exported as MCP's `title`.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> DynamicTool {
+        self.title = Some(title.into());
         self
     }
 

@@ -6,13 +6,15 @@ mod demo;
 mod list;
 mod run;
 mod schema;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tool_runtime::{Dialect, Registry};
+use tool_runtime::mcp::McpImport;
+use tool_runtime::{Dialect, Registry, RegistryBuilder};
 
 /// List, export and call the example tools; with no command, run a short demo.
 #[derive(Debug, Parser)]
@@ -24,6 +26,10 @@ pub struct Cli {
     /// Allow destructive tools (such as exec_command) without asking on the terminal.
     #[arg(long, global = true)]
     yes: bool,
+    /// Add the tools of the MCP server this command line starts (`'npx -y some-server'`),
+    /// named `{server}__{tool}`; repeat for more servers.
+    #[arg(long = "mcp", global = true, value_name = "'COMMAND ARGS'")]
+    mcp: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -54,6 +60,8 @@ enum Command {
     /// Route a model's output (read from stdin), run every call it makes, and print the
     /// results as the provider's next request needs them; exits with 1 when a call failed.
     Run(run::RunArgs),
+    /// Serve the tools over MCP: on stdio, or over streamable HTTP with --http.
+    Serve(serve::ServeArgs),
 }
 
 /// Exit code of `call` when the output is an error (clap's own usage errors exit with 2).
@@ -89,6 +97,7 @@ impl From<io::Error> for CliError {
 pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let root = cli.root;
     let yes = cli.yes;
+    let mcp = cli.mcp;
     match cli.command.unwrap_or(Command::Demo) {
         Command::Demo => {
             if root.is_some() {
@@ -98,20 +107,28 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
             }
             demo::run(out).await
         }
-        Command::List => list::run(&registry(root, yes)?, out),
+        Command::List => list::run(&registry(root, yes, &mcp).await?, out),
         Command::Schema { dialect, strict } => schema::run(
-            &registry(root, yes)?,
+            &registry(root, yes, &mcp).await?,
             dialect.with_strict(strict),
             strict,
             out,
         ),
         Command::Call { name, args } => {
-            let registry = registry(root.clone(), yes)?;
+            let registry = registry(root.clone(), yes, &mcp).await?;
             call::run(&registry, root.as_deref(), &name, &args, out).await
         }
         Command::Run(args) => {
-            let registry = registry(root.clone(), yes)?;
+            let registry = registry(root.clone(), yes, &mcp).await?;
             run::run(&registry, root.as_deref(), &args, out).await
+        }
+        Command::Serve(args) => {
+            let builder = if args.conformance {
+                tool_examples::conformance::builder()
+            } else {
+                examples(root, yes)
+            };
+            serve::run(build(builder, &mcp).await?, &args).await
         }
     }
 }
@@ -126,13 +143,35 @@ fn dialect_help() -> String {
     format!("The export dialect: {}", names.join(", "))
 }
 
-/// The example registry over `--root`, or the current directory.
-fn registry(root: Option<PathBuf>, yes: bool) -> Result<Registry, CliError> {
+/// The example registry over `--root`, or the current directory, with the tools of every
+/// `--mcp` server.
+async fn registry(root: Option<PathBuf>, yes: bool, mcp: &[String]) -> Result<Registry, CliError> {
+    build(examples(root, yes), mcp).await
+}
+
+/// The example tools over `--root`, or the current directory.
+fn examples(root: Option<PathBuf>, yes: bool) -> RegistryBuilder {
     let root = root.unwrap_or_else(|| PathBuf::from("."));
-    tool_examples::builder(root, Default::default())
-        .approver(approve::TerminalApprover { yes })
-        .build()
-        .map_err(|e| CliError::Setup(format!("the registry could not be built: {e}")))
+    tool_examples::builder(root, Default::default()).approver(approve::TerminalApprover { yes })
+}
+
+/// Builds, connecting every `--mcp` server first; what an import renamed or cleaned is said
+/// on stderr.
+async fn build(mut builder: RegistryBuilder, mcp: &[String]) -> Result<Registry, CliError> {
+    let setup =
+        |e: &dyn fmt::Display| CliError::Setup(format!("the registry could not be built: {e}"));
+    for line in mcp {
+        let tools = McpImport::command_line(line)
+            .map_err(|e| setup(&e))?
+            .connect()
+            .await
+            .map_err(|e| setup(&e))?;
+        for note in tools.notes() {
+            eprintln!("note: {}: {note}", tools.prefix());
+        }
+        builder = builder.mcp_tools(tools);
+    }
+    builder.build().map_err(|e| setup(&e))
 }
 
 /// Writes a value as pretty JSON and a newline. Going through a `Value` first indents the

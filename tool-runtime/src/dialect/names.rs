@@ -61,7 +61,7 @@ impl NameRule {
 
     /// The closest name the rule accepts: bad characters as `_`, a bad start prefixed with
     /// `_`, and a name too long cut to leave room for `_` and an 8-digit hash of `name`.
-    fn sanitize(self, name: &str) -> String {
+    pub(crate) fn sanitize(self, name: &str) -> String {
         let mut out: String = name
             .chars()
             .map(|c| if self.allows_char(c) { c } else { '_' })
@@ -80,7 +80,7 @@ impl NameRule {
 }
 
 /// `base` cut so that `base_<hash of original>` fits in `max` bytes (`base` is ASCII).
-fn with_hash(base: &str, original: &str, max: usize) -> String {
+pub(crate) fn with_hash(base: &str, original: &str, max: usize) -> String {
     let hash = format!("{:08x}", fnv1a(original.as_bytes()) as u32);
     let keep = base.len().min(max - hash.len() - 1);
     format!("{}_{hash}", &base[..keep])

@@ -143,7 +143,7 @@ pub(crate) fn cancelled(tool: &str) -> ToolOutput {
 
 fn human(duration: Duration) -> String {
     let ms = duration.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{ms} ms")

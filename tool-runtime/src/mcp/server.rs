@@ -5,13 +5,13 @@ use crate::dialect::Dialect;
 use crate::error::ErrorCode;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::{Registry, ToolCall, ToolOutput};
-#[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
-use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
     ServerCapabilities, ServerConfig, Tool,
 };
+#[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
+use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::ServerHandler;
 use serde_json::Value;
@@ -153,7 +153,10 @@ impl McpServer {
             forward.send(message).await;
         }
         let output = output.unwrap_or_else(|| ToolOutput::error(ErrorCode::RuntimeError, ""));
-        if let Some(error) = output.as_error().filter(|e| e.code == ErrorCode::UnknownTool) {
+        if let Some(error) = output
+            .as_error()
+            .filter(|e| e.code == ErrorCode::UnknownTool)
+        {
             let data = serde_json::json!({"suggestions": error.suggestions});
             return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
         }
@@ -239,7 +242,10 @@ impl Forward {
                 params.message = message;
                 let _ = self.peer.notify_progress(params).await;
             }
-            NotificationKind::Log { level, message: line } if level >= self.level => {
+            NotificationKind::Log {
+                level,
+                message: line,
+            } if level >= self.level => {
                 #[allow(deprecated)] // logging: see the import above
                 let params =
                     LoggingMessageNotificationParam::new(content::mcp_level(level), line.into())
@@ -265,4 +271,57 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DynamicTool;
+
+    fn server(tools: usize) -> McpServer {
+        let builder = (0..tools).fold(Registry::builder().without_inventory(), |b, i| {
+            b.dynamic(DynamicTool::new(
+                format!("t{i}"),
+                "A tool.",
+                serde_json::json!({"type": "object"}),
+                |_, _| async { ToolOutput::text("") },
+            ))
+        });
+        McpServer::new(builder.build().unwrap())
+    }
+
+    #[test]
+    fn the_tool_list_comes_in_pages_with_cursors() {
+        let server = server(5).page_size(2);
+        let mut cursor = None;
+        let mut names = Vec::new();
+        loop {
+            let page = server.page(cursor.as_deref()).unwrap();
+            assert!(page.tools.len() <= 2);
+            names.extend(page.tools.iter().map(|t| t.name.to_string()));
+            cursor = page.next_cursor;
+            if cursor.is_none() {
+                break;
+            }
+        }
+        assert_eq!(names, ["t0", "t1", "t2", "t3", "t4"]);
+        assert!(server.page(Some("nonsense")).is_err());
+        assert!(server.page(Some("99")).is_err());
+        assert!(server.page(None).unwrap().next_cursor.is_some());
+        assert!(server
+            .page_size(100)
+            .page(None)
+            .unwrap()
+            .next_cursor
+            .is_none());
+    }
+
+    #[test]
+    fn the_server_says_it_has_tools_and_logging() {
+        let info = server(1).named("x", "1.2.3").get_info();
+        assert_eq!(info.server_info.name, "x");
+        assert!(info.capabilities.tools.is_some());
+        let wire = serde_json::to_value(&info.capabilities).unwrap();
+        assert!(wire.get("logging").is_some(), "{wire}");
+    }
 }

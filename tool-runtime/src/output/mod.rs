@@ -1,11 +1,13 @@
-//! What a call returns: text, JSON, or an error; how return values become one
+//! What a call returns: text, JSON, an error, or rich [`content`]; how return values become one
 //! ([`safe`]: never failing the call), and how an output is kept within a byte budget
 //! ([`truncate`] for text, [`truncate_json`] for JSON).
 
+mod content;
 mod safe;
 mod truncate;
 mod truncate_json;
 
+pub use content::{ContentBlock, Resource, ResourceBody};
 pub use safe::safe_serialize;
 
 use crate::error::{ErrorCode, ToolError};
@@ -18,8 +20,9 @@ use std::fmt;
 
 /// The one result every call ends with.
 ///
-/// Serialized as `{"kind": "text", "text": ...}`, `{"kind": "object", "json": ...}` or
-/// `{"kind": "error", "error": {"code": ..., "message": ...}}`, with
+/// Serialized as `{"kind": "text", "text": ...}`, `{"kind": "object", "json": ...}`,
+/// `{"kind": "error", "error": {"code": ..., "message": ...}}` or
+/// `{"kind": "content", "content": [{"type": "text" | "image" | "audio" | "resource", ...}]}`, with
 /// `"truncated": {"original_bytes", "removed_bytes", "removed_lines"}` added when the output
 /// cap cut it ([`truncation`](Self::truncation)).
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +33,9 @@ pub enum ToolOutput {
     Json(JsonOutput),
     /// The call failed; the message says why.
     Error(Box<ToolError>),
+    /// Text, images, audio and embedded resources, in order
+    /// ([`ToolOutput::content`]); each provider gets the nearest form it accepts.
+    Content(Vec<ContentBlock>),
 }
 
 /// A serialized JSON value. Kept as text so a call's output is serialized once, not built as
@@ -157,6 +163,11 @@ impl ToolOutput {
         ToolOutput::from(ToolError::with_code(code, message))
     }
 
+    /// Rich content: text, images, audio, embedded resources, in the order given.
+    pub fn content(blocks: impl IntoIterator<Item = ContentBlock>) -> ToolOutput {
+        ToolOutput::Content(blocks.into_iter().collect())
+    }
+
     /// Whether the call failed.
     pub fn is_error(&self) -> bool {
         matches!(self, ToolOutput::Error(_))
@@ -176,6 +187,11 @@ impl ToolOutput {
             ToolOutput::Text(text) => text.clone(),
             ToolOutput::Json(json) => json.as_str().to_owned(),
             ToolOutput::Error(error) => error.message.clone(),
+            ToolOutput::Content(blocks) => blocks
+                .iter()
+                .map(ContentBlock::to_model_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 
@@ -215,6 +231,7 @@ impl ToolOutput {
                 }
                 ToolOutput::Error(error)
             }
+            ToolOutput::Content(blocks) => ToolOutput::Content(content::bounded(blocks, max_bytes)),
             fits => fits,
         }
     }
@@ -226,6 +243,7 @@ impl ToolOutput {
             ToolOutput::Text(text) => truncate::find(text),
             ToolOutput::Json(json) => json.truncation,
             ToolOutput::Error(error) => truncate::find(&error.message),
+            ToolOutput::Content(blocks) => content::truncation(blocks),
         }
     }
 }
@@ -247,6 +265,10 @@ impl Serialize for ToolOutput {
             ToolOutput::Error(error) => {
                 out.serialize_field("kind", "error")?;
                 out.serialize_field("error", error)?;
+            }
+            ToolOutput::Content(blocks) => {
+                out.serialize_field("kind", "content")?;
+                out.serialize_field("content", blocks)?;
             }
         }
         if let Some(truncation) = truncation {
@@ -273,6 +295,9 @@ impl<'de> Deserialize<'de> for ToolOutput {
             Error {
                 error: ToolError,
             },
+            Content {
+                content: Vec<ContentBlock>,
+            },
         }
         Ok(match Wire::deserialize(deserializer)? {
             Wire::Text { text } => ToolOutput::Text(text),
@@ -282,6 +307,7 @@ impl<'de> Deserialize<'de> for ToolOutput {
                 ToolOutput::Json(json)
             }
             Wire::Error { error } => ToolOutput::from(error),
+            Wire::Content { content } => ToolOutput::Content(content),
         })
     }
 }

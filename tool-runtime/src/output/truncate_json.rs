@@ -352,7 +352,7 @@ mod tests {
                 ToolOutput::Text(marked) => {
                     assert!(super::super::truncate::find(&marked).is_some(), "{max}");
                 }
-                ToolOutput::Error(e) => panic!("{e:?}"),
+                other => panic!("{other:?}"),
             }
         }
     }

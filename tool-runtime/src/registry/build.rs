@@ -49,6 +49,8 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         approver,
         max_output,
         max_outputs,
+        #[cfg(feature = "mcp")]
+        mcp,
     } = builder;
     if use_inventory {
         defs.extend(crate::registration::collected());
@@ -63,6 +65,14 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         .collect();
 
     let mut errors = Vec::new();
+    #[cfg(feature = "mcp")]
+    for import in mcp {
+        errors.push(BuildError::ToolSource {
+            origin: import.describe(),
+            reason: "connecting to an MCP server is async: build with `build_async().await`"
+                .to_owned(),
+        });
+    }
     let known: HashSet<&str> = candidates.iter().map(|c| c.name.as_str()).collect();
     for (filter, names) in [
         ("only", only.clone().unwrap_or_default()),
@@ -233,7 +243,9 @@ fn entry(
         // The builder's setting wins over the one on #[tool].
         timeout: setting(settings.timeouts, &name).or(timeout),
         // The builder's setting, then the one on #[tool], then the registry's.
-        max_output: setting(settings.max_outputs, &name).or(max_output).unwrap_or(settings.max_output),
+        max_output: setting(settings.max_outputs, &name)
+            .or(max_output)
+            .unwrap_or(settings.max_output),
         handler,
         spec: Arc::new(ToolSpec {
             name,

@@ -43,6 +43,14 @@ pub enum BuildError {
         /// The name given.
         name: String,
     },
+    /// Tools from outside the program (an MCP server's) could not be loaded.
+    #[error("the tools of `{origin}` could not be loaded: {reason}")]
+    ToolSource {
+        /// Where they were to come from: a command line, a URL.
+        origin: String,
+        /// Why not.
+        reason: String,
+    },
     /// Several of the above.
     #[error("{}", list(.0))]
     Multiple(Vec<BuildError>),
@@ -81,6 +89,14 @@ impl BuildError {
         match self {
             BuildError::Multiple(all) => all,
             single => std::slice::from_ref(single),
+        }
+    }
+
+    /// The individual problems, owned.
+    pub fn into_problems(self) -> Vec<BuildError> {
+        match self {
+            BuildError::Multiple(all) => all,
+            single => vec![single],
         }
     }
 

@@ -38,6 +38,9 @@ pub struct RegistryBuilder {
     pub(super) approver: Option<Box<dyn Approver>>,
     pub(super) max_output: usize,
     pub(super) max_outputs: Vec<(String, usize)>,
+    /// MCP servers whose tools `build_async` imports (`crate::mcp::builder`).
+    #[cfg(feature = "mcp")]
+    pub(crate) mcp: Vec<crate::mcp::McpImport>,
 }
 
 impl Default for RegistryBuilder {
@@ -62,6 +65,8 @@ impl Default for RegistryBuilder {
             approver: None,
             max_output: crate::output::ToolOutput::DEFAULT_MAX_OUTPUT,
             max_outputs: Vec::new(),
+            #[cfg(feature = "mcp")]
+            mcp: Vec::new(),
         }
     }
 }

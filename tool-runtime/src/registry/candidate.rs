@@ -90,7 +90,7 @@ impl Candidate {
     pub fn from_dynamic(tool: DynamicTool) -> Candidate {
         Candidate {
             name: tool.name.clone(),
-            title: None,
+            title: tool.title.clone(),
             description: tool.description.clone(),
             flags: tool.flags,
             location: None,

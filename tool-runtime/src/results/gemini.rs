@@ -5,7 +5,7 @@
 
 use super::{arguments_object, error_text, Answer};
 use crate::router::GEMINI_GENERATED_ID_PREFIX;
-use crate::{ToolCall, ToolOutput};
+use crate::{ContentBlock, ResourceBody, ToolCall, ToolOutput};
 use serde_json::{json, Map, Value};
 
 /// One user content with a `functionResponse` part per call, in call order. Ids the router
@@ -22,10 +22,21 @@ pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {
     let parts: Vec<Value> = answers
         .iter()
         .map(|answer| {
+            let mut parts = Vec::new();
             let response = match &*answer.output {
                 ToolOutput::Text(text) => json!({"output": text}),
                 ToolOutput::Json(json) => json!({"output": json.to_value()}),
                 ToolOutput::Error(error) => json!({"error": error_text(error)}),
+                ToolOutput::Content(blocks) => {
+                    let mut texts = Vec::new();
+                    for block in blocks {
+                        match inline_data(block) {
+                            Some(part) => parts.push(part),
+                            None => texts.push(block.to_model_text()),
+                        }
+                    }
+                    json!({"output": texts.join("\n")})
+                }
             };
             let mut function_response = Map::new();
             if let Some(id) = model_id(answer.call) {
@@ -33,10 +44,33 @@ pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {
             }
             function_response.insert("name".into(), answer.call.name.clone().into());
             function_response.insert("response".into(), response);
+            if !parts.is_empty() {
+                function_response.insert("parts".into(), Value::Array(parts));
+            }
             json!({"functionResponse": function_response})
         })
         .collect();
     vec![json!({"role": "user", "parts": parts})]
+}
+
+/// The media types a function response part may carry inline (Gemini's multimodal function
+/// responses: images and PDF); text goes in `response`.
+const INLINE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "application/pdf"];
+
+/// A `FunctionResponsePart` with the block's bytes, when Gemini takes them inline
+/// (python-genai `types.py`: `FunctionResponsePart.inline_data`, a `FunctionResponseBlob`).
+fn inline_data(block: &ContentBlock) -> Option<Value> {
+    let (data, mime_type) = match block {
+        ContentBlock::Image { data, mime_type } => (data, mime_type.as_str()),
+        ContentBlock::Resource(resource) => match (&resource.body, resource.mime_type.as_deref()) {
+            (ResourceBody::Blob { blob }, Some(mime_type)) => (blob, mime_type),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    INLINE_TYPES
+        .contains(&mime_type)
+        .then(|| json!({"inlineData": {"mimeType": mime_type, "data": data}}))
 }
 
 /// The model content that made the calls: a text part, then one `functionCall` part per call

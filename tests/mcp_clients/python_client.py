@@ -1,0 +1,79 @@
+"""Drives an MCP server with the official Python SDK (`mcp` from PyPI) and prints what it saw
+as one JSON object, for `tool-examples/tests/mcp.rs` to check.
+
+    python_client.py stdio COMMAND [ARGS...]
+    python_client.py http URL [TOKEN]
+
+Steps: initialize, list every tool (following cursors), call `read_file` with good
+arguments, `search_files` (a JSON result), `read_file` with bad arguments, and a tool that
+doesn't exist. Every step is bounded in time.
+"""
+
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+
+STEP_SECONDS = 20
+
+
+def wire(result):
+    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+async def step(awaitable):
+    return await asyncio.wait_for(awaitable, STEP_SECONDS)
+
+
+async def drive(session):
+    seen = {}
+    init = await step(session.initialize())
+    seen["server"] = init.server_info.name
+    seen["protocol"] = init.protocol_version
+    seen["capabilities"] = init.capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+    tools, cursor, pages = [], None, 0
+    while True:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await step(session.list_tools(params=params))
+        pages += 1
+        tools.extend(wire(tool) for tool in page.tools)
+        cursor = page.next_cursor
+        if not cursor or pages > 100:
+            break
+    seen["tools"] = tools
+    seen["pages"] = pages
+
+    seen["good"] = wire(await step(session.call_tool("read_file", {"path": "hello.txt"})))
+    seen["json"] = wire(await step(session.call_tool("search_files", {"query": "world"})))
+    seen["bad"] = wire(await step(session.call_tool("read_file", {"path": 5, "limit": "many"})))
+    try:
+        unknown = await step(session.call_tool("read_fil", {"path": "hello.txt"}))
+        seen["unknown"] = {"result": wire(unknown)}
+    except MCPError as error:
+        seen["unknown"] = {"code": error.code, "message": error.message, "data": error.data}
+    return seen
+
+
+async def main():
+    transport, target = sys.argv[1], sys.argv[2]
+    if transport == "stdio":
+        params = StdioServerParameters(command=target, args=sys.argv[3:])
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                seen = await drive(session)
+    else:
+        headers = {"Authorization": f"Bearer {sys.argv[3]}"} if len(sys.argv) > 3 else None
+        async with create_mcp_http_client(headers=headers) as http:
+            async with streamable_http_client(target, http_client=http) as (read, write):
+                async with ClientSession(read, write) as session:
+                    seen = await drive(session)
+    print(json.dumps(seen))
+
+
+asyncio.run(asyncio.wait_for(main(), 4 * STEP_SECONDS))

@@ -1,0 +1,80 @@
+//! `tool-examples serve`: the registry as an MCP server, over stdio or streamable HTTP.
+
+use super::CliError;
+use clap::Args;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
+use tool_runtime::mcp::{HttpOptions, HttpServer, McpServer};
+use tool_runtime::Registry;
+
+/// The arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Serve over streamable HTTP at ADDR (`127.0.0.1:8080`; a port alone means 127.0.0.1;
+    /// port 0 picks a free one) instead of stdio. The URL is printed on stderr.
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    http: Option<SocketAddr>,
+    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    token: Option<String>,
+    /// Also accept requests whose Host header is HOST (for an address other than loopback).
+    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+    allow_hosts: Vec<String>,
+    /// Serve the MCP conformance suite's test tools (`test_simple_text`, ...) instead of the
+    /// example tools.
+    #[arg(long)]
+    pub conformance: bool,
+}
+
+/// `8080` → `127.0.0.1:8080`; anything else must be a socket address.
+fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    text.parse()
+        .map_err(|_| format!("`{text}` is not an address such as 127.0.0.1:8080, nor a port"))
+}
+
+/// Serves until the client disconnects (stdio) or the process is stopped (HTTP).
+pub async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode, CliError> {
+    let tools = registry.len();
+    let server = McpServer::new(registry).named("tool-examples", env!("CARGO_PKG_VERSION"));
+    let failed = |e: tool_runtime::mcp::McpError| CliError::Setup(e.to_string());
+    match args.http {
+        None => {
+            eprintln!("tool-examples: serving {tools} tools over MCP on stdio");
+            server.serve_stdio().await.map_err(failed)?;
+        }
+        Some(addr) => {
+            let mut options = HttpOptions::default();
+            if let Some(token) = &args.token {
+                options = options.bearer_token(token);
+            }
+            for host in &args.allow_hosts {
+                options = options.allow_host(host);
+            }
+            let http = HttpServer::bind(server, addr, options)
+                .await
+                .map_err(failed)?;
+            // Tests and scripts read the URL from this line.
+            eprintln!(
+                "tool-examples: serving {tools} tools over MCP at {}",
+                http.url()
+            );
+            http.run().await.map_err(failed)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_alone_is_loopback() {
+        assert_eq!(parse_addr("8080").unwrap().to_string(), "127.0.0.1:8080");
+        assert_eq!(parse_addr("0.0.0.0:1").unwrap().to_string(), "0.0.0.0:1");
+        assert!(parse_addr("localhost").is_err());
+    }
+}

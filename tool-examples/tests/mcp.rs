@@ -1,0 +1,470 @@
+//! `tool-examples serve` and `--mcp`, checked by MCP clients and servers nobody here wrote:
+//! the official Python SDK, the MCP conformance suite, and `server-everything`. Every child
+//! process is bounded in time and all traffic stays on 127.0.0.1.
+
+#[path = "../../tests/support/mcp_clients.rs"]
+mod mcp_clients;
+#[path = "../../tests/rules/mod.rs"]
+mod rules;
+
+use mcp_clients::{clients, run_bounded, wait_bounded};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tool-examples");
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// A `tool-examples serve --http` process, killed when dropped.
+struct Served {
+    child: Child,
+    url: String,
+}
+
+impl Served {
+    /// Starts `tool-examples {args} serve --http 127.0.0.1:0 {serve_args}` and reads the URL
+    /// it prints on stderr (a free port, picked by the system).
+    fn start(args: &[&str], serve_args: &[&str]) -> Served {
+        let mut child = Command::new(BINARY)
+            .args(args)
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(serve_args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tool-examples starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("http://") {
+                    let _ = tx.send(line[at..].trim().to_owned());
+                }
+            }
+        });
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(url) => Served { child, url },
+            Err(_) => {
+                let _ = child.kill();
+                panic!("tool-examples serve --http printed no URL within 30 s");
+            }
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hello.txt"), "hello\nworld\n").unwrap();
+    dir
+}
+
+/// Runs `tests/mcp_clients/python_client.py` and reads the JSON it prints last.
+fn python_client(args: &[&str]) -> Value {
+    let clients = clients();
+    let out = run_bounded(
+        Command::new(&clients.python)
+            .arg(clients.script("python_client.py"))
+            .args(args),
+        LIMIT,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the Python client failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+/// What the Python client must have seen from the example tools, over any transport.
+fn check_python_session(seen: &Value) {
+    assert_eq!(seen["server"], "tool-examples");
+    assert_eq!(seen["protocol"], "2025-11-25");
+    assert!(seen["capabilities"]["tools"].is_object(), "{seen}");
+    let names: Vec<&str> = seen["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for tool in ["read_file", "search_files", "update_plan", "exec_command"] {
+        assert!(names.contains(&tool), "{tool} missing from {names:?}");
+    }
+    for tool in seen["tools"].as_array().unwrap() {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+    }
+    let read_file = seen["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "read_file")
+        .unwrap();
+    assert_eq!(read_file["annotations"]["readOnlyHint"], true);
+
+    assert_eq!(seen["good"]["isError"], false);
+    assert_eq!(seen["good"]["content"][0]["text"], "L1: hello\nL2: world\n");
+
+    // A JSON output: structuredContent, and the same JSON as text for older clients.
+    let json = &seen["json"];
+    assert_eq!(json["structuredContent"]["matches"][0]["path"], "hello.txt");
+    let text: Value = serde_json::from_str(json["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text, json["structuredContent"]);
+
+    // Bad arguments: a result the model reads, saying what to fix.
+    assert_eq!(seen["bad"]["isError"], true);
+    let message = seen["bad"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        message.contains("Invalid arguments for read_file"),
+        "{message}"
+    );
+    assert!(
+        message.contains("\"path\": expected string, got 5"),
+        "{message}"
+    );
+
+    // An unknown tool: the protocol error the spec asks for, with the closest names.
+    assert_eq!(seen["unknown"]["code"], -32602, "{}", seen["unknown"]);
+    assert_eq!(seen["unknown"]["data"]["suggestions"][0], "read_file");
+}
+
+#[test]
+fn the_python_sdk_drives_serve_over_stdio() {
+    let dir = workspace();
+    let root = dir.path().to_str().unwrap();
+    let seen = python_client(&["stdio", BINARY, "--root", root, "serve"]);
+    check_python_session(&seen);
+    assert_eq!(seen["pages"], 1);
+}
+
+#[test]
+fn the_python_sdk_drives_serve_over_http_with_a_token() {
+    let dir = workspace();
+    let root = dir.path().to_str().unwrap();
+    let served = Served::start(&["--root", root], &["--token", "s3cret"]);
+    assert!(
+        served.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        served.url
+    );
+    let seen = python_client(&["http", &served.url, "s3cret"]);
+    check_python_session(&seen);
+}
+
+/// Sends one raw HTTP request with `curl`-like means (std only): the status code.
+fn status_of(url: &str, headers: &[(&str, &str)]) -> u16 {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap());
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let mut stream = std::net::TcpStream::connect(authority).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).unwrap();
+    String::from_utf8_lossy(&head[9..12]).parse().unwrap()
+}
+
+#[test]
+fn http_serve_checks_the_token_host_and_origin() {
+    let served = Served::start(&[], &["--token", "s3cret"]);
+    let token = ("Authorization", "Bearer s3cret");
+    assert_eq!(status_of(&served.url, &[]), 401, "no token");
+    assert_eq!(
+        status_of(&served.url, &[("Authorization", "Bearer nope")]),
+        401
+    );
+    assert_eq!(status_of(&served.url, &[token]), 200);
+    assert_eq!(
+        status_of(&served.url, &[token, ("Origin", "http://evil.example.com")]),
+        403,
+        "a foreign page's Origin"
+    );
+    assert_eq!(
+        status_of(&served.url, &[token, ("Origin", "http://localhost:5173")]),
+        200
+    );
+    let elsewhere = served.url.replace("/mcp", "/other");
+    assert_eq!(status_of(&elsewhere, &[token]), 404);
+}
+
+/// The scenarios `tool-examples serve --conformance` must pass: every scenario about tools,
+/// the session and the transport (the suite's `tools`-related server scenarios). The others
+/// are listed in the README with the reason each doesn't apply.
+const PROFILE: &[&str] = &[
+    "server-initialize",
+    "ping",
+    "logging-set-level",
+    "tools-list",
+    "tools-call-simple-text",
+    "tools-call-image",
+    "tools-call-audio",
+    "tools-call-embedded-resource",
+    "tools-call-mixed-content",
+    "tools-call-error",
+    "tools-call-with-logging",
+    "tools-call-with-progress",
+    "json-schema-2020-12",
+    "dns-rebinding-protection",
+    "server-sse-multiple-streams",
+    "server-sse-polling",
+];
+
+/// Every scenario's checks, from the suite's `checks.json` files: scenario → (successes,
+/// failures, warnings, failure messages).
+fn read_checks(dir: &Path) -> BTreeMap<String, (usize, usize, usize, Vec<String>)> {
+    let mut scenarios = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let checks = entry.path().join("checks.json");
+        let Ok(text) = std::fs::read_to_string(&checks) else {
+            continue;
+        };
+        // `server-{scenario}-{timestamp}`
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let name = name.strip_prefix("server-").unwrap_or(&name);
+        let name = name
+            .rsplit_once("-20")
+            .map_or(name, |(scenario, _)| scenario);
+        let checks: Vec<Value> = serde_json::from_str(&text).unwrap();
+        let count = |status: &str| checks.iter().filter(|c| c["status"] == status).count();
+        let failures = checks
+            .iter()
+            .filter(|c| c["status"] == "FAILURE")
+            .map(|c| format!("{}: {}", c["name"], c["errorMessage"]))
+            .collect();
+        scenarios.insert(
+            name.to_owned(),
+            (
+                count("SUCCESS"),
+                count("FAILURE"),
+                count("WARNING"),
+                failures,
+            ),
+        );
+    }
+    scenarios
+}
+
+#[test]
+fn the_conformance_suite_passes_every_tools_scenario() {
+    let clients = clients();
+    let served = Served::start(&[], &["--conformance"]);
+    let out_dir = tempfile::tempdir().unwrap();
+    // Every scenario the suite has ("all": the active ones, and those still pending such as
+    // server-sse-polling); a failing one makes the run exit 1, so its status isn't asserted.
+    let out = run_bounded(
+        Command::new(&clients.node)
+            .arg(&clients.conformance)
+            .args(["server", "--url", &served.url, "--suite", "all", "-o"])
+            .arg(out_dir.path())
+            .current_dir(out_dir.path()),
+        Duration::from_secs(300),
+    );
+    let log = String::from_utf8_lossy(&out.stdout);
+    let scenarios = read_checks(out_dir.path());
+    println!("{log}");
+    for (name, (passed, failed, warnings, _)) in &scenarios {
+        println!("{name}: {passed} passed, {failed} failed, {warnings} warnings");
+    }
+    for scenario in PROFILE {
+        let Some((passed, failed, warnings, failures)) = scenarios.get(*scenario) else {
+            panic!("scenario {scenario} did not run:\n{log}");
+        };
+        assert!(
+            *failed == 0 && *passed > 0 && *warnings == 0,
+            "{scenario}: {passed} passed, {failed} failed, {warnings} warnings: {failures:?}"
+        );
+    }
+}
+
+/// `--mcp` starting `server-everything`.
+fn everything_flag() -> String {
+    let clients = clients();
+    format!(
+        "{} {}",
+        clients.node.display(),
+        clients.everything.display()
+    )
+}
+
+fn tool_examples(args: &[&str]) -> (bool, String, String) {
+    let out = run_bounded(Command::new(BINARY).args(args), LIMIT);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn server_everything_tools_join_list_call_and_run() {
+    let everything = everything_flag();
+    let (ok, list, stderr) = tool_examples(&["--mcp", &everything, "list"]);
+    assert!(ok, "{stderr}");
+    for tool in ["everything__echo", "everything__get-sum", "read_file"] {
+        assert!(
+            list.lines().any(|l| l.starts_with(tool)),
+            "{tool} missing:\n{list}"
+        );
+    }
+
+    let (ok, out, stderr) = tool_examples(&[
+        "--mcp",
+        &everything,
+        "call",
+        "everything__echo",
+        r#"{"message": "hi"}"#,
+    ]);
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        json!({"kind": "text", "text": "Echo: hi"})
+    );
+
+    // The pipeline runs on imported tools too: "3" repaired to 3, then forwarded.
+    let (ok, out, _) = tool_examples(&[
+        "--mcp",
+        &everything,
+        "call",
+        "everything__get-sum",
+        r#"{"a": 2, "b": "3"}"#,
+    ]);
+    assert!(ok);
+    assert!(out.contains("The sum of 2 and 3 is 5."), "{out}");
+
+    // Checked against the imported schema before the server sees it.
+    let (ok, out, _) = tool_examples(&[
+        "--mcp",
+        &everything,
+        "call",
+        "everything__get-sum",
+        r#"{"a": "x"}"#,
+    ]);
+    assert!(!ok);
+    let error: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(error["error"]["code"], "invalid_arguments", "{out}");
+
+    // An image comes back as rich content.
+    let (ok, out, _) = tool_examples(&["--mcp", &everything, "call", "everything__get-tiny-image"]);
+    assert!(ok);
+    let image: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(image["kind"], "content");
+    assert!(
+        image["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["type"] == "image" && b["mime_type"] == "image/png"),
+        "{out}"
+    );
+}
+
+#[test]
+fn server_everything_tools_export_to_openai_strict_by_its_rules() {
+    let everything = everything_flag();
+    for (dialect, check) in [
+        (
+            "openai-chat",
+            rules::openai::check_chat as fn(&Value) -> Vec<String>,
+        ),
+        ("openai-responses", rules::openai::check_responses),
+    ] {
+        let (ok, out, stderr) = tool_examples(&[
+            "--mcp",
+            &everything,
+            "schema",
+            "--dialect",
+            dialect,
+            "--strict",
+        ]);
+        assert!(ok, "{stderr}");
+        let export: Value = serde_json::from_str(&out).unwrap();
+        assert!(
+            out.contains("everything__echo") && out.contains("everything__get-sum"),
+            "{out}"
+        );
+        let violations = check(&export);
+        assert!(
+            violations.is_empty(),
+            "{dialect}:\n{}",
+            violations.join("\n")
+        );
+    }
+}
+
+#[test]
+fn a_server_that_cannot_start_is_a_clear_error() {
+    let (ok, _, stderr) = tool_examples(&["--mcp", "/nonexistent/mcp-server --flag", "list"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("could not start MCP server `/nonexistent/mcp-server --flag`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn serving_stops_when_the_client_closes_stdin() {
+    let child = Command::new(BINARY)
+        .arg("serve")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // No handshake at all: it says so and exits, rather than waiting forever.
+    let out = wait_bounded(child, Duration::from_secs(30), "tool-examples serve");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn run_calls_imported_tools_from_a_model_reply() {
+    use std::io::Write;
+    let reply = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+        "function": {"name": "everything__echo", "arguments": "{\"message\": \"from the model\"}"}}]}}]});
+    let mut child = Command::new(BINARY)
+        .args(["--mcp", &everything_flag(), "run"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(reply.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = wait_bounded(child, LIMIT, "tool-examples --mcp ... run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let messages: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        messages,
+        json!([{"role": "tool", "tool_call_id": "call_1", "content": "Echo: from the model"}])
+    );
+}

@@ -1,0 +1,450 @@
+//! MCP from the library's side: a registry served over streamable HTTP and imported back
+//! (our server and our client, both on rmcp), and the tools of servers nobody here wrote
+//! (`server-everything`, a server on the Python SDK) imported, called and exported to every
+//! dialect by its provider's rules. Every wait is bounded; all traffic is on 127.0.0.1.
+
+#[path = "../../tests/support/mcp_clients.rs"]
+mod mcp_clients;
+#[path = "../../tests/rules/mod.rs"]
+mod rules;
+
+use mcp_clients::clients;
+use serde_json::{json, Value};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tool_runtime::mcp::{HttpOptions, HttpServer, ImportNote, McpImport, McpServer};
+use tool_runtime::{
+    ApprovalPolicy, BuildError, CancellationToken, ContentBlock, Dialect, DynamicTool, ErrorCode,
+    NotificationKind, Notifier, Registry, ToolFlags, ToolOutput,
+};
+
+/// Fails the test instead of hanging when `future` takes longer than `seconds`.
+async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(seconds), future)
+        .await
+        .unwrap_or_else(|_| panic!("took longer than {seconds} s"))
+}
+
+fn loopback() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+/// Serves `registry` on a free port with `options`; the URL and the token that stops it.
+async fn serve(server: McpServer, options: HttpOptions) -> (String, CancellationToken) {
+    let http = HttpServer::bind(server, loopback(), options).await.unwrap();
+    let url = http.url();
+    let stop = http.stop_token();
+    tokio::spawn(http.run());
+    (url, stop)
+}
+
+fn every_dialect() -> Vec<Dialect> {
+    let mut all = Vec::new();
+    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
+        if !all.contains(&dialect) {
+            all.push(dialect);
+        }
+    }
+    all
+}
+
+fn violations(dialect: Dialect, export: &Value) -> Vec<String> {
+    match dialect {
+        Dialect::OpenAiChat { .. } => rules::openai::check_chat(export),
+        Dialect::OpenAiResponses { .. } => rules::openai::check_responses(export),
+        Dialect::Anthropic { .. } => rules::anthropic::check(export),
+        Dialect::Gemini => rules::gemini::check(export),
+        Dialect::Mcp => rules::mcp::check(export),
+        other => vec![format!("no rules for {other:?}")],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_served_registry_imports_back_with_pages_content_and_progress() {
+    let token = "t0ken";
+    let server =
+        McpServer::new(tool_examples::conformance::builder().build().unwrap()).page_size(3);
+    let (url, stop) = serve(server, HttpOptions::default().bearer_token(token)).await;
+
+    let imported = bounded(
+        30,
+        McpImport::http(&url)
+            .named("conf")
+            .bearer_token(token)
+            .connect(),
+    )
+    .await
+    .unwrap();
+    // Ten tools over four pages of three, every one named `conf__*`.
+    assert_eq!(imported.tools().len(), 10, "{imported:?}");
+    assert_eq!(imported.server_name().unwrap().0, "tool-runtime");
+    let registry = Registry::builder()
+        .without_inventory()
+        .mcp_tools(imported)
+        .build()
+        .unwrap();
+    assert!(registry.get("conf__test_simple_text").is_some());
+
+    let text = bounded(30, registry.call("conf__test_simple_text", "{}")).await;
+    assert_eq!(
+        text,
+        ToolOutput::text("This is a simple text response for testing.")
+    );
+
+    let mixed = bounded(30, registry.call("conf__test_multiple_content_types", "{}")).await;
+    let ToolOutput::Content(blocks) = &mixed else {
+        panic!("{mixed:?}")
+    };
+    assert!(
+        matches!(&blocks[1], ContentBlock::Image { mime_type, .. } if mime_type == "image/png")
+    );
+    assert_eq!(
+        blocks[2],
+        ContentBlock::resource_text(
+            "test://mixed-content-resource",
+            "application/json",
+            r#"{"test":"data","value":123}"#
+        )
+    );
+
+    let failed = bounded(30, registry.call("conf__test_error_handling", "{}")).await;
+    assert_eq!(
+        failed.as_error().unwrap().message,
+        "This tool intentionally returns an error for testing"
+    );
+
+    // Progress crosses both hops: the served tool's context → MCP → the import → ours.
+    let (notifier, mut messages) = Notifier::channel();
+    let out = bounded(
+        30,
+        notifier.scope(registry.call("conf__test_tool_with_progress", "{}")),
+    )
+    .await;
+    assert!(!out.is_error(), "{out:?}");
+    // The last one may trail the result a little: rmcp delivers notifications on tasks.
+    let mut progress = Vec::new();
+    while progress.len() < 3 {
+        let next = tokio::time::timeout(Duration::from_secs(5), messages.recv()).await;
+        let Ok(Some(message)) = next else { break };
+        if let NotificationKind::Progress {
+            progress: p, total, ..
+        } = message.kind
+        {
+            assert_eq!(total, Some(100.0));
+            assert_eq!(message.tool, "conf__test_tool_with_progress");
+            progress.push(p);
+        }
+    }
+    assert_eq!(progress, [0.0, 50.0, 100.0]);
+
+    // The schema a dynamic tool gave arrives whole, `$schema` included, and is cleaned.
+    let schema = registry
+        .get("conf__json_schema_2020_12_tool")
+        .unwrap()
+        .input_schema();
+    assert!(schema.get("$schema").is_none());
+    assert_eq!(schema["properties"]["address"]["$ref"], "#/$defs/address");
+
+    // A wrong token is refused at connect time.
+    let refused = bounded(30, McpImport::http(&url).bearer_token("wrong").connect()).await;
+    assert!(refused.is_err());
+
+    // The server goes away: calls end with an error output, quickly.
+    stop.cancel();
+    let gone = bounded(60, registry.call("conf__test_simple_text", "{}")).await;
+    assert!(gone.is_error(), "{gone:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_on_the_server_are_results_the_model_reads() {
+    let slow = DynamicTool::new(
+        "slow",
+        "Sleep a while.",
+        json!({"type": "object"}),
+        |_, _| async {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            ToolOutput::text("late")
+        },
+    );
+    let panics = DynamicTool::new(
+        "panics",
+        "Panic.",
+        json!({"type": "object"}),
+        |_, _| async { panic!("the tool broke") },
+    );
+    let wipe = DynamicTool::new(
+        "wipe",
+        "Delete everything.",
+        json!({"type": "object"}),
+        |_, _| async { ToolOutput::text("wiped") },
+    )
+    .with_flags(ToolFlags {
+        destructive: true,
+        ..ToolFlags::default()
+    });
+    let served = Registry::builder()
+        .without_inventory()
+        .dynamic(slow)
+        .dynamic(panics)
+        .dynamic(wipe)
+        .timeout("slow", Duration::from_millis(200))
+        .approval(ApprovalPolicy::default())
+        .build()
+        .unwrap();
+    let (url, stop) = serve(McpServer::new(served), HttpOptions::default()).await;
+    let imported = bounded(30, McpImport::http(&url).named("s").connect())
+        .await
+        .unwrap();
+    // Forwarded without asking here, so that the serving side's approval is what's tested.
+    let registry = Registry::builder()
+        .without_inventory()
+        .mcp_tools(imported)
+        .approval(ApprovalPolicy::Never)
+        .build()
+        .unwrap();
+    // The destructive hint travels: this side would ask for approval by default.
+    assert!(registry.get("s__wipe").unwrap().flags().destructive);
+    for (tool, says) in [
+        ("s__slow", "timed out"),
+        ("s__panics", "the tool broke"),
+        ("s__wipe", "denied"),
+    ] {
+        let out = bounded(30, registry.call(tool, "{}")).await;
+        let error = out.as_error().unwrap_or_else(|| panic!("{tool}: {out:?}"));
+        assert_eq!(error.code, ErrorCode::ToolFailed, "{tool}");
+        assert!(error.message.contains(says), "{tool}: {}", error.message);
+    }
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreign_servers_tools_are_called_and_export_to_every_dialect() {
+    let clients = clients();
+    let (node, everything) = clients.everything_command();
+    let python = clients.python.display().to_string();
+    let python_server = clients.script("python_server.py").display().to_string();
+    let registry = bounded(
+        120,
+        Registry::builder()
+            .without_inventory()
+            .mcp_stdio(node, everything)
+            .mcp(McpImport::stdio(python, [python_server]).named("py"))
+            .build_async(),
+    )
+    .await
+    .unwrap();
+
+    let names: Vec<&str> = registry.specs().map(|s| s.name()).collect();
+    for tool in [
+        "everything__echo",
+        "everything__get-sum",
+        "py__ping",
+        "py__math_add",
+        "py__tally",
+    ] {
+        assert!(names.contains(&tool), "{tool} missing from {names:?}");
+    }
+
+    let echo = bounded(
+        30,
+        registry.call("everything__echo", r#"{"message": "hi"}"#),
+    )
+    .await;
+    assert_eq!(echo, ToolOutput::text("Echo: hi"));
+    let sum = bounded(
+        30,
+        registry.call("everything__get-sum", r#"{"a": 2, "b": "3"}"#),
+    )
+    .await;
+    assert!(sum.to_model_text().contains('5'), "{sum:?}");
+    let structured = bounded(
+        30,
+        registry.call(
+            "everything__get-structured-content",
+            r#"{"location": "New York"}"#,
+        ),
+    )
+    .await;
+    assert!(matches!(structured, ToolOutput::Json(_)), "{structured:?}");
+    let image = bounded(30, registry.call("everything__get-tiny-image", "{}")).await;
+    assert!(
+        matches!(&image, ToolOutput::Content(blocks) if blocks.iter().any(|b| matches!(b, ContentBlock::Image { .. }))),
+        "{image:?}"
+    );
+    // A dotted name, renamed, still reaches its tool; the default fills `b`.
+    let add = bounded(30, registry.call("py__math_add", r#"{"a": 2}"#)).await;
+    assert_eq!(add.to_model_text(), "3");
+    let tally = bounded(
+        30,
+        registry.call("py__tally", r#"{"counts": {"a": 2, "b": 5}}"#),
+    )
+    .await;
+    assert_eq!(tally.to_model_text(), "7");
+
+    for dialect in every_dialect() {
+        let export = registry.export_schema(dialect);
+        let found = violations(dialect, &export);
+        assert!(found.is_empty(), "{dialect:?}:\n{}", found.join("\n"));
+    }
+    let strict = registry.export_schema(Dialect::OpenAiChat { strict: true });
+    let echo = strict
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "everything__echo")
+        .unwrap();
+    assert_eq!(echo["function"]["strict"], true, "{echo}");
+
+    // The Python server dies during a call: that call and the next are error outputs, fast.
+    let died = bounded(60, registry.call("py__die", "{}")).await;
+    assert!(died.is_error(), "{died:?}");
+    let after = bounded(60, registry.call("py__ping", "{}")).await;
+    assert!(after.is_error(), "{after:?}");
+    // The other server is still there.
+    let echo = bounded(
+        30,
+        registry.call("everything__echo", r#"{"message": "still"}"#),
+    )
+    .await;
+    assert_eq!(echo, ToolOutput::text("Echo: still"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renamed_tool_is_reported() {
+    let clients = clients();
+    let tools = bounded(
+        60,
+        McpImport::stdio(
+            clients.python.display().to_string(),
+            [clients.script("python_server.py").display().to_string()],
+        )
+        .connect(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(tools.prefix(), "python-fixture");
+    assert!(
+        tools.notes().iter().any(|note| matches!(
+            note,
+            ImportNote::Renamed { tool, name, .. } if tool == "math.add" && name == "python-fixture__math_add"
+        )),
+        "{:?}",
+        tools.notes()
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_is_a_build_error() {
+    let error = bounded(
+        30,
+        Registry::builder()
+            .without_inventory()
+            .mcp_stdio("/nonexistent/mcp-server", ["--flag"])
+            .build_async(),
+    )
+    .await
+    .unwrap_err();
+    let BuildError::ToolSource { origin, reason } = &error else {
+        panic!("{error}")
+    };
+    assert_eq!(origin, "/nonexistent/mcp-server --flag");
+    assert!(reason.contains("could not start"), "{reason}");
+
+    // `build` can't connect: it says to use `build_async`.
+    let error = Registry::builder()
+        .without_inventory()
+        .mcp_http("http://127.0.0.1:9/mcp")
+        .build()
+        .unwrap_err();
+    assert!(error.to_string().contains("build_async"), "{error}");
+}
+
+/// A server whose schema is written the way hand-made and generated schemas often are:
+/// draft-07 `$schema`, `definitions`, no root `type`, vendor keywords, an open map, formats,
+/// `oneOf` of constants, `examples`.
+fn awkward_tool() -> DynamicTool {
+    let schema = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://example.com/schemas/book.json",
+        "properties": {
+            "title": {"type": "string", "minLength": 1, "examples": ["Dune"], "x-order": 1},
+            "isbn": {"type": "string", "pattern": "^[0-9-]{10,17}$", "format": "isbn"},
+            "site": {"type": "string", "format": "uri"},
+            "shelf": {"$ref": "#/definitions/Shelf"},
+            "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+            "extra": {"type": "object", "additionalProperties": {}},
+            "kind": {"oneOf": [{"const": "paper"}, {"const": "ebook"}]},
+            "authors": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": true}
+        },
+        "required": ["title"],
+        "definitions": {
+            "Shelf": {"type": "object", "properties": {"row": {"type": "integer", "minimum": 0}}, "required": ["row"]}
+        }
+    });
+    DynamicTool::new(
+        "add.book",
+        "Add a book to the catalogue.",
+        schema,
+        |args, _| async move {
+            ToolOutput::text(format!("added {}", args["title"].as_str().unwrap_or("?")))
+        },
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn awkward_remote_schemas_come_in_clean_for_every_dialect() {
+    let served = Registry::builder()
+        .without_inventory()
+        .dynamic(awkward_tool())
+        .build()
+        .unwrap();
+    let (url, stop) = serve(McpServer::new(served), HttpOptions::default()).await;
+    let imported = bounded(30, McpImport::http(&url).named("lib").connect())
+        .await
+        .unwrap();
+    let cleaned: Vec<String> = imported.notes().iter().map(ToString::to_string).collect();
+    assert!(
+        cleaned
+            .iter()
+            .any(|n| n.contains("`definitions` became `$defs`")),
+        "{cleaned:?}"
+    );
+    let registry = Registry::builder()
+        .without_inventory()
+        .mcp_tools(imported)
+        .build()
+        .unwrap();
+    let schema = registry.get("lib__add_book").unwrap().input_schema();
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["properties"]["shelf"]["$ref"], "#/$defs/Shelf");
+    for key in ["$schema", "$id", "definitions"] {
+        assert!(schema.get(key).is_none(), "{key} left in {schema}");
+    }
+    assert!(schema["properties"]["title"].get("x-order").is_none());
+
+    for dialect in every_dialect() {
+        let export = registry.export_schema(dialect);
+        let found = violations(dialect, &export);
+        assert!(found.is_empty(), "{dialect:?}:\n{}", found.join("\n"));
+    }
+
+    // Validation uses the cleaned schema, here and then on the server.
+    let bad = bounded(
+        30,
+        registry.call("lib__add_book", r#"{"title": "", "shelf": {}}"#),
+    )
+    .await;
+    assert_eq!(
+        bad.as_error().unwrap().code,
+        ErrorCode::InvalidArguments,
+        "{bad:?}"
+    );
+    let good = bounded(
+        30,
+        registry.call("lib__add_book", r#"{"title": "Dune", "shelf": {"row": 2}}"#),
+    )
+    .await;
+    assert_eq!(good, ToolOutput::text("added Dune"));
+    stop.cancel();
+}

@@ -1,0 +1,243 @@
+//! Between the registry's types and MCP's wire types, both ways: tool lists, call results,
+//! content blocks and log levels. The registry's own MCP shapes (`dialect/mcp.rs`,
+//! `results/mcp.rs`) are the one source of truth for what goes out; rmcp's types are filled
+//! from them through serde.
+
+use crate::dialect::Dialect;
+use crate::error::{ErrorCode, ToolError};
+use crate::notify::LogLevel;
+use crate::output::{ContentBlock, JsonOutput, Resource, ResourceBody};
+use crate::{results, ToolCall, ToolOutput};
+#[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
+use rmcp::model::LoggingLevel;
+use rmcp::model::{CallToolResult, Tool};
+use serde_json::Value;
+
+/// The registry's `tools/list` entries as rmcp's `Tool`s.
+pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
+    export
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(
+            |entry| match serde_json::from_value::<Tool>(entry.clone()) {
+                Ok(tool) => Some(tool),
+                Err(error) => {
+                    // Every entry is built by `dialect/mcp.rs` in the spec's shape.
+                    tracing::error!(%error, entry = %entry, "an MCP tool entry rmcp can't read");
+                    None
+                }
+            },
+        )
+        .collect()
+}
+
+/// One call's output as a `CallToolResult`, in the shape `results::format` gives MCP.
+pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult {
+    let text = output.to_model_text();
+    let formatted = results::format(
+        Dialect::Mcp,
+        std::slice::from_ref(call),
+        &[(call.id.clone(), output)],
+    );
+    formatted
+        .messages
+        .into_iter()
+        .next()
+        .and_then(|message| serde_json::from_value(message).ok())
+        .unwrap_or_else(|| CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]))
+}
+
+/// A remote server's `CallToolResult` as an output: an error when `isError`, JSON for
+/// `structuredContent` (when the content is only its text copy), text for text, and rich
+/// content for the rest.
+pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
+    let blocks: Vec<ContentBlock> = result
+        .content
+        .iter()
+        .filter_map(|block| serde_json::to_value(block).ok())
+        .map(|block| content_block(&block))
+        .collect();
+    let all_text = blocks
+        .iter()
+        .all(|b| matches!(b, ContentBlock::Text { .. }));
+    let text = || {
+        blocks
+            .iter()
+            .map(ContentBlock::to_model_text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if result.is_error == Some(true) {
+        let message = text();
+        let message = if message.is_empty() {
+            "The tool failed without saying why.".to_owned()
+        } else {
+            message
+        };
+        return ToolOutput::from(ToolError::with_code(ErrorCode::ToolFailed, message));
+    }
+    match &result.structured_content {
+        Some(structured) if all_text && !structured.is_null() => {
+            ToolOutput::Json(JsonOutput::from(unwrapped(structured, &text())))
+        }
+        _ if all_text => ToolOutput::Text(text()),
+        _ => ToolOutput::Content(blocks),
+    }
+}
+
+/// The value a `structuredContent` stands for: servers (this crate's, the Python SDK's) wrap
+/// a result that isn't an object as `{"result": value}`, the spec requiring an object, and
+/// send the value itself as the text copy. When the text is exactly the wrapped value, the
+/// value is what the tool returned.
+fn unwrapped(structured: &Value, text: &str) -> Value {
+    if let Some(inner) = structured
+        .as_object()
+        .filter(|object| object.len() == 1)
+        .and_then(|object| object.get("result"))
+    {
+        if serde_json::from_str::<Value>(text).is_ok_and(|copy| &copy == inner) {
+            return inner.clone();
+        }
+    }
+    structured.clone()
+}
+
+/// One MCP content block (wire JSON) as ours; a `resource_link`, or a kind this version
+/// doesn't know, becomes a text note.
+fn content_block(block: &Value) -> ContentBlock {
+    let text = |key: &str| block[key].as_str().unwrap_or_default().to_owned();
+    match block["type"].as_str().unwrap_or_default() {
+        "text" => ContentBlock::text(text("text")),
+        "image" => ContentBlock::image_base64(text("mimeType"), text("data")),
+        "audio" => ContentBlock::audio_base64(text("mimeType"), text("data")),
+        "resource" => {
+            let resource = &block["resource"];
+            let field = |key: &str| resource[key].as_str().map(str::to_owned);
+            let body = match (field("text"), field("blob")) {
+                (Some(text), _) => ResourceBody::Text { text },
+                (None, Some(blob)) => ResourceBody::Blob { blob },
+                (None, None) => ResourceBody::Text {
+                    text: String::new(),
+                },
+            };
+            ContentBlock::Resource(Resource {
+                uri: field("uri").unwrap_or_default(),
+                mime_type: field("mimeType"),
+                body,
+            })
+        }
+        "resource_link" => ContentBlock::text(format!(
+            "[resource link: {} ({})]",
+            text("uri"),
+            block["name"].as_str().unwrap_or("unnamed")
+        )),
+        other => ContentBlock::text(format!("[{other} content]")),
+    }
+}
+
+/// MCP's log level as ours.
+#[allow(deprecated)]
+pub(crate) fn log_level(level: LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+/// Our log level as MCP's.
+#[allow(deprecated)]
+pub(crate) fn mcp_level(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn result(value: Value) -> CallToolResult {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn remote_results_become_the_closest_output() {
+        let text = result(
+            json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}),
+        );
+        assert_eq!(remote_output(&text), ToolOutput::text("a\nb"));
+
+        let json = result(
+            json!({"content": [{"type": "text", "text": "{\"n\":1}"}], "structuredContent": {"n": 1}}),
+        );
+        assert_eq!(remote_output(&json), ToolOutput::json(&json!({"n": 1})));
+        let wrapped = result(
+            json!({"content": [{"type": "text", "text": "[1,2]"}], "structuredContent": {"result": [1, 2]}}),
+        );
+        assert_eq!(remote_output(&wrapped), ToolOutput::json(&json!([1, 2])));
+        let named_result = result(
+            json!({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"result": 1}}),
+        );
+        assert_eq!(
+            remote_output(&named_result),
+            ToolOutput::json(&json!({"result": 1}))
+        );
+
+        let failed = result(json!({"content": [{"type": "text", "text": "no"}], "isError": true}));
+        let error = remote_output(&failed);
+        assert_eq!(error.as_error().unwrap().message, "no");
+
+        let rich = result(json!({"content": [
+            {"type": "text", "text": "look"},
+            {"type": "image", "data": "AQID", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "test://r", "mimeType": "text/plain", "text": "t"}},
+            {"type": "resource_link", "uri": "test://l", "name": "l"}]}));
+        assert_eq!(
+            remote_output(&rich),
+            ToolOutput::content([
+                ContentBlock::text("look"),
+                ContentBlock::image_base64("image/png", "AQID"),
+                ContentBlock::resource_text("test://r", "text/plain", "t"),
+                ContentBlock::text("[resource link: test://l (l)]"),
+            ])
+        );
+    }
+
+    #[test]
+    fn outputs_go_out_in_the_mcp_shape() {
+        let call = ToolCall::new("1", "t", "{}");
+        let out = call_result(
+            &call,
+            ToolOutput::content([
+                ContentBlock::text("x"),
+                ContentBlock::audio_base64("audio/wav", "UklGRg=="),
+            ]),
+        );
+        let wire = serde_json::to_value(&out).unwrap();
+        assert_eq!(
+            wire["content"][1],
+            json!({"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"})
+        );
+        assert_eq!(wire["isError"], false);
+
+        let out = call_result(&call, ToolOutput::json(&json!([1, 2])));
+        let wire = serde_json::to_value(&out).unwrap();
+        assert_eq!(wire["structuredContent"], json!({"result": [1, 2]}));
+        assert_eq!(wire["content"][0]["text"], "[1,2]");
+    }
+}

@@ -1,0 +1,294 @@
+//! Serving over streamable HTTP: rmcp's `StreamableHttpService` behind a small hyper server
+//! that adds the bearer-token check and serves one path.
+//!
+//! A local server is a target for DNS rebinding (a web page whose host name resolves to
+//! 127.0.0.1): rmcp refuses a request whose `Host` isn't an allowed host, and one whose
+//! `Origin` (sent by browsers) isn't an allowed origin, with 403. By default the allowed hosts
+//! are the loopback names and the bound address, and the allowed origins are `http` and
+//! `https` on the loopback names, any port; a request without `Origin` (any non-browser
+//! client) passes.
+
+use super::{McpError, McpServer};
+use crate::Registry;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// Serves `registry` over streamable HTTP at `http://{addr}/mcp` until the process ends, with
+/// the default [`HttpOptions`]. Give a loopback address (`127.0.0.1:PORT`) unless the server
+/// must be reached from elsewhere, and then add that host name with
+/// [`HttpOptions::allow_host`] and a token with [`HttpOptions::bearer_token`].
+pub async fn serve_http(
+    registry: impl Into<Arc<Registry>>,
+    addr: SocketAddr,
+) -> Result<(), McpError> {
+    HttpServer::bind(McpServer::new(registry), addr, HttpOptions::default())
+        .await?
+        .run()
+        .await
+}
+
+/// How [`HttpServer`] accepts requests.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    path: String,
+    token: Option<String>,
+    hosts: Vec<String>,
+    origins: Vec<String>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> HttpOptions {
+        HttpOptions {
+            path: "/mcp".to_owned(),
+            token: None,
+            hosts: Vec::new(),
+            origins: Vec::new(),
+        }
+    }
+}
+
+impl HttpOptions {
+    /// The path the endpoint is served at (default `/mcp`); other paths get 404.
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> HttpOptions {
+        let path = path.into();
+        self.path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
+        self
+    }
+
+    /// Requires `Authorization: Bearer {token}` on every request (401 otherwise).
+    #[must_use]
+    pub fn bearer_token(mut self, token: impl Into<String>) -> HttpOptions {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Also accepts requests whose `Host` is `host` (`example.com`, or `example.com:8080` for
+    /// one port only), beside the loopback names and the bound address.
+    #[must_use]
+    pub fn allow_host(mut self, host: impl Into<String>) -> HttpOptions {
+        self.hosts.push(host.into());
+        self
+    }
+
+    /// Also accepts browser requests from `origin` (`https://app.example.com:443`, or
+    /// `https://app.example.com:*` for any port), beside the loopback origins.
+    #[must_use]
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> HttpOptions {
+        self.origins.push(origin.into());
+        self
+    }
+}
+
+/// A streamable-HTTP MCP server, bound and ready to [`run`](HttpServer::run).
+///
+/// ```no_run
+/// use std::net::SocketAddr;
+/// use tool_runtime::mcp::{HttpOptions, HttpServer, McpServer};
+/// use tool_runtime::Registry;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = McpServer::new(Registry::builder().build()?);
+/// let addr: SocketAddr = "127.0.0.1:0".parse()?; // any free port
+/// let http = HttpServer::bind(server, addr, HttpOptions::default().bearer_token("s3cret")).await?;
+/// eprintln!("serving at {}", http.url()); // http://127.0.0.1:PORT/mcp
+/// http.run().await?;
+/// # Ok(())
+/// # }
+/// ```
+pub struct HttpServer {
+    listener: TcpListener,
+    local_addr: SocketAddr,
+    service: StreamableHttpService<McpServer, LocalSessionManager>,
+    options: Arc<HttpOptions>,
+    stop: CancellationToken,
+}
+
+impl HttpServer {
+    /// Binds `addr` (port 0 picks a free port; [`local_addr`](Self::local_addr) says which).
+    pub async fn bind(
+        server: McpServer,
+        addr: SocketAddr,
+        options: HttpOptions,
+    ) -> Result<HttpServer, McpError> {
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|e| McpError::Serve(format!("could not bind {addr}: {e}")))?;
+        let local_addr = listener
+            .local_addr()
+            .map_err(|e| McpError::Serve(e.to_string()))?;
+        let stop = CancellationToken::new();
+        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"].map(String::from).into();
+        if !local_addr.ip().is_unspecified() && !local_addr.ip().is_loopback() {
+            hosts.push(host_name(local_addr.ip()));
+        }
+        hosts.extend(options.hosts.iter().cloned());
+        let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+            .into_iter()
+            .flat_map(|host| [format!("http://{host}:*"), format!("https://{host}:*")])
+            .collect();
+        origins.extend(options.origins.iter().cloned());
+        let config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(hosts)
+            .with_allowed_origins(origins)
+            .enforce_origin_validation()
+            .with_cancellation_token(stop.child_token());
+        let service = StreamableHttpService::new(
+            move || Ok(server.for_session()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        Ok(HttpServer {
+            listener,
+            local_addr,
+            service,
+            options: Arc::new(options),
+            stop,
+        })
+    }
+
+    /// The address bound.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The endpoint's URL: `http://127.0.0.1:PORT/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.local_addr, self.options.path)
+    }
+
+    /// A token that stops the server when cancelled: [`run`](Self::run) returns, sessions end.
+    pub fn stop_token(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+
+    /// Accepts connections until [`stop_token`](Self::stop_token) is cancelled.
+    pub async fn run(self) -> Result<(), McpError> {
+        let mut connections = tokio::task::JoinSet::new();
+        loop {
+            let accepted = tokio::select! {
+                () = self.stop.cancelled() => break,
+                accepted = self.listener.accept() => accepted,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors and the like: wait a little, keep serving.
+                    tracing::warn!(%error, "MCP HTTP server: accept failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let service = self.service.clone();
+            let options = Arc::clone(&self.options);
+            connections.spawn(async move {
+                let handler = hyper::service::service_fn(move |request| {
+                    let service = service.clone();
+                    let options = Arc::clone(&options);
+                    async move { Ok::<_, Infallible>(handle(request, &service, &options).await) }
+                });
+                let served = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .serve_connection(TokioIo::new(stream), handler)
+                    .await;
+                if let Err(error) = served {
+                    tracing::debug!(%error, "MCP HTTP connection ended with an error");
+                }
+            });
+            // Reap finished connections so the set doesn't grow with every client.
+            while connections.try_join_next().is_some() {}
+        }
+        connections.shutdown().await;
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("url", &self.url())
+            .finish_non_exhaustive()
+    }
+}
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// One request: the path, then the token, then rmcp (which checks `Host` and `Origin`).
+async fn handle(
+    request: Request<Incoming>,
+    service: &StreamableHttpService<McpServer, LocalSessionManager>,
+    options: &HttpOptions,
+) -> Response<Body> {
+    if request.uri().path() != options.path {
+        return plain(StatusCode::NOT_FOUND, "Not Found");
+    }
+    if let Some(token) = &options.token {
+        let given = request
+            .headers()
+            .get(hyper::header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, credential)| credential.trim());
+        if !given.is_some_and(|given| same(given.as_bytes(), token.as_bytes())) {
+            let mut response = plain(StatusCode::UNAUTHORIZED, "Unauthorized");
+            response.headers_mut().insert(
+                hyper::header::WWW_AUTHENTICATE,
+                hyper::header::HeaderValue::from_static("Bearer"),
+            );
+            return response;
+        }
+    }
+    service.handle(request).await
+}
+
+/// Compares in time that depends only on the lengths, so a token can't be guessed byte by
+/// byte from response times.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// An address as the `Host` header names it.
+fn host_name(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(same(b"abc", b"abc"));
+        assert!(!same(b"abc", b"abd"));
+        assert!(!same(b"abc", b"abcd"));
+    }
+
+    #[test]
+    fn options_normalize_the_path() {
+        assert_eq!(HttpOptions::default().path("mcp2").path, "/mcp2");
+    }
+}

@@ -1,0 +1,277 @@
+//! A remote tool's input schema, cleaned on the way in so that the registry compiles it and
+//! every dialect exports it (the exporters then lower it further, as they do our own).
+//!
+//! Servers write schemas with whatever their SDK emits: zod's draft-07 `$schema`,
+//! `definitions` and `#/definitions/...` references, a root without `type: object`, objects
+//! whose `additionalProperties` is a schema. What is changed, and why:
+//!
+//! - the root becomes an object schema with `properties` (MCP requires `type: object`;
+//!   OpenAI and Gemini reject anything else);
+//! - `$schema`, `$id`, `$anchor`, `$dynamicAnchor` and `$comment` go: a draft marker would
+//!   switch the validator's dialect, an id changes how references resolve, and no provider
+//!   takes them;
+//! - `definitions` become `$defs` and their references follow, the one place the exporters
+//!   look for definitions;
+//! - a reference outside the document (`https://...`) becomes `{}` (anything): the validator
+//!   never fetches, and a model can't either;
+//! - `additionalProperties: {}` (a schema that allows anything) becomes `true`, what it
+//!   means, which every exporter understands; a real schema there is kept (a map), and the
+//!   strict exporters fall back to non-strict for it, saying why;
+//! - keywords no JSON Schema draft defines (`x-...` extensions, typos) are dropped.
+
+use serde_json::{Map, Value};
+
+/// Keywords of JSON Schema 2020-12 (and the draft-07 ones still common) that are kept.
+const KNOWN: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "items",
+    "prefixItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$defs",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Keywords whose value is one schema.
+const ONE: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+];
+/// Keywords whose value is a list of schemas.
+const LIST: &[&str] = &["prefixItems", "anyOf", "oneOf", "allOf"];
+/// Keywords whose value maps names to schemas.
+const MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+];
+
+/// The cleaned schema, and one line per kind of change made (none when it was clean).
+pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
+    let mut changes = Changes::default();
+    let mut root = match schema {
+        Value::Object(map) => map.clone(),
+        Value::Bool(true) => Map::new(),
+        other => {
+            changes.add(format!(
+                "the schema was {other}, not an object schema: any object is accepted"
+            ));
+            Map::new()
+        }
+    };
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        None => {
+            changes.add("`type: object` added at the root".to_owned());
+            root.insert("type".into(), "object".into());
+        }
+        Some(other) => {
+            changes.add(format!("the root's `type` {other} became `object`"));
+            root.insert("type".into(), "object".into());
+        }
+    }
+    root.remove("$schema");
+    if let Some(definitions) = root.remove("definitions") {
+        changes.add("`definitions` became `$defs`".to_owned());
+        let defs = root
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let (Value::Object(defs), Value::Object(definitions)) = (defs, definitions) {
+            for (name, definition) in definitions {
+                defs.entry(name).or_insert(definition);
+            }
+        }
+    }
+    root.entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let mut root = Value::Object(root);
+    walk(&mut root, &mut changes);
+    (root, changes.lines)
+}
+
+#[derive(Default)]
+struct Changes {
+    lines: Vec<String>,
+}
+
+impl Changes {
+    fn add(&mut self, line: String) {
+        if !self.lines.contains(&line) {
+            self.lines.push(line);
+        }
+    }
+}
+
+/// Cleans one schema and everything below it.
+fn walk(schema: &mut Value, changes: &mut Changes) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    let unknown: Vec<String> = map
+        .keys()
+        .filter(|k| !KNOWN.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    for key in unknown {
+        map.remove(&key);
+        if !matches!(
+            key.as_str(),
+            "$schema" | "$id" | "$anchor" | "$dynamicAnchor" | "$comment"
+        ) {
+            changes.add(format!("unknown keyword `{key}` dropped"));
+        }
+    }
+    if let Some(Value::String(reference)) = map.get_mut("$ref") {
+        if let Some(name) = reference.strip_prefix("#/definitions/") {
+            *reference = format!("#/$defs/{name}");
+        } else if !reference.starts_with('#') {
+            changes.add(format!("the outside reference `{reference}` became `{{}}`"));
+            map.remove("$ref");
+        }
+    }
+    if map
+        .get("additionalProperties")
+        .is_some_and(|v| v.as_object().is_some_and(Map::is_empty))
+    {
+        map.insert("additionalProperties".into(), Value::Bool(true));
+    }
+    for (key, value) in map.iter_mut() {
+        let key = key.as_str();
+        if ONE.contains(&key) {
+            walk(value, changes);
+        } else if LIST.contains(&key) {
+            for branch in value.as_array_mut().into_iter().flatten() {
+                walk(branch, changes);
+            }
+        } else if MAP.contains(&key) {
+            for sub in value
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|m| m.values_mut())
+            {
+                walk(sub, changes);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_zod_draft7_schema_comes_in_clean() {
+        let zod = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {
+                "point": {"$ref": "#/definitions/Point"},
+                "tags": {"type": "object", "additionalProperties": {}},
+                "x-internal": {"type": "string", "x-vendor": true}
+            },
+            "definitions": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}},
+            "additionalProperties": false
+        });
+        let (schema, changes) = clean(&zod);
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "point": {"$ref": "#/$defs/Point"},
+                    "tags": {"type": "object", "additionalProperties": true},
+                    "x-internal": {"type": "string"}
+                },
+                "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}},
+                "additionalProperties": false
+            })
+        );
+        assert_eq!(
+            changes,
+            [
+                "`definitions` became `$defs`",
+                "unknown keyword `x-vendor` dropped"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_root_becomes_an_object_schema() {
+        let (schema, changes) = clean(&json!({"properties": {"a": {"type": "string"}}}));
+        assert_eq!(schema["type"], "object");
+        assert_eq!(changes, ["`type: object` added at the root"]);
+        let (schema, _) = clean(&json!(true));
+        assert_eq!(schema, json!({"type": "object", "properties": {}}));
+        let (schema, _) = clean(&json!("nonsense"));
+        assert_eq!(schema, json!({"type": "object", "properties": {}}));
+    }
+
+    #[test]
+    fn outside_references_are_dropped_and_said() {
+        let (schema, changes) = clean(
+            &json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}),
+        );
+        assert_eq!(schema["properties"]["a"], json!({}));
+        assert_eq!(changes.len(), 1);
+    }
+
+    #[test]
+    fn a_clean_schema_is_untouched() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"]});
+        let (cleaned, changes) = clean(&schema);
+        assert_eq!(cleaned, schema);
+        assert!(changes.is_empty());
+    }
+}

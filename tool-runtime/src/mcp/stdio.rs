@@ -1,0 +1,38 @@
+//! Serving over stdio: the client started this process and speaks JSON-RPC on its stdin and
+//! stdout (so nothing else may write to stdout; logs go to stderr).
+
+use super::{McpError, McpServer};
+use crate::Registry;
+use rmcp::ServiceExt;
+use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+/// Serves `registry` over this process's stdin and stdout until the client closes them.
+pub async fn serve_stdio(registry: impl Into<Arc<Registry>>) -> Result<(), McpError> {
+    McpServer::new(registry).serve_stdio().await
+}
+
+impl McpServer {
+    /// Serves over this process's stdin and stdout until the client closes them.
+    pub async fn serve_stdio(self) -> Result<(), McpError> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves one client over a byte stream pair (a socket's halves, an in-memory duplex)
+    /// until it closes.
+    pub async fn serve_io<R, W>(self, read: R, write: W) -> Result<(), McpError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let running = self
+            .serve((read, write))
+            .await
+            .map_err(|e| McpError::Serve(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| McpError::Serve(e.to_string()))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,316 @@
+//! Rich output: text, images, audio and embedded resources, in the order the model should
+//! read them ([`ToolOutput::Content`](super::ToolOutput::Content)).
+//!
+//! MCP carries every kind natively; other providers get the nearest form they accept (an
+//! Anthropic image block, an OpenAI Responses `input_image`, Gemini inline data), and a short
+//! text note where they accept none: see `results/`.
+
+use super::truncate;
+use super::Truncation;
+use serde::{Deserialize, Serialize};
+
+/// One piece of a [`ToolOutput::Content`](super::ToolOutput::Content) output.
+///
+/// Serialized with a `type` tag: `{"type": "text", "text"}`,
+/// `{"type": "image", "data", "mime_type"}` (data in base64), `{"type": "audio", ...}`, or
+/// `{"type": "resource", "uri", "mime_type"?, "text" | "blob"}`.
+///
+/// ```
+/// use tool_runtime::{ContentBlock, ToolOutput};
+///
+/// let png: &[u8] = &[0x89, b'P', b'N', b'G'];
+/// let output = ToolOutput::content([
+///     ContentBlock::text("The chart:"),
+///     ContentBlock::image("image/png", png),
+/// ]);
+/// assert_eq!(output.to_model_text(), "The chart:\n[image: image/png, 4 bytes]");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ContentBlock {
+    /// Text for the model.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// An image.
+    Image {
+        /// The image's bytes, in base64.
+        data: String,
+        /// Its type: `image/png`, `image/jpeg`, ...
+        mime_type: String,
+    },
+    /// A sound.
+    Audio {
+        /// The sound's bytes, in base64.
+        data: String,
+        /// Its type: `audio/wav`, `audio/mpeg`, ...
+        mime_type: String,
+    },
+    /// A resource (a file, a record) with its contents, named by a URI.
+    Resource(Resource),
+}
+
+/// An embedded resource: its URI, type and contents.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Resource {
+    /// What the resource is: `file:///...`, `test://...`.
+    pub uri: String,
+    /// Its type, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Its contents.
+    #[serde(flatten)]
+    pub body: ResourceBody,
+}
+
+/// A resource's contents: text, or bytes in base64.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ResourceBody {
+    /// Text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// Bytes, in base64.
+    Blob {
+        /// The bytes, in base64.
+        blob: String,
+    },
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> ContentBlock {
+        ContentBlock::Text { text: text.into() }
+    }
+
+    /// An image from its bytes (encoded to base64 here).
+    pub fn image(mime_type: impl Into<String>, bytes: impl AsRef<[u8]>) -> ContentBlock {
+        ContentBlock::Image {
+            data: super::safe::base64(bytes.as_ref()),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// An image already in base64.
+    pub fn image_base64(mime_type: impl Into<String>, data: impl Into<String>) -> ContentBlock {
+        ContentBlock::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A sound from its bytes (encoded to base64 here).
+    pub fn audio(mime_type: impl Into<String>, bytes: impl AsRef<[u8]>) -> ContentBlock {
+        ContentBlock::Audio {
+            data: super::safe::base64(bytes.as_ref()),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A sound already in base64.
+    pub fn audio_base64(mime_type: impl Into<String>, data: impl Into<String>) -> ContentBlock {
+        ContentBlock::Audio {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A resource whose contents are text.
+    pub fn resource_text(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        text: impl Into<String>,
+    ) -> ContentBlock {
+        ContentBlock::Resource(Resource {
+            uri: uri.into(),
+            mime_type: Some(mime_type.into()),
+            body: ResourceBody::Text { text: text.into() },
+        })
+    }
+
+    /// A resource whose contents are bytes (encoded to base64 here).
+    pub fn resource_blob(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        bytes: impl AsRef<[u8]>,
+    ) -> ContentBlock {
+        ContentBlock::Resource(Resource {
+            uri: uri.into(),
+            mime_type: Some(mime_type.into()),
+            body: ResourceBody::Blob {
+                blob: super::safe::base64(bytes.as_ref()),
+            },
+        })
+    }
+
+    /// The block as a model reads it in plain text: text as is, a resource's text under a
+    /// line naming it, and a short note for what isn't text (`[image: image/png, 68 bytes]`).
+    pub fn to_model_text(&self) -> String {
+        match self {
+            ContentBlock::Text { text } => text.clone(),
+            ContentBlock::Image { data, mime_type } => {
+                format!("[image: {mime_type}, {} bytes]", decoded_len(data))
+            }
+            ContentBlock::Audio { data, mime_type } => {
+                format!("[audio: {mime_type}, {} bytes]", decoded_len(data))
+            }
+            ContentBlock::Resource(resource) => {
+                let kind = resource.mime_type.as_deref().unwrap_or("unknown type");
+                match &resource.body {
+                    ResourceBody::Text { text } => {
+                        format!("[resource: {} ({kind})]\n{text}", resource.uri)
+                    }
+                    ResourceBody::Blob { blob } => format!(
+                        "[resource: {} ({kind}), {} bytes]",
+                        resource.uri,
+                        decoded_len(blob)
+                    ),
+                }
+            }
+        }
+    }
+
+    /// The text the model reads in this block, if it is text: a text block's, a text
+    /// resource's. What the output cap counts.
+    fn text_mut(&mut self) -> Option<&mut String> {
+        match self {
+            ContentBlock::Text { text }
+            | ContentBlock::Resource(Resource {
+                body: ResourceBody::Text { text },
+                ..
+            }) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn as_text(&self) -> Option<&str> {
+        match self {
+            ContentBlock::Text { text }
+            | ContentBlock::Resource(Resource {
+                body: ResourceBody::Text { text },
+                ..
+            }) => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// The size of the bytes a base64 text stands for.
+pub(crate) fn decoded_len(base64: &str) -> usize {
+    let padding = base64.bytes().rev().take_while(|&b| b == b'=').count();
+    (base64.len() / 4 * 3).saturating_sub(padding.min(2))
+}
+
+/// Cuts the text of `blocks` to `max_bytes` in all, each text its share of the budget (by its
+/// size), middles out as [`ToolOutput::bounded`](super::ToolOutput::bounded) cuts text.
+/// Images, audio and blobs are not model text and are kept whole.
+pub(crate) fn bounded(mut blocks: Vec<ContentBlock>, max_bytes: usize) -> Vec<ContentBlock> {
+    let total: usize = blocks
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .map(str::len)
+        .sum();
+    if total <= max_bytes {
+        return blocks;
+    }
+    for text in blocks.iter_mut().filter_map(ContentBlock::text_mut) {
+        let share = (max_bytes as u128 * text.len() as u128 / total as u128) as usize;
+        if let Some(cut) = truncate::truncate_middle(text, share) {
+            *text = cut.text;
+        }
+    }
+    blocks
+}
+
+/// What the output cap cut from `blocks`, summed over their texts.
+pub(crate) fn truncation(blocks: &[ContentBlock]) -> Option<Truncation> {
+    let mut sum: Option<Truncation> = None;
+    let mut whole = 0;
+    for text in blocks.iter().filter_map(ContentBlock::as_text) {
+        match truncate::find(text) {
+            Some(cut) => {
+                let sum = sum.get_or_insert(Truncation {
+                    original_bytes: 0,
+                    removed_bytes: 0,
+                    removed_lines: 0,
+                });
+                sum.original_bytes += cut.original_bytes;
+                sum.removed_bytes += cut.removed_bytes;
+                sum.removed_lines += cut.removed_lines;
+            }
+            None => whole += text.len(),
+        }
+    }
+    sum.map(|mut sum| {
+        sum.original_bytes += whole;
+        sum
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn blocks_have_a_tagged_wire_shape_that_round_trips() {
+        let blocks = vec![
+            ContentBlock::text("hi"),
+            ContentBlock::image("image/png", [1u8, 2, 3]),
+            ContentBlock::audio_base64("audio/wav", "UklGRg=="),
+            ContentBlock::resource_text("test://a", "text/plain", "body"),
+            ContentBlock::resource_blob("test://b", "application/pdf", b"%PDF"),
+        ];
+        let wire = serde_json::to_value(&blocks).unwrap();
+        assert_eq!(
+            wire,
+            json!([
+                {"type": "text", "text": "hi"},
+                {"type": "image", "data": "AQID", "mime_type": "image/png"},
+                {"type": "audio", "data": "UklGRg==", "mime_type": "audio/wav"},
+                {"type": "resource", "uri": "test://a", "mime_type": "text/plain", "text": "body"},
+                {"type": "resource", "uri": "test://b", "mime_type": "application/pdf", "blob": "JVBERg=="},
+            ])
+        );
+        let back: Vec<ContentBlock> = serde_json::from_value(wire).unwrap();
+        assert_eq!(back, blocks);
+    }
+
+    #[test]
+    fn model_text_names_what_is_not_text() {
+        let image = ContentBlock::image("image/png", [0u8; 68]);
+        assert_eq!(image.to_model_text(), "[image: image/png, 68 bytes]");
+        let resource = ContentBlock::resource_text("test://r", "application/json", "{}");
+        assert_eq!(
+            resource.to_model_text(),
+            "[resource: test://r (application/json)]\n{}"
+        );
+        assert_eq!(decoded_len("AQID"), 3);
+        assert_eq!(decoded_len("AQ=="), 1);
+    }
+
+    #[test]
+    fn the_cap_cuts_text_and_keeps_binary_whole() {
+        let blocks = vec![
+            ContentBlock::text("a".repeat(3000)),
+            ContentBlock::image("image/png", [7u8; 3000]),
+            ContentBlock::resource_text("test://r", "text/plain", "b".repeat(1000)),
+        ];
+        let cut = bounded(blocks.clone(), 800);
+        let texts: usize = cut
+            .iter()
+            .filter_map(ContentBlock::as_text)
+            .map(str::len)
+            .sum();
+        assert!(texts <= 800, "{texts}");
+        assert_eq!(cut[1], blocks[1]);
+        let truncation = truncation(&cut).unwrap();
+        assert_eq!(truncation.original_bytes, 4000);
+        assert_eq!(bounded(blocks.clone(), 10_000), blocks);
+        assert_eq!(super::truncation(&blocks), None);
+    }
+}
