@@ -64,16 +64,12 @@ fn bench(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
-    for dialect in Dialect::ALL
-        .iter()
-        .copied()
-        .chain(
-            Dialect::ALL
-                .iter()
-                .filter(|d| d.has_strict_mode())
-                .map(|d| d.with_strict(true)),
-        )
-    {
+    for dialect in Dialect::ALL.iter().copied().chain(
+        Dialect::ALL
+            .iter()
+            .filter(|d| d.has_strict_mode())
+            .map(|d| d.with_strict(true)),
+    ) {
         let label = format!(
             "export_{}{}",
             dialect.as_str(),
@@ -83,6 +79,33 @@ fn bench(c: &mut Criterion) {
             b.iter_with_large_drop(|| registry.export_schema(black_box(dialect)))
         });
     }
+    group.finish();
+
+    // Where the build's time goes, per 1,000 schemas: what lazy validator compilation would
+    // save (the compile) and what a cheap check at build would cost instead (the meta-schema).
+    let schemas: Vec<serde_json::Value> =
+        registry.specs().map(|s| s.input_schema().clone()).collect();
+    let mut group = c.benchmark_group("registry_1000_parts");
+    group.sample_size(20);
+    group.bench_function("compile_validators", |b| {
+        b.iter_with_large_drop(|| {
+            schemas
+                .iter()
+                .map(|s| {
+                    jsonschema::options()
+                        .with_draft(jsonschema::Draft::Draft202012)
+                        .build(s)
+                        .expect("it compiles")
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    group.bench_function("meta_schema_check", |b| {
+        b.iter(|| schemas.iter().all(jsonschema::meta::is_valid))
+    });
+    group.bench_function("clone_schemas", |b| {
+        b.iter_with_large_drop(|| schemas.clone())
+    });
     group.finish();
 }
 

@@ -18,8 +18,8 @@ impl Registry {
     /// Every call ends with exactly one output: its result, or an error for a validation
     /// failure, a timeout, a panic, a denial or a cancellation.
     pub async fn dispatch_all(&self, calls: impl AsRef<[ToolCall]>) -> Vec<ToolOutput> {
-        self.dispatch_all_until(calls, &CancellationToken::new())
-            .await
+        // No token: nothing can cancel these calls, so none waits on one.
+        self.dispatch(calls.as_ref(), None).await
     }
 
     /// [`dispatch_all`](Self::dispatch_all) that stops when `cancel` fires: calls still
@@ -30,17 +30,18 @@ impl Registry {
         calls: impl AsRef<[ToolCall]>,
         cancel: &CancellationToken,
     ) -> Vec<ToolOutput> {
-        let calls = calls.as_ref();
+        self.dispatch(calls.as_ref(), Some(cancel)).await
+    }
+
+    async fn dispatch(
+        &self,
+        calls: &[ToolCall],
+        cancel: Option<&CancellationToken>,
+    ) -> Vec<ToolOutput> {
         // Polled together in this task, so calls borrow the registry; the gate orders them.
-        let outputs = calls.iter().map(|call| {
-            self.execute(
-                &call.name,
-                Some(&call.id),
-                &call.arguments,
-                None,
-                Some(cancel),
-            )
-        });
+        let outputs = calls
+            .iter()
+            .map(|call| self.execute(&call.name, Some(&call.id), &call.arguments, None, cancel));
         futures_util::future::join_all(outputs).await
     }
 }

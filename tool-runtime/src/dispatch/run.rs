@@ -41,7 +41,8 @@ impl Registry {
                 .filter(|_| tokio::runtime::Handle::try_current().is_ok());
             let run = run_on_the_right_thread(&entry.spec.name, pending);
             match timeout {
-                Some(limit) => match tokio::time::timeout(limit, run).await {
+                // Boxed: a timer is large, and every call's future would carry its room.
+                Some(limit) => match Box::pin(tokio::time::timeout(limit, run)).await {
                     Ok(output) => output,
                     Err(_) => timed_out(&entry.spec.name, limit),
                 },
@@ -49,14 +50,8 @@ impl Registry {
             }
         };
         match cancel {
-            Some(token) => {
-                let stop = std::pin::pin!(token.cancelled());
-                let work = std::pin::pin!(work);
-                match futures_util::future::select(stop, work).await {
-                    Either::Left(_) => cancelled(&entry.spec.name),
-                    Either::Right((output, _)) => output,
-                }
-            }
+            // Boxed for the same reason: only cancellable batches wait on a token.
+            Some(token) => Box::pin(until_cancelled(&entry.spec.name, token, work)).await,
             None => work.await,
         }
     }
@@ -95,6 +90,20 @@ impl Registry {
                 Some(ToolOutput::from(error))
             }
         }
+    }
+}
+
+/// `work`'s output, or a `cancelled` error output if `token` fires first.
+async fn until_cancelled(
+    tool: &str,
+    token: &CancellationToken,
+    work: impl std::future::Future<Output = ToolOutput>,
+) -> ToolOutput {
+    let stop = std::pin::pin!(token.cancelled());
+    let work = std::pin::pin!(work);
+    match futures_util::future::select(stop, work).await {
+        Either::Left(_) => cancelled(tool),
+        Either::Right((output, _)) => output,
     }
 }
 

@@ -263,7 +263,7 @@ impl Registry {
                     pending => return pending,
                 }
             } else if let (Some(validator), Ok(value)) =
-                (&entry.validator, serde_json::from_str::<Value>(text))
+                (&entry.validator, repair::parse_json(text))
             {
                 // Valid, yet serde may still refuse (`5.0` for a `u8`): the full path normalizes.
                 if value.is_object() && validator.is_valid(&value) {

@@ -41,8 +41,16 @@ fn normalize(name: &str) -> String {
         .collect()
 }
 
+/// Names longer than this get no suggestions.
+const MAX_SUGGEST_LEN: usize = 256;
+
 /// Up to three names close to `name`, closest first.
 pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    // No tool name is this long (MCP allows 128 characters): comparing a huge one against
+    // every name would only cost time.
+    if name.len() > MAX_SUGGEST_LEN {
+        return Vec::new();
+    }
     let wanted = normalize(name);
     let mut scored: Vec<(f64, &str)> = names
         .map(|candidate| {
@@ -66,6 +74,13 @@ pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_names_get_no_suggestions() {
+        let names = ["read_file", "list_dir"];
+        assert!(closest(&"read_file".repeat(100), names.into_iter()).is_empty());
+        assert_eq!(closest("read_fil", names.into_iter()), ["read_file"]);
+    }
 
     #[test]
     fn normalization_repairs_case_dashes_and_prefixes() {

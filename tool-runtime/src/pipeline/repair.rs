@@ -81,9 +81,10 @@ pub(crate) fn parse_arguments(
         ));
         return Ok(Value::Object(Map::new()));
     }
-    let value = match serde_json::from_str::<Value>(trimmed) {
+    let value = match parse_json(trimmed) {
         Ok(value) => value,
-        Err(e) if policy == RepairPolicy::Lenient => match lenient(trimmed) {
+        // A duplicate key (a data error) is refused under every policy, never "repaired".
+        Err(e) if policy == RepairPolicy::Lenient && !e.is_data() => match lenient(trimmed) {
             Some(value) => {
                 repairs.push(repair(RepairKind::LenientJson, "", &e.to_string()));
                 value
@@ -96,7 +97,7 @@ pub(crate) fn parse_arguments(
         return Ok(value);
     }
     match value {
-        Value::String(inner) => match serde_json::from_str::<Value>(&inner) {
+        Value::String(inner) => match parse_json(&inner) {
             Ok(object @ Value::Object(_)) => {
                 repairs.push(repair(RepairKind::DoubleEncoded, "", "a JSON string"));
                 Ok(object)
@@ -108,6 +109,88 @@ pub(crate) fn parse_arguments(
             Ok(Value::Object(Map::new()))
         }
         other => Ok(other),
+    }
+}
+
+/// Parses JSON text into a value like `serde_json::from_str`, but refuses an object with a
+/// key written twice. serde_json keeps the last one, a typed struct refuses it, and an
+/// approver reading the raw text may read the first one: the call would run with arguments
+/// other than the ones approved. So a duplicate key is reported, never guessed at.
+pub(crate) fn parse_json(text: &str) -> Result<Value, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = NoDuplicates.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Builds a [`Value`], failing on a duplicate object key (see [`parse_json`]).
+#[derive(Clone, Copy)]
+struct NoDuplicates;
+
+impl<'de> serde::de::DeserializeSeed<'de> for NoDuplicates {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicates {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key {key:?} appears twice in one object; send each argument once"
+                )));
+            }
+            let value = map.next_value_seed(self)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -226,10 +309,19 @@ fn coerce_at(
                     }
                 }
             }
-            for (key, child_value) in map.iter_mut() {
-                if let Some(child_schema) = nav.property(schema, key) {
+            let keys: Vec<String> = map.keys().cloned().collect();
+            for key in keys {
+                // A listed property (in the branch the value's tag picks), or a map's value
+                // (`HashMap<String, u32>`: `5.0` there is a whole number too).
+                let child_schema = nav
+                    .property_for(schema, &key, map)
+                    .or_else(|| nav.map_values(schema));
+                let Some(child_value) = map.get_mut(&key) else {
+                    continue;
+                };
+                if let Some(child_schema) = child_schema {
                     let len = pointer.len();
-                    push_segment(pointer, key);
+                    push_segment(pointer, &key);
                     coerce_at(
                         child_value,
                         child_schema,
@@ -384,6 +476,27 @@ mod tests {
     }
 
     #[test]
+    fn duplicate_keys_are_refused_under_every_policy() {
+        for policy in [RepairPolicy::Off, RepairPolicy::Safe, RepairPolicy::Lenient] {
+            for text in [r#"{"a": 1, "a": 2}"#, r#"{"a": {"b": 1, "c": 2, "b": 3}}"#] {
+                let err = parse_arguments(text, policy, &mut Vec::new()).unwrap_err();
+                assert!(
+                    err.0.contains("appears twice"),
+                    "{policy:?} {text}: {}",
+                    err.0
+                );
+            }
+        }
+        let value = parse_json(r#"{"a": [1, -2, 2.5, "x", null, true], "b": {"a": {}}}"#).unwrap();
+        assert_eq!(
+            value,
+            json!({"a": [1, -2, 2.5, "x", null, true], "b": {"a": {}}})
+        );
+        assert!(parse_json("{} x").is_err());
+        assert!(parse_json(r#"{"a": "\ud800"}"#).is_err());
+    }
+
+    #[test]
     fn empty_null_and_double_encoded() {
         assert_eq!(
             parse("", RepairPolicy::Safe),
@@ -423,6 +536,20 @@ mod tests {
         let mut repairs = Vec::new();
         coerce(&mut value, SchemaNav::new(&schema), policy, &mut repairs);
         (value, repairs)
+    }
+
+    #[test]
+    fn whole_numbers_in_map_values_are_integers() {
+        let schema = json!({"type": "object", "properties": {
+            "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}});
+        for policy in [RepairPolicy::Off, RepairPolicy::Safe] {
+            let (value, _) = coerce_with(
+                json!({"counts": {"a": 5.0, "b": 1}}),
+                schema.clone(),
+                policy,
+            );
+            assert_eq!(value, json!({"counts": {"a": 5, "b": 1}}), "{policy:?}");
+        }
     }
 
     #[test]

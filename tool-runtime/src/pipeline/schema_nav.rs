@@ -124,6 +124,41 @@ impl<'a> SchemaNav<'a> {
             .find_map(|b| b.get("properties").and_then(|p| p.get(key)))
     }
 
+    /// The schema of property `key` in the branch an object `value` is written for: among
+    /// several branches listing `key` (an adjacently tagged enum's `c`), the one whose
+    /// constant properties (its tag) match the value.
+    pub fn property_for(
+        &self,
+        node: &'a Value,
+        key: &str,
+        value: &serde_json::Map<String, Value>,
+    ) -> Option<&'a Value> {
+        let branches = self.branches(node);
+        let listing = || {
+            branches
+                .iter()
+                .filter_map(|b| Some((b, b.get("properties")?.as_object()?)))
+                .filter(|(_, p)| p.contains_key(key))
+        };
+        let tagged = listing().find(|(_, properties)| {
+            properties.iter().any(|(name, schema)| {
+                let schema = self.resolve(schema);
+                schema.get("const").is_some() && value.get(name) == schema.get("const")
+            })
+        });
+        tagged
+            .or_else(|| listing().next())
+            .and_then(|(_, properties)| properties.get(key))
+    }
+
+    /// The schema of the values of a map (`additionalProperties` as a schema), for keys the
+    /// object schema doesn't list.
+    pub fn map_values(&self, node: &'a Value) -> Option<&'a Value> {
+        self.branches(node)
+            .into_iter()
+            .find_map(|b| b.get("additionalProperties").filter(|s| s.is_object()))
+    }
+
     /// Whether an object schema says which properties it has and allows no others.
     pub fn is_closed(&self, node: &'a Value) -> Option<&'a serde_json::Map<String, Value>> {
         let node = self.resolve(node);

@@ -33,14 +33,18 @@ pub(crate) fn compile(schema: &Value) -> Result<Validator, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Every violation of the arguments, described.
+/// The most violations collected for one call: enough to fix any real call, and a bound on
+/// the work a hostile one (300,000 wrong array items) can cause.
+pub(crate) const MAX_VIOLATIONS: usize = 100;
+
+/// Every violation of the arguments (up to [`MAX_VIOLATIONS`]), described.
 pub(crate) fn violations(
     validator: &Validator,
     args: &Value,
     nav: SchemaNav<'_>,
 ) -> Vec<Violation> {
     let mut out = Vec::new();
-    for error in validator.iter_errors(args) {
+    for error in validator.iter_errors(args).take(MAX_VIOLATIONS) {
         describe(&error, nav, &mut out, 0);
     }
     // Whole-object problems first, then by place: the same call always reads the same.
