@@ -22,3 +22,29 @@ for size in small large; do
         printf '%-8s %-16s %12d %8s\n' "$size" "$path" "$per" "$(awk -v a="$per" -v b="$base" 'BEGIN{printf "%.2fx", a/b}')"
     done
 done
+
+# A batch of 1,000 async calls (`dispatch_counts`): instructions per call, against the
+# hand-written calls' `join_all`.
+cargo bench -p tool-tests --features bench --bench dispatch_counts --no-run 2>&1 | tail -1
+bin=$(ls -t target/release/deps/dispatch_counts-* | grep -v '\.d$' | head -1)
+BATCHES=${BATCHES:-10}
+printf '\n%-28s %12s %8s\n' batch instr/call ratio
+base=0
+for path in join_all_hand_written dispatch_all_parallel_safe dispatch_all_exclusive; do
+    zero=$(count "$path" 0)
+    many=$(count "$path" "$BATCHES")
+    per=$(( (many - zero) / (BATCHES * 1000) ))
+    [ "$path" = join_all_hand_written ] && base=$per
+    printf '%-28s %12d %8s\n' "$path" "$per" "$(awk -v a="$per" -v b="$base" 'BEGIN{printf "%.2fx", a/b}')"
+done
+
+# A registry of 1,000 tools (`registry_counts`): instructions per build and per export.
+cargo bench -p tool-tests --features bench --bench registry_counts --no-run 2>&1 | tail -1
+bin=$(ls -t target/release/deps/registry_counts-* | grep -v '\.d$' | head -1)
+printf '\n%-28s %14s\n' "1,000 tools" instructions
+for what in build build_validation_off openai-chat openai-responses anthropic gemini mcp \
+    openai-chat_strict openai-responses_strict anthropic_strict; do
+    zero=$(count "$what" 0)
+    many=$(count "$what" 3)
+    printf '%-28s %14d\n' "$what" $(( (many - zero) / 3 ))
+done

@@ -5,22 +5,22 @@
 use super::plan;
 use super::strict::Target;
 use crate::registry::Registry;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 /// The tool list; with `strict`, each tool in strict form unless it can't be.
 pub(crate) fn tools(registry: &Registry, strict: bool) -> Value {
     let tools = plan::entries(registry, Target::Anthropic, strict)
         .into_iter()
         .map(|e| {
-            let mut tool = json!({
-                "name": e.name,
-                "description": e.spec.description(),
-                "input_schema": e.schema,
-            });
+            // By hand, not with `json!`, which would copy the schema through `to_value`.
+            let mut tool = Map::with_capacity(4);
+            tool.insert("name".into(), e.name.into());
+            tool.insert("description".into(), e.spec.description().into());
+            tool.insert("input_schema".into(), e.schema);
             if e.strict {
-                tool["strict"] = Value::Bool(true);
+                tool.insert("strict".into(), Value::Bool(true));
             }
-            tool
+            Value::Object(tool)
         })
         .collect();
     Value::Array(tools)

@@ -7,13 +7,21 @@
 use super::plan::{self, Entry};
 use super::strict::Target;
 use crate::registry::Registry;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 /// `[{"type": "function", "function": {"name", "description", "parameters", "strict"}}]`.
 pub(crate) fn chat(registry: &Registry, strict: bool) -> Value {
     let tools = plan::entries(registry, Target::OpenAi, strict)
         .into_iter()
-        .map(|e| json!({"type": "function", "function": function(e)}))
+        .map(|e| {
+            let mut tool = Map::with_capacity(2);
+            tool.insert("type".into(), "function".into());
+            tool.insert(
+                "function".into(),
+                Value::Object(function(e, Map::with_capacity(4))),
+            );
+            Value::Object(tool)
+        })
         .collect();
     Value::Array(tools)
 }
@@ -23,21 +31,20 @@ pub(crate) fn responses(registry: &Registry, strict: bool) -> Value {
     let tools = plan::entries(registry, Target::OpenAi, strict)
         .into_iter()
         .map(|e| {
-            let mut tool = json!({"type": "function"});
-            if let (Value::Object(tool), Value::Object(function)) = (&mut tool, function(e)) {
-                tool.extend(function);
-            }
-            tool
+            let mut tool = Map::with_capacity(5);
+            tool.insert("type".into(), "function".into());
+            Value::Object(function(e, tool))
         })
         .collect();
     Value::Array(tools)
 }
 
-fn function(entry: Entry<'_>) -> Value {
-    json!({
-        "name": entry.name,
-        "description": entry.spec.description(),
-        "parameters": entry.schema,
-        "strict": entry.strict,
-    })
+/// Adds the function's fields to `tool`. Built by hand, not with `json!`: `json!` copies an
+/// interpolated `Value` through `to_value`, a full re-serialization of every schema.
+fn function(entry: Entry<'_>, mut tool: Map<String, Value>) -> Map<String, Value> {
+    tool.insert("name".into(), entry.name.into());
+    tool.insert("description".into(), entry.spec.description().into());
+    tool.insert("parameters".into(), entry.schema);
+    tool.insert("strict".into(), entry.strict.into());
+    tool
 }

@@ -1,0 +1,56 @@
+//! Instructions per registry build and per export of 1,000 tools, counted by callgrind (the
+//! method of `pipeline_counts.rs`; `scripts/bench-counts.sh` runs it).
+//!
+//! `registry_counts WHAT N`: WHAT is `build`, `build_validation_off` or a dialect
+//! (`openai-chat`, `openai-chat_strict`, `openai-responses`, `openai-responses_strict`,
+//! `anthropic`, `anthropic_strict`, `gemini`, `mcp`); N how many times.
+
+use std::hint::black_box;
+use tool_runtime::{Dialect, Registry, RegistryBuilder, ToolDef};
+
+#[path = "search_tool.rs"]
+mod search_tool;
+
+fn builder(defs: &[ToolDef]) -> RegistryBuilder {
+    defs.iter()
+        .fold(Registry::builder().without_inventory(), |b, def| {
+            b.register(*def)
+        })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let [what, times] = args.as_slice() else {
+        // `cargo bench` runs every bench binary; this one only counts when asked to.
+        eprintln!("usage: registry_counts WHAT N (run through scripts/bench-counts.sh)");
+        return;
+    };
+    let times: usize = times.parse().expect("N is a number");
+    let search = search_tool::search_def();
+    // The same 1,000 copies as `registry_scale.rs`.
+    let defs: Vec<ToolDef> = (0..1_000)
+        .map(|i| ToolDef {
+            name: Box::leak(format!("search_{i:04}").into_boxed_str()),
+            ..search
+        })
+        .collect();
+    match what.as_str() {
+        "build" => (0..times).for_each(|_| drop(black_box(builder(&defs).build()))),
+        "build_validation_off" => {
+            (0..times).for_each(|_| drop(black_box(builder(&defs).validation(false).build())))
+        }
+        dialect => {
+            let (name, strict) = match dialect.strip_suffix("_strict") {
+                Some(name) => (name, true),
+                None => (dialect, false),
+            };
+            let dialect: Dialect = name.parse().expect("a dialect");
+            let dialect = dialect.with_strict(strict);
+            let registry = builder(&defs).build().expect("it builds");
+            (0..times).for_each(|_| drop(black_box(registry.export_schema(dialect))));
+        }
+    }
+}
