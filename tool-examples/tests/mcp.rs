@@ -245,9 +245,7 @@ fn read_checks(dir: &Path) -> BTreeMap<String, (usize, usize, usize, Vec<String>
         // `server-{scenario}-{timestamp}`
         let name = entry.file_name().to_string_lossy().into_owned();
         let name = name.strip_prefix("server-").unwrap_or(&name);
-        let name = name
-            .rsplit_once("-20")
-            .map_or(name, |(scenario, _)| scenario);
+        let name = strip_timestamp(name);
         let checks: Vec<Value> = serde_json::from_str(&text).unwrap();
         let count = |status: &str| checks.iter().filter(|c| c["status"] == status).count();
         let failures = checks
@@ -266,6 +264,45 @@ fn read_checks(dir: &Path) -> BTreeMap<String, (usize, usize, usize, Vec<String>
         );
     }
     scenarios
+}
+
+/// `tools-list-2026-11-22T15-20-01-123Z` → `tools-list`: cut at the `-YYYY-MM-DDT` that starts
+/// the timestamp (the time itself may hold `-20`, so a plain search for `-20` isn't enough).
+fn strip_timestamp(name: &str) -> &str {
+    let bytes = name.as_bytes();
+    let is_stamp = |at: usize| {
+        let digits = |r: std::ops::Range<usize>| {
+            r.clone()
+                .all(|i| bytes.get(i).is_some_and(u8::is_ascii_digit))
+        };
+        bytes[at] == b'-'
+            && digits(at + 1..at + 5)
+            && bytes.get(at + 5) == Some(&b'-')
+            && digits(at + 6..at + 8)
+            && bytes.get(at + 8) == Some(&b'-')
+            && digits(at + 9..at + 11)
+            && bytes.get(at + 11) == Some(&b'T')
+    };
+    (0..bytes.len())
+        .find(|&at| is_stamp(at))
+        .map_or(name, |at| &name[..at])
+}
+
+#[test]
+fn scenario_names_lose_their_timestamp_whatever_the_time() {
+    assert_eq!(
+        strip_timestamp("tools-list-2026-11-22T15-20-20-710Z"),
+        "tools-list"
+    );
+    assert_eq!(
+        strip_timestamp("server-sse-polling-2026-01-02T00-00-00-000Z"),
+        "server-sse-polling"
+    );
+    assert_eq!(
+        strip_timestamp("json-schema-2020-12-2026-11-22T15-42-29-755Z"),
+        "json-schema-2020-12"
+    );
+    assert_eq!(strip_timestamp("no-stamp"), "no-stamp");
 }
 
 #[test]
