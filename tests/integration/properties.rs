@@ -786,7 +786,14 @@ fn where_the_schema_cannot_be_exact() {
     assert!(!output.is_error(), "{}", output.to_model_text());
 
     let output = registry.call_blocking("floats", r#"{"x": 3.5e38, "y": 1, "ratio": 0.5}"#);
-    assert_eq!(output.to_model_text(), "inf 1 0.5");
+    let error = output.as_error().expect("beyond f32::MAX is refused");
+    assert_eq!(error.code, ErrorCode::InvalidArguments);
+    assert!(error.message.contains("maximum"), "{}", error.message);
+    let output = registry.call_blocking("floats", r#"{"x": 3.4e38, "y": 1, "ratio": 0.5}"#);
+    assert_eq!(
+        output.to_model_text(),
+        "340000000000000000000000000000000000000 1 0.5"
+    );
 
     let enums = |shape: &str| {
         format!(

@@ -74,10 +74,17 @@ impl Transform for CloseObjects {
     }
 }
 
-/// Gives small integer types their range: schemars says `"format": "int32"` without bounds,
-/// so `3000000000` would pass the schema and then fail to deserialize. 64-bit types are left
-/// alone (their bounds are beyond what JSON numbers carry exactly).
+/// Gives small integer types and `f32` their range: schemars says `"format": "int32"` without
+/// bounds, so `3000000000` would pass the schema and then fail to deserialize (and serde_json
+/// refuses an `f32` beyond `f32::MAX` the same way). 64-bit integers are left alone (their
+/// bounds are beyond what JSON numbers carry exactly).
 fn add_integer_bounds(object: &mut serde_json::Map<String, Value>) {
+    if object.get("format").and_then(Value::as_str) == Some("float") {
+        let max = f64::from(f32::MAX);
+        object.entry("minimum").or_insert_with(|| (-max).into());
+        object.entry("maximum").or_insert_with(|| max.into());
+        return;
+    }
     let bounds: (i64, i64) = match object.get("format").and_then(Value::as_str) {
         Some("int8") => (i8::MIN.into(), i8::MAX.into()),
         Some("uint8") => (0, u8::MAX.into()),

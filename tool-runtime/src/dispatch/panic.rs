@@ -29,6 +29,7 @@ pub(crate) fn output(tool: &str, payload: &(dyn Any + Send)) -> ToolOutput {
 }
 
 /// Runs a sync tool on the current thread, catching a panic.
+#[inline]
 pub(crate) fn run_caught(tool: &str, run: impl FnOnce() -> ToolOutput) -> ToolOutput {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(|payload| output(tool, &*payload))

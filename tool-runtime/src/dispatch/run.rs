@@ -25,6 +25,18 @@ impl Registry {
         if let Pending::Done(output) = pending {
             return output;
         }
+        // The common call: nothing to ask, wait for or time, and a free gate. Awaited here
+        // without the futures below, which are large enough that moving them costs more than
+        // a small tool's whole run.
+        if cancel.is_none()
+            && self.config.concurrency.is_none()
+            && entry.timeout.or(self.config.default_timeout).is_none()
+            && !self.config.approval.applies_to(&entry.spec)
+        {
+            if let Some(_pass) = self.gate.try_enter(entry.parallel) {
+                return run_on_the_right_thread(&entry.spec.name, pending).await;
+            }
+        }
         let work = async {
             if let Some(denied) = self.approve(entry, call_id, arguments).await {
                 return denied;

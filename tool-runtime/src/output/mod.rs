@@ -15,7 +15,7 @@ use serde::de::{Deserializer, Error as _};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::fmt;
 
 /// The one result every call ends with.
@@ -43,8 +43,9 @@ pub enum ToolOutput {
 #[derive(Clone)]
 pub struct JsonOutput {
     text: String,
-    /// Set when the value was shrunk to fit the output cap.
-    truncation: Option<Truncation>,
+    /// Set when the value was shrunk to fit the output cap. Boxed: rare, and it would double
+    /// the size of every output moved along the call path.
+    truncation: Option<Box<Truncation>>,
 }
 
 impl JsonOutput {
@@ -94,7 +95,7 @@ impl JsonOutput {
 
     /// What was cut to fit the output cap, if anything was.
     pub fn truncation(&self) -> Option<Truncation> {
-        self.truncation
+        self.truncation.as_deref().copied()
     }
 }
 
@@ -216,7 +217,16 @@ impl ToolOutput {
     /// assert_eq!(cut.original_bytes, 8893);
     /// assert!(text.contains(&format!("[... truncated {} of 8893 bytes", cut.removed_bytes)));
     /// ```
+    #[inline]
     pub fn bounded(self, max_bytes: usize) -> ToolOutput {
+        match &self {
+            ToolOutput::Json(json) if json.text.len() <= max_bytes => self,
+            _ => self.bounded_slow(max_bytes),
+        }
+    }
+
+    /// [`bounded`](Self::bounded) past the common case of JSON that fits.
+    fn bounded_slow(self, max_bytes: usize) -> ToolOutput {
         match self {
             ToolOutput::Text(text) => match truncate::truncate_middle(&text, max_bytes) {
                 Some(cut) => ToolOutput::Text(cut.text),
@@ -241,7 +251,7 @@ impl ToolOutput {
     pub fn truncation(&self) -> Option<Truncation> {
         match self {
             ToolOutput::Text(text) => truncate::find(text),
-            ToolOutput::Json(json) => json.truncation,
+            ToolOutput::Json(json) => json.truncation(),
             ToolOutput::Error(error) => truncate::find(&error.message),
             ToolOutput::Content(blocks) => content::truncation(blocks),
         }
@@ -303,7 +313,7 @@ impl<'de> Deserialize<'de> for ToolOutput {
             Wire::Text { text } => ToolOutput::Text(text),
             Wire::Object { json, truncated } => {
                 let mut json = JsonOutput::from_serialize(&json).map_err(D::Error::custom)?;
-                json.truncation = truncated;
+                json.truncation = truncated.map(Box::new);
                 ToolOutput::Json(json)
             }
             Wire::Error { error } => ToolOutput::from(error),
@@ -321,23 +331,30 @@ pub fn unit_output(_: ()) -> ToolOutput {
 /// is serialized to JSON by [`safe_serialize`]'s rules (a value that serializes to a JSON
 /// string is text too).
 pub fn value_output<T: Serialize + 'static>(value: T) -> ToolOutput {
-    let mut slot = Some(value);
-    let any: &mut dyn Any = &mut slot;
-    if let Some(output) = any.downcast_mut::<Option<ToolOutput>>() {
-        return output.take().unwrap_or_else(|| unit_output(()));
+    // `TypeId`s of two known types compare at compile time: for any other `T` both branches
+    // vanish, and the value is serialized without going through `dyn Any`.
+    if TypeId::of::<T>() == TypeId::of::<ToolOutput>()
+        || TypeId::of::<T>() == TypeId::of::<String>()
+    {
+        let mut slot = Some(value);
+        let any: &mut dyn Any = &mut slot;
+        if let Some(output) = any
+            .downcast_mut::<Option<ToolOutput>>()
+            .and_then(Option::take)
+        {
+            return output;
+        }
+        if let Some(text) = any.downcast_mut::<Option<String>>().and_then(Option::take) {
+            return ToolOutput::Text(text);
+        }
+        return unit_output(());
     }
-    if let Some(text) = any.downcast_mut::<Option<String>>() {
-        return ToolOutput::Text(text.take().unwrap_or_default());
-    }
-    match slot {
-        Some(value) => match safe::to_json(&value) {
-            Ok(json) if json.starts_with('"') => {
-                ToolOutput::Text(serde_json::from_str(&json).unwrap_or_default())
-            }
-            Ok(json) => ToolOutput::Json(JsonOutput::new(json)),
-            Err(failure) => ToolOutput::from(failure.error(std::any::type_name::<T>())),
-        },
-        None => unit_output(()),
+    match safe::to_json(&value) {
+        Ok(json) if json.starts_with('"') => {
+            ToolOutput::Text(serde_json::from_str(&json).unwrap_or_default())
+        }
+        Ok(json) => ToolOutput::Json(JsonOutput::new(json)),
+        Err(failure) => ToolOutput::from(failure.error(std::any::type_name::<T>())),
     }
 }
 

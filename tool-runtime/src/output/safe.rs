@@ -57,6 +57,7 @@ pub fn safe_serialize<T: Serialize + ?Sized>(value: &T) -> ToolOutput {
 }
 
 /// The JSON text of a value: the fast pass, then the careful one if the fast one failed.
+#[inline]
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failure> {
     let fast = Cx::new(false);
     match catch_unwind(AssertUnwindSafe(|| write(value, &fast))) {
@@ -143,6 +144,7 @@ enum Segment {
 }
 
 impl Cx {
+    #[inline]
     fn new(careful: bool) -> Cx {
         Cx {
             careful,
@@ -152,6 +154,7 @@ impl Cx {
     }
 
     /// Runs `f` one step deeper; in the careful pass, remembers where the first failure was.
+    #[inline]
     fn visit<R, E>(
         &self,
         segment: impl FnOnce() -> Segment,
@@ -170,6 +173,7 @@ impl Cx {
     }
 
     /// The current position as a JSON pointer (RFC 6901).
+    #[inline]
     fn pointer(&self) -> String {
         let mut pointer = String::new();
         for segment in self.path.borrow().iter() {
@@ -184,6 +188,7 @@ impl Cx {
         pointer
     }
 
+    #[inline]
     fn failed_at(&self) -> String {
         self.failed_at.borrow().clone().unwrap_or_default()
     }
@@ -196,6 +201,7 @@ struct Safe<'a, T: ?Sized> {
 }
 
 impl<T: Serialize + ?Sized> Serialize for Safe<'_, T> {
+    #[inline]
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value.serialize(SafeSer {
             inner: serializer,
@@ -224,6 +230,7 @@ fn non_finite(value: f64) -> &'static str {
 macro_rules! forward {
     ($($method:ident($($arg:ident: $ty:ty),*);)*) => {
         $(
+            #[inline]
             fn $method(self, $($arg: $ty),*) -> Result<S::Ok, S::Error> {
                 self.inner.$method($($arg),*)
             }
@@ -262,6 +269,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         serialize_unit_variant(name: &'static str, index: u32, variant: &'static str);
     }
 
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<S::Ok, S::Error> {
         if v.is_finite() {
             self.inner.serialize_f32(v)
@@ -270,6 +278,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         }
     }
 
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<S::Ok, S::Error> {
         if v.is_finite() {
             self.inner.serialize_f64(v)
@@ -278,14 +287,17 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         }
     }
 
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<S::Ok, S::Error> {
         self.inner.serialize_str(&base64(v))
     }
 
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
         self.inner.serialize_some(&Safe { value, cx: self.cx })
     }
 
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         name: &'static str,
@@ -295,6 +307,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
             .serialize_newtype_struct(name, &Safe { value, cx: self.cx })
     }
 
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         name: &'static str,
@@ -310,14 +323,17 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         )
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
         Ok(Compound::new(self.inner.serialize_seq(len)?, self.cx))
     }
 
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, S::Error> {
         Ok(Compound::new(self.inner.serialize_tuple(len)?, self.cx))
     }
 
+    #[inline]
     fn serialize_tuple_struct(
         self,
         name: &'static str,
@@ -329,6 +345,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         ))
     }
 
+    #[inline]
     fn serialize_tuple_variant(
         self,
         name: &'static str,
@@ -342,6 +359,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         Ok(Compound::new(inner, self.cx))
     }
 
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Map<'a, S>, S::Error> {
         if self.cx.careful {
             Ok(Map::Buffer {
@@ -358,6 +376,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         }
     }
 
+    #[inline]
     fn serialize_struct(
         self,
         name: &'static str,
@@ -369,6 +388,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         ))
     }
 
+    #[inline]
     fn serialize_struct_variant(
         self,
         name: &'static str,
@@ -382,10 +402,12 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         Ok(Compound::new(inner, self.cx))
     }
 
+    #[inline]
     fn collect_str<T: Display + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
         self.inner.collect_str(value)
     }
 
+    #[inline]
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
     }
@@ -399,6 +421,7 @@ struct Compound<'a, C> {
 }
 
 impl<'a, C> Compound<'a, C> {
+    #[inline]
     fn new(inner: C, cx: &'a Cx) -> Self {
         Compound {
             inner,
@@ -407,6 +430,7 @@ impl<'a, C> Compound<'a, C> {
         }
     }
 
+    #[inline]
     fn next_index(&mut self) -> usize {
         self.index += 1;
         self.index - 1
@@ -419,12 +443,14 @@ macro_rules! positional {
             type Ok = C::Ok;
             type Error = C::Error;
 
+            #[inline]
             fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), C::Error> {
                 let (cx, i) = (self.cx, self.next_index());
                 let inner = &mut self.inner;
                 cx.visit(|| Segment::Index(i), || inner.$method(&Safe { value, cx }))
             }
 
+            #[inline]
             fn end(self) -> Result<C::Ok, C::Error> {
                 self.inner.end()
             }
@@ -443,6 +469,7 @@ macro_rules! named_fields {
             type Ok = C::Ok;
             type Error = C::Error;
 
+            #[inline]
             fn serialize_field<T: Serialize + ?Sized>(
                 &mut self,
                 key: &'static str,
@@ -456,10 +483,12 @@ macro_rules! named_fields {
                 )
             }
 
+            #[inline]
             fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
                 self.inner.skip_field(key)
             }
 
+            #[inline]
             fn end(self) -> Result<C::Ok, C::Error> {
                 self.inner.end()
             }
@@ -486,6 +515,7 @@ impl<S: Serializer> SerializeMap for Map<'_, S> {
     type Ok = S::Ok;
     type Error = S::Error;
 
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), S::Error> {
         match self {
             Map::Stream(map) => map.inner.serialize_key(&Safe {
@@ -499,6 +529,7 @@ impl<S: Serializer> SerializeMap for Map<'_, S> {
         }
     }
 
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), S::Error> {
         match self {
             Map::Stream(map) => map.inner.serialize_value(&Safe { value, cx: map.cx }),
@@ -516,6 +547,7 @@ impl<S: Serializer> SerializeMap for Map<'_, S> {
         }
     }
 
+    #[inline]
     fn end(self) -> Result<S::Ok, S::Error> {
         match self {
             Map::Stream(map) => map.inner.end(),

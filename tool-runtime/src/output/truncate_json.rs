@@ -66,7 +66,7 @@ pub(crate) fn truncate(json: &str, max: usize) -> ToolOutput {
     };
     ToolOutput::Json(JsonOutput {
         text,
-        truncation: Some(truncation),
+        truncation: Some(Box::new(truncation)),
     })
 }
 

@@ -70,7 +70,7 @@ enum Bound {
     Max,
 }
 
-/// Whether a `minimum`/`maximum` is only the range of the integer type named by `format`
+/// Whether a `minimum`/`maximum` is only the range of the number type named by `format`
 /// (which serde enforces when it parses the number).
 fn integer_bound_is_natural(format: Option<&str>, value: &Value, bound: Bound) -> bool {
     let Some(limit) = value.as_f64() else {
@@ -83,6 +83,7 @@ fn integer_bound_is_natural(format: Option<&str>, value: &Value, bound: Bound) -
         Some("int16") => Some((i16::MIN as f64, i16::MAX as f64)),
         Some("uint32") => Some((0.0, u32::MAX as f64)),
         Some("int32") => Some((i32::MIN as f64, i32::MAX as f64)),
+        Some("float") => Some((-f64::from(f32::MAX), f64::from(f32::MAX))),
         Some("uint64" | "uint" | "uint128") => Some((0.0, u64::MAX as f64)),
         Some("int64" | "int" | "int128") => Some((i64::MIN as f64, i64::MAX as f64)),
         _ => None,

@@ -57,6 +57,7 @@ impl fmt::Display for LimitExceeded {
 impl Limits {
     /// Checks the raw argument text. The depth scan skips string contents with `memchr`, so
     /// it costs little even on large string arguments.
+    #[inline]
     pub(crate) fn check(&self, text: &str) -> Result<(), LimitExceeded> {
         if text.len() > self.max_bytes {
             return Err(LimitExceeded::TooLarge {

@@ -11,6 +11,7 @@
 //! value when the call is good (see [`exact`]); any call that fails there takes the full
 //! path, so the model always gets the full path's answer.
 
+pub(crate) mod checked;
 pub(crate) mod exact;
 pub(crate) mod limits;
 pub(crate) mod names;
@@ -144,10 +145,13 @@ impl Registry {
                 }
                 let cx = self.context(entry, call_id, false);
                 let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
-                let output = self
-                    .run_pending(entry, pending, call_id, args, cancel)
-                    .instrument(span.clone())
-                    .await;
+                let run = self.run_pending(entry, pending, call_id, args, cancel);
+                // Without a subscriber the span is a no-op: don't pay for entering it per poll.
+                let output = if span.is_disabled() {
+                    run.await
+                } else {
+                    run.instrument(span.clone()).await
+                };
                 named(output, entry)
             }
         };
@@ -178,15 +182,28 @@ impl Registry {
     }
 
     /// Finds the tool: by its exact name, or after a safe normalization (recorded).
+    #[inline]
     fn lookup(
         &self,
         name: &str,
         repairs: &mut Vec<Repair>,
         clock: &mut Clock,
     ) -> Result<&Entry, ToolOutput> {
-        if let Some(&i) = self.index.get(name) {
-            return Ok(&self.tools[i]);
+        match self.index.get(name) {
+            Some(&i) => Ok(&self.tools[i]),
+            None => self.lookup_other(name, repairs, clock),
         }
+    }
+
+    /// [`lookup`](Self::lookup) of a name that isn't a tool's own: kept out of line, so that
+    /// the common case stays small enough to inline.
+    #[cold]
+    fn lookup_other(
+        &self,
+        name: &str,
+        repairs: &mut Vec<Repair>,
+        clock: &mut Clock,
+    ) -> Result<&Entry, ToolOutput> {
         // A name the export sanitized for a provider's naming rule (`dialect::names`).
         if let Some(i) = self.exported.tool(name) {
             return Ok(&self.tools[i]);
@@ -262,12 +279,21 @@ impl Registry {
                     Pending::Done(output) if is_argument_error(&output) => {}
                     pending => return pending,
                 }
+            } else if let Some(checks) = &entry.checks {
+                // Serde enforces all but some parameters' constraints, checked first.
+                if checks.accepts(text) {
+                    match entry.handler.invoke(Args::Text(text), cx) {
+                        Pending::Done(output) if is_argument_error(&output) => {}
+                        pending => return pending,
+                    }
+                }
             } else if let (Some(validator), Ok(value)) =
                 (&entry.validator, repair::parse_json(text))
             {
                 // Valid, yet serde may still refuse (`5.0` for a `u8`): the full path normalizes.
+                // The text itself goes to the deserializer: the arguments' one instantiation.
                 if value.is_object() && validator.is_valid(&value) {
-                    match entry.handler.invoke(Args::Value(value), cx) {
+                    match entry.handler.invoke(Args::Text(text), cx) {
                         Pending::Done(output) if is_argument_error(&output) => {}
                         pending => return pending,
                     }
@@ -318,6 +344,7 @@ impl Registry {
                 }
             }
         };
+        let mut unchanged = repairs.is_empty();
         if !repairs.is_empty() {
             tracing::debug!(tool = name, repairs = repairs.len(), "repaired arguments");
         }
@@ -346,6 +373,7 @@ impl Registry {
                 return done(error);
             }
         }
+        unchanged &= filled.is_empty();
         if let Some(report) = report.as_deref_mut() {
             report.timings.resolve = clock.lap();
             report.filled = filled;
@@ -368,7 +396,13 @@ impl Registry {
             }
         }
 
-        let pending = entry.handler.invoke(Args::Value(value), cx);
+        // Arguments nothing changed go to the deserializer as the model's own text.
+        let args = if unchanged {
+            Args::Text(text)
+        } else {
+            Args::Value(value)
+        };
+        let pending = entry.handler.invoke(args, cx);
         if let Some(report) = report {
             report.timings.deserialize = clock.lap();
         }
@@ -378,6 +412,7 @@ impl Registry {
 
 /// Errors a tool returns itself don't know the tool's name; the runtime's errors do. Every
 /// output is cut to the tool's output cap here.
+#[inline]
 fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
     if let ToolOutput::Error(error) = &mut output {
         if error.tool.is_none() {

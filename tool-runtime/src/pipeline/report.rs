@@ -47,6 +47,7 @@ pub struct StageTimings {
 pub(crate) struct Clock(Option<Instant>);
 
 impl Clock {
+    #[inline]
     pub fn start(enabled: bool) -> Clock {
         Clock(enabled.then(Instant::now))
     }

@@ -6,6 +6,7 @@ use super::builder::RegistryBuilder;
 use super::candidate::Candidate;
 use super::{Config, Entry, Registry};
 use crate::dialect::names::ExportNames;
+use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::{exact, validate};
@@ -221,6 +222,9 @@ fn entry(
         .any(|(parameter, _)| properties.is_some_and(|p| p.contains_key(parameter)));
     Some(Entry {
         exact: exact::is_exact(&input_schema, closed_by_us),
+        checks: validator
+            .as_ref()
+            .and_then(|_| PropertyChecks::build(&input_schema, closed_by_us)),
         validator,
         // The resolver named on #[tool] first, then those added on the builder.
         resolvers: resolver

@@ -13,6 +13,7 @@ use crate::approval::{ApprovalPolicy, Approver};
 use crate::dialect::names::ExportNames;
 use crate::dialect::Dialect;
 use crate::dispatch::gate::Gate;
+use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::validate::Validator;
@@ -68,6 +69,9 @@ pub(crate) struct Entry {
     pub validator: Option<Validator>,
     /// Whether serde enforces the schema exactly (see `pipeline::exact`).
     pub exact: bool,
+    /// Checks of the parameters serde doesn't fully enforce, when that is all that stands
+    /// between the typed deserializer and full validation (see `pipeline::checked`).
+    pub checks: Option<PropertyChecks>,
     pub resolvers: Vec<SharedResolver>,
     /// Whether a context default names one of this tool's parameters.
     pub uses_context_defaults: bool,
