@@ -7,6 +7,11 @@
 //! are the loopback names and the bound address, and the allowed origins are `http` and
 //! `https` on the loopback names, any port; a request without `Origin` (any non-browser
 //! client) passes.
+//!
+//! Each session holds memory on the server until the client ends it (`DELETE`) or it has been
+//! idle for 5 minutes, and opening one takes a single request: so at most
+//! [`HttpOptions::max_sessions`] are open at once, and a request for another gets
+//! 503 Service Unavailable until one closes.
 
 use super::{McpError, McpServer};
 use crate::Registry;
@@ -44,6 +49,7 @@ pub struct HttpOptions {
     token: Option<String>,
     hosts: Vec<String>,
     origins: Vec<String>,
+    max_sessions: usize,
 }
 
 impl Default for HttpOptions {
@@ -53,11 +59,25 @@ impl Default for HttpOptions {
             token: None,
             hosts: Vec::new(),
             origins: Vec::new(),
+            max_sessions: HttpOptions::DEFAULT_MAX_SESSIONS,
         }
     }
 }
 
 impl HttpOptions {
+    /// The default of [`max_sessions`](Self::max_sessions). A session that only said
+    /// `initialize` takes about 60 KiB, so this caps them near 60 MiB.
+    pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+
+    /// The most sessions open at once (default [`DEFAULT_MAX_SESSIONS`](Self::DEFAULT_MAX_SESSIONS),
+    /// at least 1). A request that would open another (a `POST` without `Mcp-Session-Id`) gets
+    /// 503 with `Retry-After` until a client ends its session or one has been idle 5 minutes.
+    #[must_use]
+    pub fn max_sessions(mut self, sessions: usize) -> HttpOptions {
+        self.max_sessions = sessions.max(1);
+        self
+    }
+
     /// The path the endpoint is served at (default `/mcp`); other paths get 404.
     #[must_use]
     pub fn path(mut self, path: impl Into<String>) -> HttpOptions {
@@ -114,6 +134,8 @@ pub struct HttpServer {
     listener: TcpListener,
     local_addr: SocketAddr,
     service: StreamableHttpService<McpServer, LocalSessionManager>,
+    /// The service's sessions, counted against [`HttpOptions::max_sessions`].
+    sessions: Arc<LocalSessionManager>,
     options: Arc<HttpOptions>,
     stop: CancellationToken,
 }
@@ -147,15 +169,17 @@ impl HttpServer {
             .with_allowed_origins(origins)
             .enforce_origin_validation()
             .with_cancellation_token(stop.child_token());
+        let sessions = Arc::new(LocalSessionManager::default());
         let service = StreamableHttpService::new(
             move || Ok(server.for_session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::clone(&sessions),
             config,
         );
         Ok(HttpServer {
             listener,
             local_addr,
             service,
+            sessions,
             options: Arc::new(options),
             stop,
         })
@@ -194,12 +218,16 @@ impl HttpServer {
                 }
             };
             let service = self.service.clone();
+            let sessions = Arc::clone(&self.sessions);
             let options = Arc::clone(&self.options);
             connections.spawn(async move {
                 let handler = hyper::service::service_fn(move |request| {
                     let service = service.clone();
+                    let sessions = Arc::clone(&sessions);
                     let options = Arc::clone(&options);
-                    async move { Ok::<_, Infallible>(handle(request, &service, &options).await) }
+                    async move {
+                        Ok::<_, Infallible>(handle(request, &service, &sessions, &options).await)
+                    }
                 });
                 let served = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
@@ -227,10 +255,12 @@ impl std::fmt::Debug for HttpServer {
 
 type Body = BoxBody<Bytes, Infallible>;
 
-/// One request: the path, then the token, then rmcp (which checks `Host` and `Origin`).
+/// One request: the path, then the token, then the session count, then rmcp (which checks
+/// `Host` and `Origin`).
 async fn handle(
     request: Request<Incoming>,
     service: &StreamableHttpService<McpServer, LocalSessionManager>,
+    sessions: &LocalSessionManager,
     options: &HttpOptions,
 ) -> Response<Body> {
     if request.uri().path() != options.path {
@@ -252,6 +282,23 @@ async fn handle(
             );
             return response;
         }
+    }
+    // A POST without a session id asks for a new session (rmcp refuses anything but
+    // `initialize` there). Checked before rmcp opens it, so concurrent requests may pass
+    // together: the cap is exceeded by at most the requests in flight.
+    if request.method() == hyper::Method::POST
+        && !request.headers().contains_key("mcp-session-id")
+        && sessions.sessions.read().await.len() >= options.max_sessions
+    {
+        let mut response = plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Service Unavailable: too many MCP sessions are open; end one with DELETE, or retry later",
+        );
+        response.headers_mut().insert(
+            hyper::header::RETRY_AFTER,
+            hyper::header::HeaderValue::from_static("5"),
+        );
+        return response;
     }
     service.handle(request).await
 }
@@ -290,5 +337,74 @@ mod tests {
     #[test]
     fn options_normalize_the_path() {
         assert_eq!(HttpOptions::default().path("mcp2").path, "/mcp2");
+    }
+
+    /// One HTTP/1.1 exchange (`Connection: close`): the status and the `Mcp-Session-Id`.
+    fn exchange(addr: SocketAddr, method: &str, session: Option<&str>) -> (u16, Option<String>) {
+        use std::io::{Read, Write};
+        let body = if method == "POST" {
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#
+        } else {
+            ""
+        };
+        let mut request = format!(
+            "{method} /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        if let Some(id) = session {
+            request.push_str(&format!(
+                "Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n"
+            ));
+        }
+        request.push_str("\r\n");
+        request.push_str(body);
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        let _ = stream.read_to_string(&mut response);
+        let status = response
+            .get(9..12)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let session = response.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        });
+        (status, session)
+    }
+
+    #[tokio::test]
+    async fn sessions_past_the_cap_wait_until_one_ends() {
+        let registry = Registry::builder().without_inventory().build().unwrap();
+        let options = HttpOptions::default().max_sessions(1);
+        let http = HttpServer::bind(
+            McpServer::new(registry),
+            ([127, 0, 0, 1], 0).into(),
+            options,
+        )
+        .await
+        .unwrap();
+        let (addr, stop) = (http.local_addr(), http.stop_token());
+        let server = tokio::spawn(http.run());
+        let call = |method: &'static str, session: Option<String>| {
+            tokio::task::spawn_blocking(move || exchange(addr, method, session.as_deref()))
+        };
+
+        let (status, first) = call("POST", None).await.unwrap();
+        assert_eq!(status, 200);
+        let (status, none) = call("POST", None).await.unwrap();
+        assert_eq!((status, none), (503, None), "a second session past the cap");
+        let (status, _) = call("DELETE", first).await.unwrap();
+        assert!((200..300).contains(&status), "DELETE: {status}");
+        let (status, second) = call("POST", None).await.unwrap();
+        assert_eq!(status, 200, "the first session ended: room for another");
+        assert!(second.is_some());
+
+        stop.cancel();
+        server.await.unwrap().unwrap();
     }
 }
