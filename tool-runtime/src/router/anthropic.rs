@@ -55,7 +55,10 @@ pub(crate) fn tool_use(
     arguments: String,
     position: usize,
 ) -> Result<ToolCall, RouteError> {
-    let id = READ.string(block.get("id"), &format!("{at}/id"))?;
+    // An empty id is no id: the result could not quote it (found by fuzzing).
+    let id = READ
+        .string(block.get("id"), &format!("{at}/id"))?
+        .filter(|id| !id.is_empty());
     let name = READ.string(block.get("name"), &format!("{at}/name"))?;
     Ok(ToolCall {
         id: id.map_or_else(|| format!("toolu_{position}"), str::to_owned),

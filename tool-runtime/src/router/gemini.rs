@@ -69,7 +69,10 @@ pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
             let name = READ
                 .string(call.get("name"), &format!("{at}/name"))?
                 .unwrap_or_default();
-            let id = READ.string(call.get("id"), &format!("{at}/id"))?;
+            // An empty id is no id: the result could not quote it (found by fuzzing).
+            let id = READ
+                .string(call.get("id"), &format!("{at}/id"))?
+                .filter(|id| !id.is_empty());
             let n = routed.calls.len();
             routed.calls.push(ToolCall {
                 id: id.map_or_else(|| format!("{GENERATED_ID_PREFIX}{n}_{name}"), str::to_owned),

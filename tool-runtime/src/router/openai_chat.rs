@@ -50,6 +50,8 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
         let item = READ.object(Some(item), &at)?;
         let id = READ
             .string(item.get("id"), &format!("{at}/id"))?
+            // An empty id is no id: the result could not quote it (found by fuzzing).
+            .filter(|id| !id.is_empty())
             .map_or_else(|| format!("call_{i}"), str::to_owned);
         let kind = READ
             .string(item.get("type"), &format!("{at}/type"))?

@@ -85,8 +85,10 @@ pub(crate) fn function_call(
         .string(item.get("name"), &format!("{at}/name"))?
         .unwrap_or_default();
     Ok(ToolCall {
+        // An empty id is no id: the result could not quote it (found by fuzzing).
         id: call_id
-            .or(item_id)
+            .filter(|id| !id.is_empty())
+            .or(item_id.filter(|id| !id.is_empty()))
             .map_or_else(|| format!("call_{position}"), str::to_owned),
         name: name.to_owned(),
         arguments: shape::string_arguments(item.get("arguments")),

@@ -87,6 +87,18 @@ impl Accumulate for AnthropicStream {
         match kind {
             "content_block_start" => {
                 let at = at()?;
+                // A second start at an index already open would replace that block, losing
+                // its text or a call `push` already returned (found by fuzzing): refuse it,
+                // leaving the stream as it was.
+                if self.blocks.contains_key(&at) {
+                    return Err(crate::router::RouteError::shape(
+                        Format::Anthropic,
+                        "/index",
+                        "the index of a content block not yet opened",
+                        top.get("index"),
+                    )
+                    .into());
+                }
                 let block = READ.object(top.get("content_block"), "/content_block")?;
                 let block = match READ.string(block.get("type"), "/content_block/type")? {
                     Some("text") => {

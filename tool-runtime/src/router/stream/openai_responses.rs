@@ -107,6 +107,25 @@ impl Accumulate for ResponsesStream {
                 let at = output_index()?;
                 let item = READ.object(top.get("item"), "/item")?;
                 let is_call = READ.string(item.get("type"), "/item/type")? == Some("function_call");
+                // Another item at an index already in use would overwrite that item, or be
+                // dropped for it, losing a call (found by fuzzing): refuse it, leaving the
+                // stream as it was. The same item again (`.added`, then `.done`) is fine.
+                if let Some(existing) = self.items.get(&at) {
+                    let (seen, was_call) = match existing {
+                        Item::Call { item, .. } => (item, true),
+                        Item::Other(item) => (item, false),
+                    };
+                    let same = |key: &str| seen.get(key) == item.get(key);
+                    if was_call != is_call || !same("id") || !same("call_id") {
+                        return Err(RouteError::shape(
+                            Format::OpenAiResponses,
+                            "/output_index",
+                            "the index of no other output item",
+                            top.get("output_index"),
+                        )
+                        .into());
+                    }
+                }
                 if !is_call {
                     if kind.ends_with(".done") {
                         self.items.insert(at, Item::Other(item.clone()));

@@ -128,6 +128,8 @@ pub(crate) fn extent(text: &str, start: usize) -> Extent {
             }
             b':' => {
                 top.want = Want::Value;
+                // What follows is not after a comma (see the trailing-comma cut below).
+                top.comma = 0;
                 i += 1;
             }
             b',' => {
@@ -185,7 +187,14 @@ pub(crate) fn extent(text: &str, start: usize) -> Extent {
         other => return other,
     };
     if let Some(top) = stack.last() {
-        if matches!(top.want, Want::Key) || (!top.object && top.want == Want::Value) {
+        // Drop a trailing comma, when there is one: an array waits for a value after a stray
+        // `:` too (`[1 :`), with no comma to cut at. Cutting at `comma` 0 there gave a `keep`
+        // before `start`, and `Open::close` underflowed into a capacity-overflow panic
+        // (found by fuzzing).
+        let after_comma = top.comma > start;
+        if after_comma
+            && (matches!(top.want, Want::Key) || (!top.object && top.want == Want::Value))
+        {
             open.keep = top.comma;
         }
     }
