@@ -41,10 +41,12 @@ done
 # A registry of 1,000 tools (`registry_counts`): instructions per build and per export.
 cargo bench -p tool-tests --features bench --bench registry_counts --no-run 2>&1 | tail -1
 bin=$(ls -t target/release/deps/registry_counts-* | grep -v '\.d$' | head -1)
+per_run() { echo $(( ($(count "$1" 3) - $(count "$1" 0)) / 3 )); }
 printf '\n%-28s %14s\n' "1,000 tools" instructions
-for what in build build_validation_off openai-chat openai-responses anthropic gemini mcp \
+build=$(per_run build)
+printf '%-28s %14d\n' build "$build" build_validation_off "$(per_run build_validation_off)"
+printf '%-28s %14s %14s\n' export first repeated
+for what in openai-chat openai-responses anthropic gemini mcp \
     openai-chat_strict openai-responses_strict anthropic_strict; do
-    zero=$(count "$what" 0)
-    many=$(count "$what" 3)
-    printf '%-28s %14d\n' "$what" $(( (many - zero) / 3 ))
+    printf '%-28s %14d %14d\n' "$what" $(( $(per_run "$what") - build )) "$(per_run "${what}_repeat")"
 done

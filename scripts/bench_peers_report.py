@@ -135,7 +135,7 @@ def main():
     instr = counts(counts_tsv)
     print(tables(time, instr))
     svg(time, instr, svg_out)
-    print(f"\nchart: {svg_out}")
+    print(f"\nchart: {os.path.relpath(svg_out)}")
 
 
 if __name__ == "__main__":

@@ -75,8 +75,24 @@ fn bench(c: &mut Criterion) {
             dialect.as_str(),
             if dialect.is_strict() { "_strict" } else { "" }
         );
-        group.bench_function(label, |b| {
+        // Repeated exports (what an agent pays per request): the registry's cached export,
+        // copied, and shared without a copy.
+        group.bench_function(&label, |b| {
             b.iter_with_large_drop(|| registry.export_schema(black_box(dialect)))
+        });
+        group.bench_function(format!("{label}_shared"), |b| {
+            b.iter_with_large_drop(|| registry.export_schema_shared(black_box(dialect)))
+        });
+        // The first export of a fresh registry: the dialect's lowering of every schema.
+        group.bench_function(format!("{label}_first"), |b| {
+            b.iter_batched(
+                || builder(&defs).build().expect("it builds"),
+                |fresh| {
+                    let _ = fresh.export_schema_shared(black_box(dialect));
+                    fresh
+                },
+                BatchSize::PerIteration,
+            )
         });
     }
     group.finish();

@@ -106,28 +106,7 @@ fn examples_registry(root: &Path) -> Registry {
     tool_examples::registry(root.to_path_buf()).unwrap()
 }
 
-/// Every dialect, strict and not.
-fn dialects() -> Vec<Dialect> {
-    let mut all: Vec<Dialect> = Vec::new();
-    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
-        if !all.contains(&dialect) {
-            all.push(dialect);
-        }
-    }
-    all
-}
-
-/// The provider's rules, for one export.
-fn violations(dialect: Dialect, export: &Value) -> Vec<String> {
-    match dialect {
-        Dialect::OpenAiChat { .. } => rules::openai::check_chat(export),
-        Dialect::OpenAiResponses { .. } => rules::openai::check_responses(export),
-        Dialect::Anthropic { .. } => rules::anthropic::check(export),
-        Dialect::Gemini => rules::gemini::check(export),
-        Dialect::Mcp => rules::mcp::check(export),
-        _ => vec![format!("no rules for {dialect:?}")],
-    }
-}
+use rules::{dialects, violations};
 
 #[test]
 fn every_export_follows_its_providers_rules() {
@@ -146,6 +125,23 @@ fn every_export_follows_its_providers_rules() {
             );
         }
     }
+}
+
+/// The registry never changes, so each dialect's export is made once and then shared.
+#[test]
+fn each_dialect_is_exported_once_and_shared() {
+    let registry = tests_registry();
+    for dialect in dialects() {
+        let shared = registry.export_schema_shared(dialect);
+        assert!(std::sync::Arc::ptr_eq(
+            &shared,
+            &registry.export_schema_shared(dialect)
+        ));
+        assert_eq!(registry.export_schema(dialect), *shared);
+    }
+    let chat = registry.export_schema_shared(Dialect::OpenAiChat { strict: false });
+    let strict = registry.export_schema_shared(Dialect::OpenAiChat { strict: true });
+    assert_ne!(chat, strict, "strict and non-strict exports are told apart");
 }
 
 #[test]

@@ -211,6 +211,15 @@ fn http_serve_checks_the_token_host_and_origin() {
     assert_eq!(status_of(&elsewhere, &[token]), 404);
 }
 
+/// Every bare `initialize` opens a session; past `--max-sessions` the server says 503.
+#[test]
+fn http_serve_caps_open_sessions() {
+    let served = Served::start(&[], &["--max-sessions", "2"]);
+    assert_eq!(status_of(&served.url, &[]), 200);
+    assert_eq!(status_of(&served.url, &[]), 200);
+    assert_eq!(status_of(&served.url, &[]), 503, "a third session");
+}
+
 /// The scenarios `tool-examples serve --conformance` must pass: every scenario about tools,
 /// the session and the transport (the suite's `tools`-related server scenarios). The others
 /// are listed in the README with the reason each doesn't apply.

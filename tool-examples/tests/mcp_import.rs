@@ -9,7 +9,7 @@ mod mcp_clients;
 mod rules;
 
 use mcp_clients::clients;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -39,26 +39,7 @@ async fn serve(server: McpServer, options: HttpOptions) -> (String, Cancellation
     (url, stop)
 }
 
-fn every_dialect() -> Vec<Dialect> {
-    let mut all = Vec::new();
-    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
-        if !all.contains(&dialect) {
-            all.push(dialect);
-        }
-    }
-    all
-}
-
-fn violations(dialect: Dialect, export: &Value) -> Vec<String> {
-    match dialect {
-        Dialect::OpenAiChat { .. } => rules::openai::check_chat(export),
-        Dialect::OpenAiResponses { .. } => rules::openai::check_responses(export),
-        Dialect::Anthropic { .. } => rules::anthropic::check(export),
-        Dialect::Gemini => rules::gemini::check(export),
-        Dialect::Mcp => rules::mcp::check(export),
-        other => vec![format!("no rules for {other:?}")],
-    }
-}
+use rules::{dialects as every_dialect, violations};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_served_registry_imports_back_with_pages_content_and_progress() {

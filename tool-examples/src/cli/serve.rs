@@ -20,6 +20,10 @@ pub struct ServeArgs {
     /// Also accept requests whose Host header is HOST (for an address other than loopback).
     #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
     allow_hosts: Vec<String>,
+    /// The most HTTP sessions open at once; a request for another gets 503.
+    #[arg(long = "max-sessions", value_name = "N", requires = "http",
+          default_value_t = HttpOptions::DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
     /// Serve the MCP conformance suite's test tools (`test_simple_text`, ...) instead of the
     /// example tools.
     #[arg(long)]
@@ -46,7 +50,7 @@ pub async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode, CliEr
             server.serve_stdio().await.map_err(failed)?;
         }
         Some(addr) => {
-            let mut options = HttpOptions::default();
+            let mut options = HttpOptions::default().max_sessions(args.max_sessions);
             if let Some(token) = &args.token {
                 options = options.bearer_token(token);
             }

@@ -66,6 +66,20 @@ impl Dialect {
         Dialect::Mcp,
     ];
 
+    /// How many dialects there are, strict variants counted apart.
+    pub(crate) const COUNT: usize = 8;
+
+    /// This dialect's place among the [`COUNT`](Self::COUNT).
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Dialect::OpenAiChat { strict } => usize::from(strict),
+            Dialect::OpenAiResponses { strict } => 2 + usize::from(strict),
+            Dialect::Anthropic { strict } => 4 + usize::from(strict),
+            Dialect::Gemini => 6,
+            Dialect::Mcp => 7,
+        }
+    }
+
     /// The dialect's name as the CLI spells it.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -22,7 +22,7 @@ pub(crate) struct Gate {
 
 /// Held while a call runs.
 pub(crate) enum Pass<'a> {
-    Fast(FastPass<'a>),
+    Fast(#[allow(dead_code)] FastPass<'a>),
     Shared(#[allow(dead_code)] RwLockReadGuard<'a, ()>),
     Exclusive(
         #[allow(dead_code)] RwLockWriteGuard<'a, ()>,

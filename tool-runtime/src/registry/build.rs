@@ -158,6 +158,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         },
         gate: Default::default(),
         blocking: Default::default(),
+        exports: Default::default(),
     })
 }
 

@@ -44,6 +44,9 @@ pub struct Registry {
     pub(crate) gate: Gate,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
+    /// Each dialect's export, made on first use: the registry never changes, so neither does
+    /// its tool list, which an agent sends with every request.
+    pub(crate) exports: [OnceLock<Arc<Value>>; Dialect::COUNT],
 }
 
 /// How the pipeline treats calls, set on the builder.
@@ -119,7 +122,17 @@ impl Registry {
     /// goes out sanitized ([`exported_name`](Self::exported_name)), and a call to it still
     /// reaches the tool.
     pub fn export_schema(&self, dialect: Dialect) -> Value {
-        crate::dialect::export(self, dialect)
+        Value::clone(&self.export_schema_shared(dialect))
+    }
+
+    /// [`export_schema`](Self::export_schema) without the copy: the registry's own export,
+    /// made once per dialect. Serialize it into each request as it is
+    /// (`serde_json::to_writer(&mut body, &*tools)`, or a request struct with a `&Value` field).
+    pub fn export_schema_shared(&self, dialect: Dialect) -> Arc<Value> {
+        Arc::clone(
+            self.exports[dialect.index()]
+                .get_or_init(|| Arc::new(crate::dialect::export(self, dialect))),
+        )
     }
 
     pub(crate) fn blocking_runtime(&self) -> Result<&tokio::runtime::Runtime, &str> {
