@@ -1,6 +1,7 @@
 //! Approval: destructive tools (or every tool, by policy) run only when an [`Approver`] says so.
 
 use crate::def::BoxFuture;
+use crate::def::ToolFlags;
 use crate::spec::ToolSpec;
 
 /// An approver's answer.
@@ -83,9 +84,9 @@ pub enum ApprovalPolicy {
 }
 
 impl ApprovalPolicy {
-    pub(crate) fn applies_to(self, spec: &ToolSpec) -> bool {
+    pub(crate) fn applies_to(self, flags: ToolFlags) -> bool {
         match self {
-            ApprovalPolicy::Destructive => spec.flags().destructive,
+            ApprovalPolicy::Destructive => flags.destructive,
             ApprovalPolicy::Every => true,
             ApprovalPolicy::Never => false,
         }

@@ -30,8 +30,8 @@ impl Registry {
         // a small tool's whole run.
         if cancel.is_none()
             && self.config.concurrency.is_none()
-            && entry.timeout.or(self.config.default_timeout).is_none()
-            && !self.config.approval.applies_to(&entry.spec)
+            && entry.timeout.is_none()
+            && !entry.needs_approval
         {
             if let Some(_pass) = self.gate.try_enter(entry.parallel) {
                 return run_on_the_right_thread(&entry.spec.name, pending).await;
@@ -49,7 +49,6 @@ impl Registry {
             // Timers need a tokio runtime; under another executor the call runs unbounded.
             let timeout = entry
                 .timeout
-                .or(self.config.default_timeout)
                 .filter(|_| tokio::runtime::Handle::try_current().is_ok());
             let run = run_on_the_right_thread(&entry.spec.name, pending);
             match timeout {
@@ -75,7 +74,7 @@ impl Registry {
         call_id: Option<&str>,
         arguments: &str,
     ) -> Option<ToolOutput> {
-        if !self.config.approval.applies_to(&entry.spec) {
+        if !entry.needs_approval {
             return None;
         }
         let answer = match &self.config.approver {

@@ -12,7 +12,7 @@
 use super::exact;
 use super::validate::{self, Validator};
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt;
 
 /// The constrained parameters of one tool, each with its validator.
@@ -32,12 +32,15 @@ impl PropertyChecks {
             return None;
         }
         let defs = root.get("$defs");
-        let defs_exact = defs.is_none_or(|d| exact::is_exact(&wrap_defs(d), false));
+        let defs_exact = defs.is_none_or(|d| {
+            d.as_object()
+                .is_some_and(|m| m.values().all(exact::is_exact_node))
+        });
         let mut checked = Vec::new();
         for (name, property) in properties {
             // A property that refers to a definition with constraints is checked whole.
             let refers_to_checked_def = !defs_exact && property.to_string().contains("\"$ref\"");
-            if refers_to_checked_def || !exact::is_exact(&wrap_property(property), false) {
+            if refers_to_checked_def || !exact::is_exact_node(property) {
                 checked.push((name, property));
             }
         }
@@ -90,20 +93,6 @@ impl PropertyChecks {
             .find(|(name, _)| &**name == key)
             .map(|(_, validator)| validator)
     }
-}
-
-/// `{"properties": {"x": property}}`: a lone property, as `exact` reads schemas.
-fn wrap_property(property: &Value) -> Value {
-    let mut map = Map::new();
-    map.insert(
-        "properties".into(),
-        Value::Object(Map::from_iter([("x".to_owned(), property.clone())])),
-    );
-    Value::Object(map)
-}
-
-fn wrap_defs(defs: &Value) -> Value {
-    Value::Object(Map::from_iter([("$defs".to_owned(), defs.clone())]))
 }
 
 /// Walks the top-level object, validating each checked parameter's value as it comes.

@@ -36,6 +36,11 @@ pub(crate) fn is_exact(schema: &Value, closed_by_us: bool) -> bool {
     !closed_by_us && exact_node(schema, 0)
 }
 
+/// Whether one subschema (a property's, a definition's) is exact on its own.
+pub(crate) fn is_exact_node(node: &Value) -> bool {
+    exact_node(node, 1)
+}
+
 fn exact_node(node: &Value, depth: usize) -> bool {
     if depth > 64 {
         return false;

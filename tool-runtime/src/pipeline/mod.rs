@@ -73,7 +73,7 @@ impl Registry {
             Ok(entry) => entry,
             Err(output) => return output,
         };
-        if self.config.approval.applies_to(&entry.spec) {
+        if entry.needs_approval {
             // The approver is async, and must answer before anything runs.
             return self.block_on(name, self.execute(name, None, args, None, None));
         }

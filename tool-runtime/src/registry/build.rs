@@ -5,6 +5,7 @@ use super::build_error::{BuildError, Location};
 use super::builder::RegistryBuilder;
 use super::candidate::Candidate;
 use super::{Config, Entry, Registry};
+use crate::approval::ApprovalPolicy;
 use crate::dialect::names::ExportNames;
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::names::NameIndex;
@@ -24,6 +25,8 @@ struct PerTool<'a> {
     resolvers: &'a [(String, SharedResolver)],
     context_defaults: &'a [(String, Value)],
     timeouts: &'a [(String, Duration)],
+    default_timeout: Option<Duration>,
+    approval: ApprovalPolicy,
     parallel: &'a [(String, bool)],
     max_output: usize,
     max_outputs: &'a [(String, usize)],
@@ -105,6 +108,8 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         resolvers: &resolvers,
         context_defaults: &context_defaults,
         timeouts: &timeouts,
+        default_timeout,
+        approval,
         parallel: &parallel,
         max_output,
         max_outputs: &max_outputs,
@@ -150,9 +155,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
             limits,
             repair,
             context_defaults,
-            default_timeout,
             concurrency: concurrency.map(tokio::sync::Semaphore::new),
-            approval,
             approver,
             max_output,
         },
@@ -245,8 +248,11 @@ fn entry(
         parallel: setting(settings.parallel, &name)
             .or(flags.parallel)
             .unwrap_or(flags.read_only),
-        // The builder's setting wins over the one on #[tool].
-        timeout: setting(settings.timeouts, &name).or(timeout),
+        // The builder's setting, then the one on #[tool], then the registry's.
+        timeout: setting(settings.timeouts, &name)
+            .or(timeout)
+            .or(settings.default_timeout),
+        needs_approval: settings.approval.applies_to(flags),
         // The builder's setting, then the one on #[tool], then the registry's.
         max_output: setting(settings.max_outputs, &name)
             .or(max_output)

@@ -9,7 +9,7 @@ pub(crate) mod candidate;
 pub use build_error::{BuildError, Location};
 pub use builder::RegistryBuilder;
 
-use crate::approval::{ApprovalPolicy, Approver};
+use crate::approval::Approver;
 use crate::dialect::names::ExportNames;
 use crate::dialect::Dialect;
 use crate::dispatch::gate::Gate;
@@ -54,11 +54,8 @@ pub(crate) struct Config {
     pub limits: Limits,
     pub repair: RepairPolicy,
     pub context_defaults: Vec<(String, Value)>,
-    /// The timeout of a tool that has none of its own.
-    pub default_timeout: Option<Duration>,
     /// How many calls may run at once, across all callers.
     pub concurrency: Option<tokio::sync::Semaphore>,
-    pub approval: ApprovalPolicy,
     pub approver: Option<Box<dyn Approver>>,
     /// The output cap of a tool that has none of its own, in bytes.
     pub max_output: usize,
@@ -83,8 +80,10 @@ pub(crate) struct Entry {
     pub typed: bool,
     /// Whether the call may run beside others (see `dispatch::gate`).
     pub parallel: bool,
-    /// This tool's own timeout.
+    /// How long a call may run: this tool's timeout, or the registry's default.
     pub timeout: Option<Duration>,
+    /// Whether the approval policy covers this tool, so its calls ask the approver first.
+    pub needs_approval: bool,
     /// The most bytes of output a call returns: this tool's cap, or the registry's.
     pub max_output: usize,
 }
