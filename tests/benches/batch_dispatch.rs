@@ -15,25 +15,15 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use futures_util::future::join_all;
 use std::hint::black_box;
-use tool_runtime::ToolCall;
 
 #[path = "search_tool.rs"]
 mod search_tool;
 
-const CALLS: usize = 1_000;
-
-fn calls(tool: &str, args: &str) -> Vec<ToolCall> {
-    (0..CALLS)
-        .map(|i| ToolCall::new(format!("call_{i}"), tool, args))
-        .collect()
-}
+use search_tool::{batch as calls, BATCH as CALLS};
 
 fn bench(c: &mut Criterion) {
     let registry = search_tool::registry(search_tool::with_exclusive);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = search_tool::runtime();
     let [(_, args), _] = search_tool::payloads();
     let shared = calls("search_async", &args);
     let exclusive = calls("search_exclusive", &args);

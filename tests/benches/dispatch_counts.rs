@@ -7,12 +7,11 @@
 
 use futures_util::future::join_all;
 use std::hint::black_box;
-use tool_runtime::ToolCall;
 
 #[path = "search_tool.rs"]
 mod search_tool;
 
-const CALLS: usize = 1_000;
+use search_tool::BATCH as CALLS;
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -26,16 +25,9 @@ fn main() {
     };
     let batches: usize = batches.parse().expect("BATCHES is a number");
     let registry = search_tool::registry(search_tool::with_exclusive);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = search_tool::runtime();
     let [(_, args), _] = search_tool::payloads();
-    let calls = |tool: &str| -> Vec<ToolCall> {
-        (0..CALLS)
-            .map(|i| ToolCall::new(format!("call_{i}"), tool, args.as_str()))
-            .collect()
-    };
+    let calls = |tool: &str| search_tool::batch(tool, &args);
     let arguments: Vec<String> = vec![args.clone(); CALLS];
     runtime.block_on(async {
         match path.as_str() {

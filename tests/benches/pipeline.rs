@@ -20,9 +20,7 @@ fn bench(c: &mut Criterion) {
     let validated = registry(|b| b);
     let unvalidated = registry(|b| b.validation(false));
     let lenient = registry(|b| b.repair(RepairPolicy::Lenient));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("a runtime");
+    let runtime = search_tool::runtime();
 
     for (size, args) in payloads() {
         // Every path must produce the baseline's bytes, or the comparison means nothing.

@@ -178,3 +178,21 @@ pub async fn search_typed_async() -> usize {
         .await
         .count
 }
+
+/// How many calls a dispatch batch holds.
+pub const BATCH: usize = 1_000;
+
+/// A batch of [`BATCH`] calls of `tool`, each with `args` and its own id.
+pub fn batch(tool: &str, args: &str) -> Vec<tool_runtime::ToolCall> {
+    (0..BATCH)
+        .map(|i| tool_runtime::ToolCall::new(format!("call_{i}"), tool, args))
+        .collect()
+}
+
+/// The runtime the async benches run on: one thread, timers on.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
