@@ -6,6 +6,8 @@
 
 #[path = "../../tests/support/attacks.rs"]
 mod attacks;
+#[path = "../../tests/support/stdin.rs"]
+mod stdin;
 
 use attacks::{check, AttackWorkspace, Entry};
 use serde_json::{json, Value};
@@ -13,6 +15,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use stdin::output_with_stdin;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_tool-examples");
 
@@ -115,26 +118,14 @@ fn run_survives_input_that_is_not_utf8_or_not_json() {
 }
 
 fn run(root: &std::path::Path, args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(BINARY)
+    let mut command = Command::new(BINARY);
+    command
         .arg("--root")
         .arg(root)
         .arg("--yes")
         .arg("run")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // Written from a thread: the binary may answer (or fail) before reading it all.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    let _ = writer.join();
-    output
+        .args(args);
+    output_with_stdin(&mut command, input)
 }
 
 /// `tool-examples serve` over stdio, spoken to line by line.

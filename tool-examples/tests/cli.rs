@@ -1,5 +1,8 @@
 //! The `tool-examples` binary seen from outside: commands, output, exit codes.
 
+#[path = "../../tests/support/stdin.rs"]
+mod stdin;
+
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -228,21 +231,9 @@ fn the_demo_runs_and_is_deterministic() {
 
 /// `tool-examples --root DIR run ARGS < input`.
 fn run_with_stdin(root: &Path, args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-examples"))
-        .arg("--root")
-        .arg(root)
-        .arg("run")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A usage error exits before reading stdin: a broken pipe here is expected then.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tool-examples"));
+    command.arg("--root").arg(root).arg("run").args(args);
+    stdin::output_with_stdin(&mut command, input)
 }
 
 /// A provider payload from the runtime's fixtures (sources in their README).
