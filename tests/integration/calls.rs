@@ -63,6 +63,28 @@ fn sync_and_async_tools_run_without_a_runtime() {
     );
 }
 
+#[test]
+fn call_blocking_repairs_what_its_direct_path_refuses() {
+    // Sync and async tools, each refused by the typed parse and then repaired or explained
+    // by the full path, and a name found only after normalization.
+    let registry = registry();
+    assert_eq!(
+        registry.call_blocking("add_numbers", r#"{"a": "40", "b": 2}"#),
+        ToolOutput::json(&42)
+    );
+    assert_eq!(
+        registry.call_blocking("search_products", r#"{"query": "blue", "limit": "5"}"#),
+        ToolOutput::json(&["Blue running shoes"])
+    );
+    assert_eq!(
+        registry.call_blocking("Add-Numbers", r#"{"a": 1, "b": 2}"#),
+        ToolOutput::json(&3)
+    );
+    let missing = registry.call_blocking("search_products", "{}");
+    assert_eq!(error_code(&missing), ErrorCode::InvalidArguments);
+    assert!(missing.to_model_text().contains("\"query\""), "{missing:?}");
+}
+
 #[tokio::test]
 async fn call_blocking_inside_a_runtime_is_an_error_not_a_deadlock() {
     let output = registry().call_blocking("search_products", r#"{"query": "blue"}"#);

@@ -118,10 +118,15 @@ pub enum Args<'a> {
 impl Args<'_> {
     /// Deserializes into the tool's argument struct; failures become error outputs that say
     /// what was wrong with the JSON.
+    #[inline]
     pub fn parse<T: DeserializeOwned>(self, cx: &CallContext<'_>) -> Result<T, ToolOutput> {
         // serde's derived structs also accept a JSON array of the fields in order; the schema
         // says "object", so only an object may reach the deserializer.
         let result = match self {
+            // Models put nothing before the `{`: check that first, trimming only otherwise.
+            Args::Text(text) if text.as_bytes().first() == Some(&b'{') => {
+                serde_json::from_str(text)
+            }
             Args::Text(text) => match text.trim_start().as_bytes().first() {
                 Some(b'{') | None => serde_json::from_str(text),
                 Some(_) => match serde_json::from_str::<serde::de::IgnoredAny>(text) {
@@ -178,6 +183,7 @@ pub enum Pending<'a> {
 }
 
 /// Wraps a sync tool's call: run now when the caller runs sync tools inline, else deferred.
+#[inline]
 pub fn sync_pending<'a, F>(cx: &CallContext<'_>, run: F) -> Pending<'a>
 where
     F: FnOnce() -> ToolOutput + Send + 'static,

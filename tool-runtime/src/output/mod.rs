@@ -77,6 +77,7 @@ impl JsonOutput {
     }
 
     /// The JSON text, owned.
+    #[inline]
     pub fn into_string(self) -> String {
         self.text
     }
@@ -330,6 +331,7 @@ pub fn unit_output(_: ()) -> ToolOutput {
 /// Any return value → an output: a `ToolOutput` is kept, a `String` is text, anything else
 /// is serialized to JSON by [`safe_serialize`]'s rules (a value that serializes to a JSON
 /// string is text too).
+#[inline]
 pub fn value_output<T: Serialize + 'static>(value: T) -> ToolOutput {
     // `TypeId`s of two known types compare at compile time: for any other `T` both branches
     // vanish, and the value is serialized without going through `dyn Any`.

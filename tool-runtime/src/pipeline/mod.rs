@@ -68,11 +68,30 @@ impl Registry {
     /// for this. From inside an async runtime such a call is an error output: use
     /// `call(...).await` there.
     pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
+        // The common call, kept small: a tool's own name, a direct tool, a good call.
+        let found = self.find(name);
+        if let Some(entry) = found {
+            if entry.direct && !entry.needs_approval && self.config.limits.check(args).is_ok() {
+                let cx = self.context(entry, None, true);
+                return match entry.handler.invoke(Args::Text(args), &cx) {
+                    Pending::Done(output) if !is_argument_error(&output) => named(output, entry),
+                    Pending::Done(_) => self.blocking_full_path(entry, &cx, args),
+                    pending => self.block_on_pending(entry, pending, args),
+                };
+            }
+        }
+        self.call_blocking_slow(name, found, args)
+    }
+
+    /// [`call_blocking`](Self::call_blocking) past its common case.
+    #[inline(never)]
+    fn call_blocking_slow(&self, name: &str, found: Option<&Entry>, args: &str) -> ToolOutput {
         let mut clock = Clock::start(false);
-        let entry = match self.lookup(name, &mut Vec::new(), &mut clock) {
-            Ok(entry) => entry,
-            Err(output) => return output,
-        };
+        let entry =
+            match found.map_or_else(|| self.lookup_other(name, &mut Vec::new(), &mut clock), Ok) {
+                Ok(entry) => entry,
+                Err(output) => return output,
+            };
         if entry.needs_approval {
             // The approver is async, and must answer before anything runs.
             return self.block_on(name, self.execute(name, None, args, None, None));
@@ -80,9 +99,38 @@ impl Registry {
         // The caller blocks on the call anyway: a sync tool runs right here.
         let cx = self.context(entry, None, true);
         let output = match self.prepare(entry, &cx, args, None, &mut clock) {
-            Pending::Done(output) => output,
-            pending => self.block_on(name, self.run_pending(entry, pending, None, args, None)),
+            Pending::Done(output) => named(output, entry),
+            pending => self.block_on_pending(entry, pending, args),
         };
+        output
+    }
+
+    /// A direct call the typed deserializer refused: the full path repairs it or explains.
+    #[inline(never)]
+    fn blocking_full_path<'a>(
+        &'a self,
+        entry: &'a Entry,
+        cx: &'a CallContext<'a>,
+        args: &'a str,
+    ) -> ToolOutput {
+        match self.full_path(entry, cx, args, None, &mut Clock::start(false)) {
+            Pending::Done(output) => named(output, entry),
+            pending => self.block_on_pending(entry, pending, args),
+        }
+    }
+
+    /// Runs what a sync tool can't finish inline (an async tool) to its output.
+    #[inline(never)]
+    fn block_on_pending<'a>(
+        &'a self,
+        entry: &'a Entry,
+        pending: Pending<'a>,
+        args: &'a str,
+    ) -> ToolOutput {
+        let output = self.block_on(
+            &entry.spec.name,
+            self.run_pending(entry, pending, None, args, None),
+        );
         named(output, entry)
     }
 
@@ -189,17 +237,30 @@ impl Registry {
         repairs: &mut Vec<Repair>,
         clock: &mut Clock,
     ) -> Result<&Entry, ToolOutput> {
-        // A few tools: comparing names beats hashing one.
-        if self.tools.len() <= 8 {
-            if let Some(entry) = self.tools.iter().find(|t| t.spec.name == name) {
-                return Ok(entry);
-            }
-            return self.lookup_other(name, repairs, clock);
-        }
-        match self.index.get(name) {
-            Some(&i) => Ok(&self.tools[i]),
+        match self.find(name) {
+            Some(entry) => Ok(entry),
             None => self.lookup_other(name, repairs, clock),
         }
+    }
+
+    /// The tool with exactly this name.
+    #[inline]
+    fn find(&self, name: &str) -> Option<&Entry> {
+        // A few tools: comparing names beats hashing one.
+        if self.tools.len() <= 8 {
+            return self
+                .tools
+                .iter()
+                .find(|t| names::same(t.spec.name.as_bytes(), name.as_bytes()));
+        }
+        self.find_hashed(name)
+    }
+
+    /// [`find`](Self::find) in a registry of many tools: kept out of line, so that `find`
+    /// stays small enough to inline.
+    #[inline(never)]
+    fn find_hashed(&self, name: &str) -> Option<&Entry> {
+        self.index.get(name).map(|&i| &self.tools[i])
     }
 
     /// [`lookup`](Self::lookup) of a name that isn't a tool's own: kept out of line, so that
@@ -280,7 +341,7 @@ impl Registry {
             || entry.uses_context_defaults
             || !entry.typed;
         if !needs_full_path {
-            if entry.exact || entry.validator.is_none() {
+            if entry.direct {
                 // The typed deserializer enforces this schema exactly: a call it accepts is valid.
                 match entry.handler.invoke(Args::Text(text), cx) {
                     Pending::Done(output) if is_argument_error(&output) => {}
@@ -419,7 +480,7 @@ impl Registry {
 
 /// Errors a tool returns itself don't know the tool's name; the runtime's errors do. Every
 /// output is cut to the tool's output cap here.
-#[inline]
+#[inline(always)]
 fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
     if let ToolOutput::Error(error) = &mut output {
         if error.tool.is_none() {

@@ -27,6 +27,26 @@ impl NameIndex {
     }
 }
 
+/// Whether two names are the same bytes. Tool names are short: from 8 to 16 bytes they
+/// compare as two overlapping words, with no call to `memcmp`.
+#[inline]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |chunk: Option<&[u8; 8]>| chunk.map(|c| u64::from_ne_bytes(*c));
+    if (8..=16).contains(&a.len()) {
+        return word(a.first_chunk()) == word(b.first_chunk())
+            && word(a.last_chunk()) == word(b.last_chunk());
+    }
+    if (4..8).contains(&a.len()) {
+        let half = |chunk: Option<&[u8; 4]>| chunk.map(|c| u32::from_ne_bytes(*c));
+        return half(a.first_chunk()) == half(b.first_chunk())
+            && half(a.last_chunk()) == half(b.last_chunk());
+    }
+    a == b
+}
+
 /// Case folded, `-` read as `_`, and a `functions.` or other `namespace.` prefix dropped.
 fn normalize(name: &str) -> String {
     let bare = name.trim().rsplit(['.', '/', ':']).next().unwrap_or(name);
@@ -74,6 +94,22 @@ pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_agrees_with_byte_equality_at_every_length() {
+        let name = "abcdefghijklmnopqrstu";
+        for len in 0..=name.len() {
+            let a = &name.as_bytes()[..len];
+            assert!(same(a, a), "{len}");
+            for i in 0..len {
+                // One byte changed anywhere, first word, last word or the overlap.
+                let mut b = a.to_vec();
+                b[i] ^= 0x20;
+                assert!(!same(a, &b), "{len}, byte {i}");
+            }
+            assert!(!same(a, &name.as_bytes()[..len.saturating_sub(1)]) || len == 0);
+        }
+    }
 
     #[test]
     fn huge_names_get_no_suggestions() {

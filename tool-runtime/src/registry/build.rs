@@ -224,7 +224,7 @@ fn entry(
         .context_defaults
         .iter()
         .any(|(parameter, _)| properties.is_some_and(|p| p.contains_key(parameter)));
-    Some(Entry {
+    let mut entry = Entry {
         exact: exact::is_exact(&input_schema, closed_by_us),
         checks: validator
             .as_ref()
@@ -266,7 +266,13 @@ fn entry(
             flags,
             location,
         }),
-    })
+        direct: false,
+    };
+    entry.direct = entry.typed
+        && entry.resolvers.is_empty()
+        && !entry.uses_context_defaults
+        && (entry.exact || entry.validator.is_none());
+    Some(entry)
 }
 
 /// The names a per-tool setting mentions.

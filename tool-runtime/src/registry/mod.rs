@@ -86,6 +86,9 @@ pub(crate) struct Entry {
     pub needs_approval: bool,
     /// The most bytes of output a call returns: this tool's cap, or the registry's.
     pub max_output: usize,
+    /// Whether a good call goes from its text straight to the typed arguments: a typed tool
+    /// with nothing to resolve, whose schema serde enforces exactly or isn't validated.
+    pub direct: bool,
 }
 
 impl Registry {
