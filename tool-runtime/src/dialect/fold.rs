@@ -2,6 +2,7 @@
 //! keyword goes into the description, where the model still reads it, and unions of
 //! constants become plain enums.
 
+use super::keys::Keys;
 use serde_json::{Map, Value};
 
 /// Appends `(key: value, ...)` to the node's description for keywords taken out of it.
@@ -19,7 +20,7 @@ pub(crate) fn into_description(node: &mut Map<String, Value>, notes: &[(String, 
 
 /// Adds `text` to the description, after `separator` when there already is one.
 pub(crate) fn append(node: &mut Map<String, Value>, text: &str, separator: &str) {
-    let description = match node.get("description").and_then(Value::as_str) {
+    let description = match node.key("description").and_then(Value::as_str) {
         Some(d) if !d.is_empty() => format!("{d}{separator}{text}"),
         _ => text.to_owned(),
     };
@@ -28,7 +29,7 @@ pub(crate) fn append(node: &mut Map<String, Value>, text: &str, separator: &str)
 
 /// Takes `key` out of the node and records it as a note.
 pub(crate) fn take(node: &mut Map<String, Value>, key: &str, notes: &mut Vec<(String, Value)>) {
-    if let Some(value) = node.shift_remove(key) {
+    if let Some(value) = node.remove_key(key) {
         notes.push((key.to_owned(), value));
     }
 }
@@ -45,7 +46,7 @@ fn render(key: &str, value: &Value) -> String {
 /// 4294967295`): as description text they would tell the model nothing. `minimum: 0` on an
 /// unsigned type is kept: "not negative" is worth saying.
 pub(crate) fn drop_width_bounds(map: &mut Map<String, Value>) {
-    let Some(format) = map.get("format").and_then(Value::as_str) else {
+    let Some(format) = map.key("format").and_then(Value::as_str) else {
         return;
     };
     let (min, max): (i128, i128) = match format {
@@ -66,11 +67,11 @@ pub(crate) fn drop_width_bounds(map: &mut Map<String, Value>) {
                 .or_else(|| v.as_u64().map(i128::from))
         }) == Some(bound)
     };
-    if min != 0 && is(map.get("minimum"), min) {
-        map.shift_remove("minimum");
+    if min != 0 && is(map.key("minimum"), min) {
+        map.remove_key("minimum");
     }
-    if is(map.get("maximum"), max) {
-        map.shift_remove("maximum");
+    if is(map.key("maximum"), max) {
+        map.remove_key("maximum");
     }
 }
 
@@ -80,7 +81,7 @@ pub(crate) fn drop_width_bounds(map: &mut Map<String, Value>) {
 pub(crate) fn consts_to_enum(node: &mut Map<String, Value>) -> bool {
     let Some(key) = ["oneOf", "anyOf"]
         .into_iter()
-        .find(|k| node.get(*k).is_some_and(Value::is_array))
+        .find(|k| node.key(k).is_some_and(Value::is_array))
     else {
         return false;
     };
@@ -94,13 +95,13 @@ pub(crate) fn consts_to_enum(node: &mut Map<String, Value>) -> bool {
         let only_annotations = b
             .keys()
             .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
-        let Some(value) = b.get("const").filter(|v| !v.is_object() && !v.is_array()) else {
+        let Some(value) = b.key("const").filter(|v| !v.is_object() && !v.is_array()) else {
             return false;
         };
         if !only_annotations || value.is_null() {
             return false;
         }
-        if let Some(doc) = b.get("description").and_then(Value::as_str) {
+        if let Some(doc) = b.key("description").and_then(Value::as_str) {
             docs.push(format!("- {value}: {doc}"));
         }
         values.push(value.clone());
@@ -108,7 +109,7 @@ pub(crate) fn consts_to_enum(node: &mut Map<String, Value>) -> bool {
     if values.is_empty() {
         return false;
     }
-    node.shift_remove(key);
+    node.remove_key(key);
     if let Some(t) = common_type(&values) {
         node.insert("type".into(), Value::from(t));
     }

@@ -19,6 +19,7 @@
 
 use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
+use super::keys::Keys;
 use super::walk::{accepts_null, child, def_name, resolve, types, MAX_DEPTH};
 use serde_json::{Map, Value};
 
@@ -46,10 +47,10 @@ const STRUCTURAL: &[&str] = &[
 /// leaves `parameters` out, as the API asks), or the reasons the subset can't express them.
 pub(crate) fn reduce(schema: &Value) -> Result<Option<Value>, Vec<StrictIssue>> {
     let no_properties = schema
-        .get("properties")
+        .key("properties")
         .and_then(Value::as_object)
         .is_some_and(Map::is_empty);
-    let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+    let closed = schema.key("additionalProperties") == Some(&Value::Bool(false));
     if no_properties && closed {
         return Ok(None);
     }
@@ -60,8 +61,8 @@ pub(crate) fn reduce(schema: &Value) -> Result<Option<Value>, Vec<StrictIssue>> 
     };
     let mut without_defs = schema.clone();
     if let Some(map) = without_defs.as_object_mut() {
-        map.shift_remove("$defs");
-        map.shift_remove("definitions");
+        map.remove_key("$defs");
+        map.remove_key("definitions");
     }
     let reduced = reducer.node(&without_defs, "", 0);
     if reducer.issues.is_empty() {
@@ -99,7 +100,7 @@ impl Reducer<'_> {
         {
             return self.inline(&reference, map, ptr, depth);
         }
-        if let Some(all_of) = map.shift_remove("allOf") {
+        if let Some(all_of) = map.remove_key("allOf") {
             match all_of.as_array().map(Vec::as_slice) {
                 Some([single]) => return self.merge(single, map, ptr, depth),
                 _ => self.issue(
@@ -109,14 +110,14 @@ impl Reducer<'_> {
             }
         }
         fold::consts_to_enum(&mut map);
-        if let Some(one_of) = map.shift_remove("oneOf") {
+        if let Some(one_of) = map.remove_key("oneOf") {
             map.insert("anyOf".into(), one_of);
         }
-        if map.contains_key("anyOf") {
+        if map.has("anyOf") {
             return self.union(map, ptr, depth);
         }
         for key in STRUCTURAL {
-            if map.contains_key(*key) {
+            if map.has(key) {
                 let kind = if *key == "patternProperties" || *key == "unevaluatedProperties" {
                     StrictIssueKind::OpenObject
                 } else {
@@ -162,7 +163,7 @@ impl Reducer<'_> {
         depth: usize,
     ) -> Value {
         let mut merged = base.as_object().cloned().unwrap_or_default();
-        merged.shift_remove("title");
+        merged.remove_key("title");
         for (key, value) in overrides {
             merged.insert(key, value);
         }
@@ -172,11 +173,11 @@ impl Reducer<'_> {
     /// `anyOf`: `null` branches become `nullable`, a single remaining branch is merged into
     /// the node, several stay an `anyOf`.
     fn union(&mut self, mut map: Map<String, Value>, ptr: &str, depth: usize) -> Value {
-        let branches = match map.shift_remove("anyOf") {
+        let branches = match map.remove_key("anyOf") {
             Some(Value::Array(b)) => b,
             _ => Vec::new(),
         };
-        let is_null = |b: &Value| b.get("type").and_then(Value::as_str) == Some("null");
+        let is_null = |b: &Value| b.key("type").and_then(Value::as_str) == Some("null");
         let nullable = branches.iter().any(is_null);
         let rest: Vec<&Value> = branches.iter().filter(|b| !is_null(b)).collect();
         let at = child(ptr, "anyOf");
@@ -208,7 +209,7 @@ impl Reducer<'_> {
                 let mut out = Map::new();
                 let mut notes = Vec::new();
                 fold::take(&mut map, "default", &mut notes);
-                if let Some(d) = map.get("description") {
+                if let Some(d) = map.key("description") {
                     out.insert("description".into(), d.clone());
                 }
                 fold::into_description(&mut out, &notes);
@@ -227,7 +228,7 @@ impl Reducer<'_> {
         let mut notes = Vec::new();
         fold::take(&mut map, "default", &mut notes);
         fold::drop_width_bounds(&mut map);
-        if let Some(constant) = map.shift_remove("const") {
+        if let Some(constant) = map.remove_key("const") {
             map.insert("enum".into(), Value::Array(vec![constant]));
         }
         let mut ts: Vec<String> = types(&map).into_iter().map(str::to_owned).collect();
@@ -235,13 +236,13 @@ impl Reducer<'_> {
             ts.iter().any(|t| t == "null") || accepts_null(&Value::Object(map.clone()), self.root);
         ts.retain(|t| t != "null");
         if ts.is_empty() {
-            if let Some(values) = map.get("enum").and_then(Value::as_array) {
+            if let Some(values) = map.key("enum").and_then(Value::as_array) {
                 let non_null: Vec<Value> =
                     values.iter().filter(|v| !v.is_null()).cloned().collect();
                 if let Some(t) = fold::common_type(&non_null) {
                     ts.push(t.to_owned());
                 }
-            } else if map.contains_key("properties") {
+            } else if map.has("properties") {
                 ts.push("object".into());
             }
         }
@@ -268,7 +269,7 @@ impl Reducer<'_> {
                         self.typed(m, &child(&child(ptr, "type"), &i.to_string()), depth + 1)
                     })
                     .collect();
-                if let Some(d) = map.get("description") {
+                if let Some(d) = map.key("description") {
                     out.insert("description".into(), d.clone());
                 }
                 out.insert("anyOf".into(), Value::Array(branches));
@@ -279,14 +280,14 @@ impl Reducer<'_> {
             }
         }
         let kind = ts[0].as_str();
-        if let Some(d) = map.get("description") {
+        if let Some(d) = map.key("description") {
             out.insert("description".into(), d.clone());
         }
         if nullable {
             out.insert("nullable".into(), Value::Bool(true));
         }
         self.format(&map, kind, &mut out, &mut notes);
-        if let Some(values) = map.get("enum").and_then(Value::as_array) {
+        if let Some(values) = map.key("enum").and_then(Value::as_array) {
             if values.iter().any(|v| v.is_object() || v.is_array()) {
                 self.issue(&child(ptr, "enum"), StrictIssueKind::ComplexEnum);
             }
@@ -302,7 +303,7 @@ impl Reducer<'_> {
         }
         match kind {
             "object" => self.object(&map, ptr, depth, &mut out),
-            "array" => match map.get("items") {
+            "array" => match map.key("items") {
                 Some(items) if !items.is_array() => {
                     let reduced = self.node(items, &child(ptr, "items"), depth + 1);
                     out.insert("items".into(), reduced);
@@ -348,7 +349,7 @@ impl Reducer<'_> {
         depth: usize,
         out: &mut Map<String, Value>,
     ) {
-        let extra = map.get("additionalProperties");
+        let extra = map.key("additionalProperties");
         if !matches!(extra, None | Some(Value::Bool(false))) {
             self.issue(
                 &child(ptr, "additionalProperties"),
@@ -356,7 +357,7 @@ impl Reducer<'_> {
             );
             return;
         }
-        let properties = map.get("properties").and_then(Value::as_object);
+        let properties = map.key("properties").and_then(Value::as_object);
         let Some(properties) = properties.filter(|p| !p.is_empty()) else {
             let kind = if properties.is_none() && extra.is_none() {
                 StrictIssueKind::OpenObject
@@ -376,7 +377,7 @@ impl Reducer<'_> {
         }
         out.insert("properties".into(), Value::Object(reduced));
         if let Some(required) = map
-            .get("required")
+            .key("required")
             .filter(|r| r.as_array().is_some_and(|a| !a.is_empty()))
         {
             out.insert("required".into(), required.clone());
@@ -393,7 +394,7 @@ impl Reducer<'_> {
         out: &mut Map<String, Value>,
         notes: &mut Vec<(String, Value)>,
     ) {
-        let Some(format) = map.get("format").and_then(Value::as_str) else {
+        let Some(format) = map.key("format").and_then(Value::as_str) else {
             return;
         };
         let allowed = match kind {

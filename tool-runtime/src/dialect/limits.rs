@@ -12,7 +12,8 @@
 //! 16 "parameters that use `anyOf` or type arrays".
 
 use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
-use super::walk::{self, def_name, resolve, types, MAX_DEPTH};
+use super::keys::Keys;
+use super::walk::{self, def_name, resolve, types, Sub, MAX_DEPTH};
 use serde_json::Value;
 
 /// OpenAI: object properties in one schema.
@@ -38,7 +39,7 @@ pub(crate) const ANTHROPIC_MAX_UNIONS: usize = 16;
 pub(crate) fn openai(schema: &Value) -> Vec<StrictIssue> {
     let mut tally = Tally::default();
     count(schema, &mut tally);
-    if let Some(defs) = schema.get("$defs").and_then(Value::as_object) {
+    if let Some(defs) = schema.key("$defs").and_then(Value::as_object) {
         tally.chars += defs.keys().map(|k| k.chars().count()).sum::<usize>();
     }
     let mut issues = Vec::new();
@@ -92,33 +93,37 @@ struct Tally {
 
 /// Counts over the document as written (each definition once).
 fn count(schema: &Value, tally: &mut Tally) {
-    fn go(node: &Value, ptr: &str, tally: &mut Tally, depth: usize) {
+    // The path down to the node, written out only for a long enum.
+    fn go<'a>(node: &'a Value, trail: &mut Vec<Sub<'a>>, tally: &mut Tally, depth: usize) {
         let Some(map) = node.as_object() else {
             return;
         };
         if depth > MAX_DEPTH {
             return;
         }
-        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+        if let Some(properties) = map.key("properties").and_then(Value::as_object) {
             tally.properties += properties.len();
             tally.chars += properties.keys().map(|k| k.chars().count()).sum::<usize>();
         }
-        if let Some(values) = map.get("enum").and_then(Value::as_array) {
+        if let Some(values) = map.key("enum").and_then(Value::as_array) {
             tally.enum_values += values.len();
             let chars: usize = values.iter().map(value_chars).sum();
             tally.chars += chars;
             if values.len() > OPENAI_LONG_ENUM && values.iter().all(Value::is_string) {
-                tally.long_enums.push((walk::child(ptr, "enum"), chars));
+                let ptr = trail.iter().fold(String::new(), |at, sub| sub.pointer(&at));
+                tally.long_enums.push((walk::child(&ptr, "enum"), chars));
             }
         }
-        if let Some(value) = map.get("const") {
+        if let Some(value) = map.key("const") {
             tally.chars += value_chars(value);
         }
-        for (at, sub) in walk::subschemas(map, ptr) {
-            go(sub, &at, tally, depth + 1);
+        for sub in walk::subschemas(map) {
+            trail.push(sub);
+            go(sub.schema, trail, tally, depth + 1);
+            trail.pop();
         }
     }
-    go(schema, "", tally, 0);
+    go(schema, &mut Vec::new(), tally, 0);
 }
 
 fn value_chars(value: &Value) -> usize {
@@ -137,11 +142,10 @@ fn nesting(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) ->
         return depth;
     }
     let own = usize::from(
-        types(map).iter().any(|t| *t == "object" || *t == "array")
-            || map.contains_key("properties"),
+        types(map).iter().any(|t| *t == "object" || *t == "array") || map.has("properties"),
     );
     let mut deepest = 0;
-    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+    if let Some(reference) = map.key("$ref").and_then(Value::as_str) {
         let key = def_name(reference).unwrap_or(reference).to_owned();
         if !stack.contains(&key) {
             if let Some(target) = resolve(root, reference) {
@@ -151,11 +155,10 @@ fn nesting(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) ->
             }
         }
     }
-    for (at, sub) in walk::subschemas(map, "") {
-        if at.starts_with("/$defs/") {
-            continue;
+    for sub in walk::subschemas(map) {
+        if !sub.is_definition() {
+            deepest = deepest.max(nesting(sub.schema, root, stack, depth + 1));
         }
-        deepest = deepest.max(nesting(sub, root, stack, depth + 1));
     }
     own + deepest
 }
@@ -180,15 +183,15 @@ pub(crate) fn anthropic(schema: &Value) -> Budget {
             return;
         }
         if let Some(target) = map
-            .get("$ref")
+            .key("$ref")
             .and_then(Value::as_str)
             .and_then(|r| resolve(root, r))
         {
             go(target, root, budget, depth + 1);
         }
-        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+        if let Some(properties) = map.key("properties").and_then(Value::as_object) {
             let required: Vec<&str> = map
-                .get("required")
+                .key("required")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
@@ -196,14 +199,14 @@ pub(crate) fn anthropic(schema: &Value) -> Budget {
                 .collect();
             for (name, property) in properties {
                 budget.optional += usize::from(!required.contains(&name.as_str()));
-                let union = property.get("anyOf").is_some()
-                    || property.get("type").is_some_and(Value::is_array);
+                let union = property.key("anyOf").is_some()
+                    || property.key("type").is_some_and(Value::is_array);
                 budget.unions += usize::from(union);
             }
         }
-        for (at, sub) in walk::subschemas(map, "") {
-            if !at.starts_with("/$defs/") {
-                go(sub, root, budget, depth + 1);
+        for sub in walk::subschemas(map) {
+            if !sub.is_definition() {
+                go(sub.schema, root, budget, depth + 1);
             }
         }
     }

@@ -13,6 +13,7 @@ mod fold;
 mod gemini;
 mod gemini_schema;
 mod issues;
+mod keys;
 mod limits;
 mod mcp;
 pub(crate) mod names;

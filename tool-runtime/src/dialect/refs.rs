@@ -2,6 +2,7 @@
 //! nothing refers to any more.
 
 use super::issues::{StrictIssue, StrictIssueKind};
+use super::keys::Keys;
 use super::walk::{self, child, def_name, resolve, MAX_DEPTH};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -30,7 +31,7 @@ fn visit_refs(
     if depth > MAX_DEPTH {
         return;
     }
-    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+    if let Some(reference) = map.key("$ref").and_then(Value::as_str) {
         let key = def_name(reference).unwrap_or(reference).to_owned();
         if stack.contains(&key) {
             issues.push(StrictIssue::new(ptr, StrictIssueKind::Recursive(key)));
@@ -44,12 +45,20 @@ fn visit_refs(
             done.insert(key);
         }
     }
-    for (at, sub) in walk::subschemas(map, ptr) {
+    for sub in walk::subschemas(map) {
         // Definitions are reached through the references that use them.
-        if depth == 0 && (at.starts_with("/$defs/") || at.starts_with("/definitions/")) {
+        if depth == 0 && (sub.is_definition() || sub.keyword == "definitions") {
             continue;
         }
-        visit_refs(sub, root, &at, stack, done, issues, depth + 1);
+        visit_refs(
+            sub.schema,
+            root,
+            &sub.pointer(ptr),
+            stack,
+            done,
+            issues,
+            depth + 1,
+        );
     }
 }
 
@@ -57,13 +66,13 @@ fn visit_refs(
 pub(crate) fn drop_unused_defs(schema: &mut Value) {
     let mut queue = Vec::new();
     if let Some(map) = schema.as_object() {
-        for (at, sub) in walk::subschemas(map, "") {
-            if !at.starts_with("/$defs/") {
-                refs_in(sub, &mut queue);
+        for sub in walk::subschemas(map) {
+            if !sub.is_definition() {
+                refs_in(sub.schema, &mut queue);
             }
         }
     }
-    let Some(Value::Object(defs)) = schema.get_mut("$defs") else {
+    let Some(Value::Object(defs)) = schema.key_mut("$defs") else {
         return;
     };
     let mut used = HashSet::new();
@@ -77,7 +86,7 @@ pub(crate) fn drop_unused_defs(schema: &mut Value) {
     defs.retain(|name, _| used.contains(name));
     if defs.is_empty() {
         if let Some(map) = schema.as_object_mut() {
-            map.shift_remove("$defs");
+            map.remove_key("$defs");
         }
     }
 }
@@ -87,11 +96,11 @@ fn refs_in(node: &Value, out: &mut Vec<String>) {
     let Some(map) = node.as_object() else {
         return;
     };
-    if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(def_name) {
+    if let Some(name) = map.key("$ref").and_then(Value::as_str).and_then(def_name) {
         out.push(name.to_owned());
     }
-    for (_, sub) in walk::subschemas(map, "") {
-        refs_in(sub, out);
+    for sub in walk::subschemas(map) {
+        refs_in(sub.schema, out);
     }
 }
 

@@ -31,6 +31,7 @@
 
 use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
+use super::keys::Keys;
 use super::refs;
 use super::walk::{accepts_null, child, resolve, types, MAX_DEPTH};
 use serde_json::{json, Map, Value};
@@ -94,9 +95,9 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
         root: schema,
         issues: Vec::new(),
     };
-    let root_is_object = schema.as_object().is_some_and(|m| {
-        types(m) == ["object"] && !m.contains_key("anyOf") && !m.contains_key("oneOf")
-    });
+    let root_is_object = schema
+        .as_object()
+        .is_some_and(|m| types(m) == ["object"] && !m.has("anyOf") && !m.has("oneOf"));
     if !root_is_object {
         return Err(vec![StrictIssue::new("", StrictIssueKind::RootNotObject)]);
     }
@@ -108,7 +109,7 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
         }
     }
     let mut out = schema.clone();
-    let defs = out.as_object_mut().and_then(|m| m.shift_remove("$defs"));
+    let defs = out.as_object_mut().and_then(|m| m.remove_key("$defs"));
     lowerer.node(&mut out, "", 0);
     if let (Some(Value::Object(mut defs)), Some(map)) = (defs, out.as_object_mut()) {
         for (name, def) in defs.iter_mut() {
@@ -160,32 +161,38 @@ impl Lowerer<'_> {
         self.reference(map, ptr);
         self.unions(map, ptr);
         for key in STRUCTURAL {
-            if map.contains_key(*key) {
+            if map.has(key) {
                 self.issue(
                     &child(ptr, key),
                     StrictIssueKind::Unsupported((*key).into()),
                 );
             }
         }
-        if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
-            map.shift_remove("unevaluatedProperties");
+        if map.key("unevaluatedProperties") == Some(&Value::Bool(false)) {
+            map.remove_key("unevaluatedProperties");
         }
         for key in ["patternProperties", "unevaluatedProperties"] {
-            if map.contains_key(key) {
+            if map.has(key) {
                 self.issue(&child(ptr, key), StrictIssueKind::OpenObject);
             }
         }
         if !["type", "enum", "const", "$ref", "anyOf", "properties"]
             .iter()
-            .any(|k| map.contains_key(*k))
+            .any(|k| map.has(k))
         {
             self.issue(ptr, StrictIssueKind::AnyValue);
         }
-        let ts: Vec<String> = types(map).into_iter().map(str::to_owned).collect();
-        if ts.iter().any(|t| t == "object") || map.contains_key("properties") {
+        let (object, stringy) = {
+            let ts = types(map);
+            (
+                ts.contains(&"object"),
+                ts.is_empty() || ts.contains(&"string"),
+            )
+        };
+        if object || map.has("properties") {
             self.object(map, ptr, depth, &mut notes);
         }
-        match map.get_mut("items") {
+        match map.key_mut("items") {
             Some(Value::Array(_)) => self.issue(
                 &child(ptr, "items"),
                 StrictIssueKind::Unsupported("items".into()),
@@ -193,7 +200,7 @@ impl Lowerer<'_> {
             Some(items) => self.node(items, &child(ptr, "items"), depth + 1),
             None => {}
         }
-        if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        if let Some(Value::Array(branches)) = map.key_mut("anyOf") {
             let at = child(ptr, "anyOf");
             for (i, branch) in branches.iter_mut().enumerate() {
                 self.node(branch, &child(&at, &i.to_string()), depth + 1);
@@ -201,14 +208,14 @@ impl Lowerer<'_> {
         }
         if self.target == Target::Anthropic {
             let complex = map
-                .get("enum")
+                .key("enum")
                 .and_then(Value::as_array)
                 .is_some_and(|e| e.iter().any(|v| v.is_object() || v.is_array()));
             if complex {
                 self.issue(&child(ptr, "enum"), StrictIssueKind::ComplexEnum);
             }
         }
-        self.keywords(map, &ts, &mut notes);
+        self.keywords(map, stringy, &mut notes);
         fold::into_description(map, &notes);
     }
 
@@ -216,8 +223,8 @@ impl Lowerer<'_> {
     /// `anyOf` of one.
     fn unions(&mut self, map: &mut Map<String, Value>, ptr: &str) {
         fold::consts_to_enum(map);
-        if let Some(one_of) = map.shift_remove("oneOf") {
-            if map.contains_key("anyOf") {
+        if let Some(one_of) = map.remove_key("oneOf") {
+            if map.has("anyOf") {
                 self.issue(
                     &child(ptr, "oneOf"),
                     StrictIssueKind::Unsupported("oneOf".into()),
@@ -226,9 +233,9 @@ impl Lowerer<'_> {
                 map.insert("anyOf".into(), one_of);
             }
         }
-        if let Some(all_of) = map.shift_remove("allOf") {
+        if let Some(all_of) = map.remove_key("allOf") {
             match all_of.as_array().map(Vec::as_slice) {
-                Some([single]) if !map.contains_key("anyOf") => {
+                Some([single]) if !map.has("anyOf") => {
                     map.insert("anyOf".into(), json!([single]));
                 }
                 _ => self.issue(
@@ -244,16 +251,16 @@ impl Lowerer<'_> {
     /// recursion to fear here, gets the definition inlined, so no union is counted against its
     /// per-request budget.
     fn reference(&mut self, map: &mut Map<String, Value>, ptr: &str) {
-        let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) else {
+        let Some(reference) = map.key("$ref").and_then(Value::as_str).map(str::to_owned) else {
             return;
         };
-        map.shift_remove("title");
+        map.remove_key("title");
         if map.len() == 1 {
             return;
         }
         match self.target {
-            Target::OpenAi if !map.contains_key("anyOf") => {
-                map.shift_remove("$ref");
+            Target::OpenAi if !map.has("anyOf") => {
+                map.remove_key("$ref");
                 map.insert("anyOf".into(), json!([{ "$ref": reference }]));
             }
             Target::OpenAi => self.issue(
@@ -261,7 +268,7 @@ impl Lowerer<'_> {
                 StrictIssueKind::Unsupported("$ref".into()),
             ),
             Target::Anthropic => {
-                map.shift_remove("$ref");
+                map.remove_key("$ref");
                 if let Some(Value::Object(definition)) = resolve(self.root, &reference) {
                     for (key, value) in definition {
                         map.entry(key.clone()).or_insert_with(|| value.clone());
@@ -281,8 +288,8 @@ impl Lowerer<'_> {
         depth: usize,
         notes: &mut Vec<(String, Value)>,
     ) {
-        match map.get("additionalProperties") {
-            None if !map.contains_key("properties") => self.issue(ptr, StrictIssueKind::OpenObject),
+        match map.key("additionalProperties") {
+            None if !map.has("properties") => self.issue(ptr, StrictIssueKind::OpenObject),
             None | Some(Value::Bool(false)) => {}
             Some(_) => self.issue(
                 &child(ptr, "additionalProperties"),
@@ -293,7 +300,7 @@ impl Lowerer<'_> {
         fold::take(map, "minProperties", notes);
         fold::take(map, "maxProperties", notes);
         let required: Vec<String> = map
-            .get("required")
+            .key("required")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -302,12 +309,12 @@ impl Lowerer<'_> {
             .collect();
         let mut all = Vec::new();
         let root = self.root;
-        if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        if let Some(Value::Object(properties)) = map.key_mut("properties") {
             let at = child(ptr, "properties");
             for (name, property) in properties.iter_mut() {
                 let p = child(&at, name);
                 let optional = !required.contains(name);
-                let had_default = property.get("default").is_some();
+                let had_default = property.key("default").is_some();
                 let nullable = accepts_null(property, root);
                 self.node(property, &p, depth + 1);
                 if self.target == Target::OpenAi && optional && !nullable {
@@ -331,16 +338,15 @@ impl Lowerer<'_> {
     fn keywords(
         &mut self,
         map: &mut Map<String, Value>,
-        ts: &[String],
+        stringy: bool,
         notes: &mut Vec<(String, Value)>,
     ) {
-        let stringy = ts.is_empty() || ts.iter().any(|t| t == "string");
         if self.target == Target::Anthropic {
             fold::drop_width_bounds(map);
         }
-        let keys: Vec<String> = map.keys().cloned().collect();
-        for key in keys {
-            let value = &map[&key];
+        // Decided over the node as it is, then applied: only the keys that go are copied.
+        let mut changes = Vec::new();
+        for (key, value) in map.iter() {
             let keep = match key.as_str() {
                 "type"
                 | "description"
@@ -375,12 +381,15 @@ impl Lowerer<'_> {
                 // Annotations, extensions, and the structural keywords raised as issues above.
                 _ => None,
             };
-            match keep {
-                Some(true) => {}
-                Some(false) => fold::take(map, &key, notes),
-                None => {
-                    map.shift_remove(&key);
-                }
+            if keep != Some(true) {
+                changes.push((key.clone(), keep == Some(false)));
+            }
+        }
+        for (key, fold_in) in changes {
+            if fold_in {
+                fold::take(map, &key, notes);
+            } else {
+                map.remove_key(&key);
             }
         }
     }
@@ -391,19 +400,19 @@ fn make_nullable(property: &mut Value) {
     let Some(map) = property.as_object_mut() else {
         return;
     };
-    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+    if let Some(Value::Array(branches)) = map.key_mut("anyOf") {
         branches.push(json!({"type": "null"}));
         return;
     }
-    let scalar = !map.contains_key("const")
-        && !map.contains_key("$ref")
-        && match map.get("type") {
+    let scalar = !map.has("const")
+        && !map.has("$ref")
+        && match map.key("type") {
             Some(Value::String(t)) => t != "object",
             Some(Value::Array(ts)) => !ts.iter().any(|t| t == "object"),
             _ => false,
         };
     if scalar {
-        match map.get_mut("type") {
+        match map.key_mut("type") {
             Some(Value::String(t)) => {
                 let t = std::mem::take(t);
                 map.insert("type".into(), json!([t, "null"]));
@@ -411,12 +420,12 @@ fn make_nullable(property: &mut Value) {
             Some(Value::Array(ts)) => ts.push(Value::from("null")),
             _ => {}
         }
-        if let Some(Value::Array(values)) = map.get_mut("enum") {
+        if let Some(Value::Array(values)) = map.key_mut("enum") {
             values.push(Value::Null);
         }
         return;
     }
-    let description = map.shift_remove("description");
+    let description = map.remove_key("description");
     let inner = std::mem::take(map);
     map.insert(
         "anyOf".into(),

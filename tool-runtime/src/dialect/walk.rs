@@ -1,5 +1,6 @@
 //! Reading a JSON Schema document: pointers, local references, the subschemas of a node.
 
+use super::keys::Keys;
 use serde_json::{Map, Value};
 
 /// How deep the walks go before giving up: deeper than any schema a Rust type produces, and
@@ -34,14 +35,47 @@ pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value>
     root.pointer(pointer)
 }
 
-/// The subschemas directly inside `node`, each with its pointer segment(s).
+/// One subschema directly inside a node: the keyword that holds it, and its index or name
+/// under that keyword when the keyword holds several. Its pointer is written out only when
+/// asked for, so walking a schema allocates nothing.
+#[derive(Clone, Copy)]
+pub(crate) struct Sub<'a> {
+    pub keyword: &'a str,
+    pub member: Option<Member<'a>>,
+    pub schema: &'a Value,
+}
+
+/// A subschema's place under its keyword.
+#[derive(Clone, Copy)]
+pub(crate) enum Member<'a> {
+    /// In a list (`anyOf`, tuple `items`, ...).
+    Index(usize),
+    /// In a map (`properties`, `$defs`, ...).
+    Name(&'a str),
+}
+
+impl Sub<'_> {
+    /// The subschema's JSON pointer, below `parent`'s.
+    pub fn pointer(&self, parent: &str) -> String {
+        let at = child(parent, self.keyword);
+        match self.member {
+            None => at,
+            Some(Member::Index(i)) => child(&at, &i.to_string()),
+            Some(Member::Name(name)) => child(&at, name),
+        }
+    }
+
+    /// Whether it is a definition (under `$defs`), reached only through references.
+    pub fn is_definition(&self) -> bool {
+        self.keyword == "$defs"
+    }
+}
+
+/// The subschemas directly inside `node`.
 ///
 /// Only schema-valued keywords are followed, so a property *named* `properties` or an enum
 /// value that looks like a schema is never mistaken for one.
-pub(crate) fn subschemas<'a>(
-    node: &'a Map<String, Value>,
-    pointer: &str,
-) -> Vec<(String, &'a Value)> {
+pub(crate) fn subschemas(node: &Map<String, Value>) -> Vec<Sub<'_>> {
     const ONE: [&str; 11] = [
         "items",
         "additionalProperties",
@@ -64,25 +98,24 @@ pub(crate) fn subschemas<'a>(
         "dependentSchemas",
     ];
     let mut out = Vec::new();
-    for (key, value) in node {
-        let key = key.as_str();
-        if ONE.contains(&key) {
-            match value {
-                // Draft-04 tuple form of `items`.
-                Value::Array(list) if key == "items" => {
-                    for (i, s) in list.iter().enumerate() {
-                        out.push((child(&child(pointer, key), &i.to_string()), s));
-                    }
-                }
-                _ => out.push((child(pointer, key), value)),
-            }
-        } else if LIST.contains(&key) {
+    for (keyword, value) in node {
+        let keyword = keyword.as_str();
+        let sub = |member, schema| Sub {
+            keyword,
+            member,
+            schema,
+        };
+        // Draft-04 tuple form of `items`, and the keywords that hold lists.
+        let list = (keyword == "items" && value.is_array()) || LIST.contains(&keyword);
+        if list {
             for (i, s) in value.as_array().into_iter().flatten().enumerate() {
-                out.push((child(&child(pointer, key), &i.to_string()), s));
+                out.push(sub(Some(Member::Index(i)), s));
             }
-        } else if MAP.contains(&key) {
+        } else if ONE.contains(&keyword) {
+            out.push(sub(None, value));
+        } else if MAP.contains(&keyword) {
             for (name, s) in value.as_object().into_iter().flatten() {
-                out.push((child(&child(pointer, key), name), s));
+                out.push(sub(Some(Member::Name(name)), s));
             }
         }
     }
@@ -101,23 +134,23 @@ fn accepts_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
-    let typed_null = match map.get("type") {
+    let typed_null = match map.key("type") {
         Some(Value::String(t)) => t == "null",
         Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
         _ => false,
     };
     let listed_null = map
-        .get("enum")
+        .key("enum")
         .and_then(Value::as_array)
         .is_some_and(|values| values.contains(&Value::Null))
-        || map.get("const") == Some(&Value::Null);
+        || map.key("const") == Some(&Value::Null);
     let branch_null = ["anyOf", "oneOf"].iter().any(|k| {
-        map.get(*k)
+        map.key(k)
             .and_then(Value::as_array)
             .is_some_and(|bs| bs.iter().any(|b| accepts_null_at(b, root, depth + 1)))
     });
     let via_ref = map
-        .get("$ref")
+        .key("$ref")
         .and_then(Value::as_str)
         .and_then(|r| resolve(root, r))
         .is_some_and(|target| accepts_null_at(target, root, depth + 1));
@@ -126,7 +159,7 @@ fn accepts_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
 
 /// The `type` keyword as a list (`"string"` and `["string"]` alike).
 pub(crate) fn types(node: &Map<String, Value>) -> Vec<&str> {
-    match node.get("type") {
+    match node.key("type") {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
@@ -155,9 +188,9 @@ mod tests {
     fn only_schema_keywords_are_followed() {
         let node = json!({"properties": {"properties": {"type": "string"}}, "enum": [{"type": "x"}],
                           "anyOf": [{"type": "null"}]});
-        let found: Vec<String> = subschemas(node.as_object().unwrap(), "")
+        let found: Vec<String> = subschemas(node.as_object().unwrap())
             .into_iter()
-            .map(|(p, _)| p)
+            .map(|sub| sub.pointer(""))
             .collect();
         assert_eq!(found, ["/properties/properties", "/anyOf/0"]);
     }
