@@ -20,8 +20,9 @@
 use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
-use super::walk::{accepts_null, child, def_name, resolve, types, MAX_DEPTH};
+use super::walk::{child, def_name, map_accepts_null, resolve, types, MAX_DEPTH};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Keywords that change what is valid and that the subset can't express.
 const STRUCTURAL: &[&str] = &[
@@ -59,16 +60,23 @@ pub(crate) fn reduce(schema: &Value) -> Result<Option<Value>, Vec<StrictIssue>> 
         stack: Vec::new(),
         issues: Vec::new(),
     };
-    let mut without_defs = schema.clone();
-    if let Some(map) = without_defs.as_object_mut() {
-        map.remove_key("$defs");
-        map.remove_key("definitions");
-    }
-    let reduced = reducer.node(&without_defs, "", 0);
+    // Definitions are inlined where they are used; the output is built from the keywords
+    // the subset has, so the root's `$defs` stay behind without being removed.
+    let reduced = reducer.node(schema, "", 0);
     if reducer.issues.is_empty() {
         Ok(Some(reduced))
     } else {
         Err(reducer.issues)
+    }
+}
+
+/// `key`'s value, removed from the node (copying the node first if it is borrowed), when the
+/// node has one.
+fn taken(map: &mut Cow<'_, Map<String, Value>>, key: &str) -> Option<Value> {
+    if map.has(key) {
+        map.to_mut().remove_key(key)
+    } else {
+        None
     }
 }
 
@@ -89,32 +97,45 @@ impl Reducer<'_> {
             self.issue(ptr, StrictIssueKind::AnyValue);
             return Value::Object(Map::new());
         };
+        self.reduce(Cow::Borrowed(source), ptr, depth)
+    }
+
+    /// A node, reduced. The output is built fresh, so the node is only read, and copied
+    /// only where a keyword must change before it is read (a reference, a union, a default).
+    fn reduce(&mut self, mut map: Cow<'_, Map<String, Value>>, ptr: &str, depth: usize) -> Value {
         if depth > MAX_DEPTH {
             self.issue(ptr, StrictIssueKind::Unsupported("nesting".into()));
             return Value::Object(Map::new());
         }
-        let mut map = source.clone();
-        if let Some(reference) = map
-            .shift_remove("$ref")
-            .and_then(|r| r.as_str().map(str::to_owned))
-        {
-            return self.inline(&reference, map, ptr, depth);
+        if map.has("$ref") {
+            let mut map = map.into_owned();
+            if let Some(reference) = map
+                .shift_remove("$ref")
+                .and_then(|r| r.as_str().map(str::to_owned))
+            {
+                return self.inline(&reference, map, ptr, depth);
+            }
+            return self.reduce(Cow::Owned(map), ptr, depth);
         }
-        if let Some(all_of) = map.remove_key("allOf") {
+        if let Some(all_of) = taken(&mut map, "allOf") {
             match all_of.as_array().map(Vec::as_slice) {
-                Some([single]) => return self.merge(single, map, ptr, depth),
+                Some([single]) => return self.merge(single, map.into_owned(), ptr, depth),
                 _ => self.issue(
                     &child(ptr, "allOf"),
                     StrictIssueKind::Unsupported("allOf".into()),
                 ),
             }
         }
-        fold::consts_to_enum(&mut map);
-        if let Some(one_of) = map.remove_key("oneOf") {
-            map.insert("anyOf".into(), one_of);
-        }
-        if map.has("anyOf") {
-            return self.union(map, ptr, depth);
+        if map.has("oneOf") || map.has("anyOf") {
+            let mut map = map.into_owned();
+            fold::consts_to_enum(&mut map);
+            if let Some(one_of) = map.remove_key("oneOf") {
+                map.insert("anyOf".into(), one_of);
+            }
+            if map.has("anyOf") {
+                return self.union(map, ptr, depth);
+            }
+            return self.typed(Cow::Owned(map), ptr, depth);
         }
         for key in STRUCTURAL {
             if map.has(key) {
@@ -167,7 +188,7 @@ impl Reducer<'_> {
         for (key, value) in overrides {
             merged.insert(key, value);
         }
-        self.node(&Value::Object(merged), ptr, depth + 1)
+        self.reduce(Cow::Owned(merged), ptr, depth + 1)
     }
 
     /// `anyOf`: `null` branches become `nullable`, a single remaining branch is merged into
@@ -224,16 +245,20 @@ impl Reducer<'_> {
     }
 
     /// A node with a type (or an enum to infer one from), in the subset's own keywords.
-    fn typed(&mut self, mut map: Map<String, Value>, ptr: &str, depth: usize) -> Value {
+    fn typed(&mut self, mut map: Cow<'_, Map<String, Value>>, ptr: &str, depth: usize) -> Value {
         let mut notes = Vec::new();
-        fold::take(&mut map, "default", &mut notes);
-        fold::drop_width_bounds(&mut map);
-        if let Some(constant) = map.remove_key("const") {
-            map.insert("enum".into(), Value::Array(vec![constant]));
+        if map.has("default") {
+            fold::take(map.to_mut(), "default", &mut notes);
+        }
+        if map.has("minimum") || map.has("maximum") {
+            fold::drop_width_bounds(map.to_mut());
+        }
+        if let Some(constant) = taken(&mut map, "const") {
+            map.to_mut()
+                .insert("enum".into(), Value::Array(vec![constant]));
         }
         let mut ts: Vec<String> = types(&map).into_iter().map(str::to_owned).collect();
-        let nullable =
-            ts.iter().any(|t| t == "null") || accepts_null(&Value::Object(map.clone()), self.root);
+        let nullable = ts.iter().any(|t| t == "null") || map_accepts_null(&map, self.root);
         ts.retain(|t| t != "null");
         if ts.is_empty() {
             if let Some(values) = map.key("enum").and_then(Value::as_array) {
@@ -260,13 +285,14 @@ impl Reducer<'_> {
                 let branches: Vec<Value> = several
                     .iter()
                     .map(|t| {
-                        let mut single = map.clone();
+                        let mut single = map.clone().into_owned();
                         single.insert("type".into(), Value::from(t.as_str()));
                         single
                     })
                     .enumerate()
                     .map(|(i, m)| {
-                        self.typed(m, &child(&child(ptr, "type"), &i.to_string()), depth + 1)
+                        let at = child(&child(ptr, "type"), &i.to_string());
+                        self.typed(Cow::Owned(m), &at, depth + 1)
                     })
                     .collect();
                 if let Some(d) = map.key("description") {
@@ -336,7 +362,9 @@ impl Reducer<'_> {
             "multipleOf",
             "uniqueItems",
         ] {
-            fold::take(&mut map, key, &mut notes);
+            if let Some(value) = map.key(key) {
+                notes.push((key.to_owned(), value.clone()));
+            }
         }
         fold::into_description(&mut out, &notes);
         Value::Object(out)

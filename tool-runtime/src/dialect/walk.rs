@@ -127,10 +127,19 @@ pub(crate) fn accepts_null(schema: &Value, root: &Value) -> bool {
     accepts_null_at(schema, root, 0)
 }
 
+/// [`accepts_null`] of a node held as a map.
+pub(crate) fn map_accepts_null(map: &Map<String, Value>, root: &Value) -> bool {
+    map_accepts_null_at(map, root, 0)
+}
+
 fn accepts_null_at(schema: &Value, root: &Value, depth: usize) -> bool {
-    let Some(map) = schema.as_object() else {
-        return schema.as_bool().unwrap_or(false);
-    };
+    match schema.as_object() {
+        Some(map) => map_accepts_null_at(map, root, depth),
+        None => schema.as_bool().unwrap_or(false),
+    }
+}
+
+fn map_accepts_null_at(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }
