@@ -12,14 +12,40 @@ pub(crate) fn cycles(schema: &Value) -> Vec<StrictIssue> {
     let mut issues = Vec::new();
     let mut stack = vec!["#".to_owned()];
     let mut done = HashSet::new();
-    visit_refs(schema, schema, "", &mut stack, &mut done, &mut issues, 0);
+    let mut at = Trail {
+        base: String::new(),
+        subs: Vec::new(),
+    };
+    visit_refs(
+        schema,
+        schema,
+        &mut at,
+        &mut stack,
+        &mut done,
+        &mut issues,
+        0,
+    );
     issues
 }
 
-fn visit_refs(
-    node: &Value,
-    root: &Value,
-    ptr: &str,
+/// Where the walk is: a pointer, and the steps below it, written out only for an issue.
+struct Trail<'a> {
+    base: String,
+    subs: Vec<walk::Sub<'a>>,
+}
+
+impl Trail<'_> {
+    fn pointer(&self) -> String {
+        self.subs
+            .iter()
+            .fold(self.base.clone(), |at, sub| sub.pointer(&at))
+    }
+}
+
+fn visit_refs<'a>(
+    node: &'a Value,
+    root: &'a Value,
+    at: &mut Trail<'a>,
     stack: &mut Vec<String>,
     done: &mut HashSet<String>,
     issues: &mut Vec<StrictIssue>,
@@ -34,12 +60,18 @@ fn visit_refs(
     if let Some(reference) = map.key("$ref").and_then(Value::as_str) {
         let key = def_name(reference).unwrap_or(reference).to_owned();
         if stack.contains(&key) {
-            issues.push(StrictIssue::new(ptr, StrictIssueKind::Recursive(key)));
+            issues.push(StrictIssue::new(
+                &at.pointer(),
+                StrictIssueKind::Recursive(key),
+            ));
         } else if !done.contains(&key) {
             if let Some(target) = resolve(root, reference) {
                 stack.push(key.clone());
-                let at = child("/$defs", &key);
-                visit_refs(target, root, &at, stack, done, issues, depth + 1);
+                let mut inside = Trail {
+                    base: child("/$defs", &key),
+                    subs: Vec::new(),
+                };
+                visit_refs(target, root, &mut inside, stack, done, issues, depth + 1);
                 stack.pop();
             }
             done.insert(key);
@@ -50,20 +82,15 @@ fn visit_refs(
         if depth == 0 && (sub.is_definition() || sub.keyword == "definitions") {
             continue;
         }
-        visit_refs(
-            sub.schema,
-            root,
-            &sub.pointer(ptr),
-            stack,
-            done,
-            issues,
-            depth + 1,
-        );
+        at.subs.push(sub);
+        visit_refs(sub.schema, root, at, stack, done, issues, depth + 1);
+        at.subs.pop();
     }
 }
 
-/// Removes definitions no reference reaches any more (Anthropic's inlining leaves some).
-pub(crate) fn drop_unused_defs(schema: &mut Value) {
+/// The definitions in `defs` that `schema` (its own `$defs` aside) reaches, directly or
+/// through other definitions.
+pub(crate) fn reachable(schema: &Value, defs: &serde_json::Map<String, Value>) -> HashSet<String> {
     let mut queue = Vec::new();
     if let Some(map) = schema.as_object() {
         for sub in walk::subschemas(map) {
@@ -72,17 +99,26 @@ pub(crate) fn drop_unused_defs(schema: &mut Value) {
             }
         }
     }
-    let Some(Value::Object(defs)) = schema.key_mut("$defs") else {
-        return;
-    };
     let mut used = HashSet::new();
     while let Some(name) = queue.pop() {
         if used.insert(name.clone()) {
-            if let Some(def) = defs.get(&name) {
+            if let Some(def) = defs.key(&name) {
                 refs_in(def, &mut queue);
             }
         }
     }
+    used
+}
+
+/// Removes definitions no reference reaches any more (Anthropic's inlining leaves some).
+pub(crate) fn drop_unused_defs(schema: &mut Value) {
+    let used = match schema.key("$defs") {
+        Some(Value::Object(defs)) => reachable(schema, defs),
+        _ => return,
+    };
+    let Some(Value::Object(defs)) = schema.key_mut("$defs") else {
+        return;
+    };
     defs.retain(|name, _| used.contains(name));
     if defs.is_empty() {
         if let Some(map) = schema.as_object_mut() {

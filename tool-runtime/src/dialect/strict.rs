@@ -111,13 +111,22 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
     let mut out = schema.clone();
     let defs = out.as_object_mut().and_then(|m| m.remove_key("$defs"));
     lowerer.node(&mut out, "", 0);
-    if let (Some(Value::Object(mut defs)), Some(map)) = (defs, out.as_object_mut()) {
+    if let Some(Value::Object(mut defs)) = defs {
+        // Only definitions the lowered schema still uses: Anthropic's inlining leaves some
+        // behind, and lowering one only to drop it would be wasted.
+        let used = refs::reachable(&out, &defs);
+        defs.retain(|name, _| used.contains(name));
         for (name, def) in defs.iter_mut() {
             lowerer.node(def, &child("/$defs", name), 0);
         }
-        map.insert("$defs".into(), Value::Object(defs));
+        if let Some(map) = out.as_object_mut() {
+            map.insert("$defs".into(), Value::Object(defs));
+        }
     }
-    refs::drop_unused_defs(&mut out);
+    if target == Target::Anthropic {
+        // Inlining inside the definitions may have left more of them unused.
+        refs::drop_unused_defs(&mut out);
+    }
     if lowerer.issues.is_empty() {
         Ok(out)
     } else {
@@ -470,6 +479,22 @@ mod tests {
 
     fn openai(schema: Value) -> Value {
         lower(&schema, Target::OpenAi).unwrap()
+    }
+
+    #[test]
+    fn only_definitions_in_use_are_lowered_and_kept() {
+        // `Unused` would be an issue (`not`) if it were lowered; nothing refers to it.
+        let schema = json!({
+            "type": "object", "additionalProperties": false, "required": ["a"],
+            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"type": "string", "maxLength": 3}, "Unused": {"not": {}}}});
+        let lowered = openai(schema.clone());
+        assert_eq!(
+            lowered["$defs"],
+            json!({"A": {"type": "string", "description": "(maxLength: 3)"}})
+        );
+        let anthropic = lower(&schema, Target::Anthropic).unwrap();
+        assert_eq!(anthropic["$defs"], lowered["$defs"]);
     }
 
     #[test]
