@@ -38,6 +38,20 @@ fn workspace() -> tempfile::TempDir {
 }
 
 #[test]
+fn the_readme_demo_command_picks_the_cli() {
+    // `cargo run -p tool-examples` refuses to choose between two binaries (this one and the
+    // soak test's) unless the package names its default.
+    let manifest = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .expect("the manifest reads");
+    assert!(
+        manifest
+            .lines()
+            .any(|line| line.trim() == r#"default-run = "tool-examples""#),
+        "tool-examples/Cargo.toml must say default-run = \"tool-examples\""
+    );
+}
+
+#[test]
 fn list_prints_one_line_per_tool() {
     let output = run(None, &["list"]);
     assert!(output.status.success());
