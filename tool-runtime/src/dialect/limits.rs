@@ -13,7 +13,7 @@
 
 use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
 use super::keys::Keys;
-use super::walk::{self, def_name, resolve, types, Sub, MAX_DEPTH};
+use super::walk::{self, def_name, resolve, types, Trail, MAX_DEPTH};
 use serde_json::Value;
 
 /// OpenAI: object properties in one schema.
@@ -94,7 +94,7 @@ struct Tally {
 /// Counts over the document as written (each definition once).
 fn count(schema: &Value, tally: &mut Tally) {
     // The path down to the node, written out only for a long enum.
-    fn go<'a>(node: &'a Value, trail: &mut Vec<Sub<'a>>, tally: &mut Tally, depth: usize) {
+    fn go<'a>(node: &'a Value, trail: &mut Trail<'a>, tally: &mut Tally, depth: usize) {
         let Some(map) = node.as_object() else {
             return;
         };
@@ -110,8 +110,9 @@ fn count(schema: &Value, tally: &mut Tally) {
             let chars: usize = values.iter().map(value_chars).sum();
             tally.chars += chars;
             if values.len() > OPENAI_LONG_ENUM && values.iter().all(Value::is_string) {
-                let ptr = trail.iter().fold(String::new(), |at, sub| sub.pointer(&at));
-                tally.long_enums.push((walk::child(&ptr, "enum"), chars));
+                tally
+                    .long_enums
+                    .push((walk::child(&trail.pointer(), "enum"), chars));
             }
         }
         if let Some(value) = map.key("const") {
@@ -123,7 +124,7 @@ fn count(schema: &Value, tally: &mut Tally) {
             trail.pop();
         }
     }
-    go(schema, &mut Vec::new(), tally, 0);
+    go(schema, &mut Trail::at(String::new()), tally, 0);
 }
 
 fn value_chars(value: &Value) -> usize {

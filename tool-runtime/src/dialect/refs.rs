@@ -3,7 +3,7 @@
 
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
-use super::walk::{self, child, def_name, resolve, MAX_DEPTH};
+use super::walk::{self, child, def_name, resolve, Trail, MAX_DEPTH};
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -12,10 +12,7 @@ pub(crate) fn cycles(schema: &Value) -> Vec<StrictIssue> {
     let mut issues = Vec::new();
     let mut stack = vec!["#".to_owned()];
     let mut done = HashSet::new();
-    let mut at = Trail {
-        base: String::new(),
-        subs: Vec::new(),
-    };
+    let mut at = Trail::at(String::new());
     visit_refs(
         schema,
         schema,
@@ -26,20 +23,6 @@ pub(crate) fn cycles(schema: &Value) -> Vec<StrictIssue> {
         0,
     );
     issues
-}
-
-/// Where the walk is: a pointer, and the steps below it, written out only for an issue.
-struct Trail<'a> {
-    base: String,
-    subs: Vec<walk::Sub<'a>>,
-}
-
-impl Trail<'_> {
-    fn pointer(&self) -> String {
-        self.subs
-            .iter()
-            .fold(self.base.clone(), |at, sub| sub.pointer(&at))
-    }
 }
 
 fn visit_refs<'a>(
@@ -67,10 +50,7 @@ fn visit_refs<'a>(
         } else if !done.contains(&key) {
             if let Some(target) = resolve(root, reference) {
                 stack.push(key.clone());
-                let mut inside = Trail {
-                    base: child("/$defs", &key),
-                    subs: Vec::new(),
-                };
+                let mut inside = Trail::at(child("/$defs", &key));
                 visit_refs(target, root, &mut inside, stack, done, issues, depth + 1);
                 stack.pop();
             }
@@ -82,9 +62,9 @@ fn visit_refs<'a>(
         if depth == 0 && (sub.is_definition() || sub.keyword == "definitions") {
             continue;
         }
-        at.subs.push(sub);
+        at.push(sub);
         visit_refs(sub.schema, root, at, stack, done, issues, depth + 1);
-        at.subs.pop();
+        at.pop();
     }
 }
 

@@ -71,6 +71,40 @@ impl Sub<'_> {
     }
 }
 
+/// Where a walk is: a pointer written out, and the subschemas stepped into below it. The
+/// full pointer is written only when something is reported there.
+pub(crate) struct Trail<'a> {
+    base: String,
+    steps: Vec<Sub<'a>>,
+}
+
+impl<'a> Trail<'a> {
+    /// A walk starting at `base` (`""` for the document's root).
+    pub fn at(base: String) -> Self {
+        Trail {
+            base,
+            steps: Vec::new(),
+        }
+    }
+
+    /// One step down, into `sub`.
+    pub fn push(&mut self, sub: Sub<'a>) {
+        self.steps.push(sub);
+    }
+
+    /// One step back up.
+    pub fn pop(&mut self) {
+        self.steps.pop();
+    }
+
+    /// The JSON pointer of where the walk is.
+    pub fn pointer(&self) -> String {
+        self.steps
+            .iter()
+            .fold(self.base.clone(), |at, sub| sub.pointer(&at))
+    }
+}
+
 /// The subschemas directly inside `node`.
 ///
 /// Only schema-valued keywords are followed, so a property *named* `properties` or an enum

@@ -173,7 +173,6 @@ impl Cx {
     }
 
     /// The current position as a JSON pointer (RFC 6901).
-    #[inline]
     fn pointer(&self) -> String {
         let mut pointer = String::new();
         for segment in self.path.borrow().iter() {
@@ -188,7 +187,6 @@ impl Cx {
         pointer
     }
 
-    #[inline]
     fn failed_at(&self) -> String {
         self.failed_at.borrow().clone().unwrap_or_default()
     }

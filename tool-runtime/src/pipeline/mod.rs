@@ -87,11 +87,13 @@ impl Registry {
     #[inline(never)]
     fn call_blocking_slow(&self, name: &str, found: Option<&Entry>, args: &str) -> ToolOutput {
         let mut clock = Clock::start(false);
-        let entry =
-            match found.map_or_else(|| self.lookup_other(name, &mut Vec::new(), &mut clock), Ok) {
+        let entry = match found {
+            Some(entry) => entry,
+            None => match self.lookup_other(name, &mut Vec::new(), &mut clock) {
                 Ok(entry) => entry,
                 Err(output) => return output,
-            };
+            },
+        };
         if entry.needs_approval {
             // The approver is async, and must answer before anything runs.
             return self.block_on(name, self.execute(name, None, args, None, None));
@@ -340,32 +342,10 @@ impl Registry {
             || !entry.resolvers.is_empty()
             || entry.uses_context_defaults
             || !entry.typed;
-        if !needs_full_path {
-            if entry.direct {
-                // The typed deserializer enforces this schema exactly: a call it accepts is valid.
-                match entry.handler.invoke(Args::Text(text), cx) {
-                    Pending::Done(output) if is_argument_error(&output) => {}
-                    pending => return pending,
-                }
-            } else if let Some(checks) = &entry.checks {
-                // Serde enforces all but some parameters' constraints, checked first.
-                if checks.accepts(text) {
-                    match entry.handler.invoke(Args::Text(text), cx) {
-                        Pending::Done(output) if is_argument_error(&output) => {}
-                        pending => return pending,
-                    }
-                }
-            } else if let (Some(validator), Ok(value)) =
-                (&entry.validator, repair::parse_json(text))
-            {
-                // Valid, yet serde may still refuse (`5.0` for a `u8`): the full path normalizes.
-                // The text itself goes to the deserializer: the arguments' one instantiation.
-                if value.is_object() && validator.is_valid(&value) {
-                    match entry.handler.invoke(Args::Text(text), cx) {
-                        Pending::Done(output) if is_argument_error(&output) => {}
-                        pending => return pending,
-                    }
-                }
+        if !needs_full_path && typed_path_accepts(entry, text) {
+            match entry.handler.invoke(Args::Text(text), cx) {
+                Pending::Done(output) if is_argument_error(&output) => {}
+                pending => return pending,
             }
         }
         if let Some(report) = report.as_deref_mut() {
@@ -488,6 +468,25 @@ fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
         }
     }
     output.bounded(entry.max_output)
+}
+
+/// Whether a call may go from its text straight to the typed arguments, where what serde
+/// accepts is schema-valid. The text itself goes to the deserializer either way: the
+/// arguments' one instantiation.
+fn typed_path_accepts(entry: &Entry, text: &str) -> bool {
+    if entry.direct {
+        // The typed deserializer enforces this schema exactly.
+        return true;
+    }
+    if let Some(checks) = &entry.checks {
+        // Serde enforces all but some parameters' constraints, checked first.
+        return checks.accepts(text);
+    }
+    // Valid, yet serde may still refuse (`5.0` for a `u8`): the full path normalizes.
+    match (&entry.validator, repair::parse_json(text)) {
+        (Some(validator), Ok(value)) => value.is_object() && validator.is_valid(&value),
+        _ => false,
+    }
 }
 
 fn is_argument_error(output: &ToolOutput) -> bool {
