@@ -45,8 +45,17 @@ per_run() { echo $(( ($(count "$1" 3) - $(count "$1" 0)) / 3 )); }
 printf '\n%-28s %14s\n' "1,000 tools" instructions
 build=$(per_run build)
 printf '%-28s %14d\n' build "$build" build_validation_off "$(per_run build_validation_off)"
-printf '%-28s %14s %14s\n' export first repeated
+# "first": a fresh registry's first export with the drop of what it cached, as the build's
+# difference; "lowering": the instructions inside `export_schema_shared` alone (callgrind
+# counting only while it runs), the figure BENCHMARKS.md §3 quotes.
+inside() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        --toggle-collect='*export_schema_shared*' "$bin" "$1" 1 2>&1 \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+printf '%-28s %14s %14s %14s\n' export first lowering repeated
 for what in openai-chat openai-responses anthropic gemini mcp \
     openai-chat_strict openai-responses_strict anthropic_strict; do
-    printf '%-28s %14d %14d\n' "$what" $(( $(per_run "$what") - build )) "$(per_run "${what}_repeat")"
+    printf '%-28s %14d %14d %14d\n' "$what" $(( $(per_run "$what") - build )) \
+        "$(inside "$what")" "$(per_run "${what}_repeat")"
 done

@@ -272,6 +272,29 @@ fn anthropics_request_budget_spills_later_tools_to_non_strict() {
     );
     assert!(rules::anthropic::check(&tools).is_empty());
 
+    // With the optional budget spent, a tool with no optional parameter still fits, and the
+    // export agrees with `strict_check` on every tool.
+    let registry = copies
+        .iter()
+        .fold(Registry::builder().without_inventory(), |b, &t| {
+            b.register(t)
+        })
+        .register(ToolDef {
+            name: "t_noop",
+            ..tool_tests::noop::TOOL
+        })
+        .state(tool_examples::Workspace::new(dir.path()))
+        .build()
+        .unwrap();
+    let tools = registry.export_schema(Dialect::Anthropic { strict: true });
+    for tool in tools.as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let checked = registry.strict_check(name, Dialect::Anthropic { strict: true });
+        assert_eq!(tool.get("strict").is_some(), checked.is_ok(), "{name}");
+    }
+    assert_eq!(tools[7]["name"], "t_noop", "registry order is by name");
+    assert_eq!(tools[7]["strict"], true);
+
     // And the 21st strict tool is one too many.
     let names: Vec<String> = (0..21).map(|i| format!("noop_{i:02}")).collect();
     let registry = names

@@ -4,41 +4,62 @@
 
 use super::keys::Keys;
 use serde_json::{Map, Value};
+use std::fmt::Write;
 
 /// Appends `(key: value, ...)` to the node's description for keywords taken out of it.
 pub(crate) fn into_description(node: &mut Map<String, Value>, notes: &[(String, Value)]) {
     if notes.is_empty() {
         return;
     }
-    let listed: Vec<String> = notes
-        .iter()
-        .map(|(key, value)| format!("{key}: {}", render(key, value)))
-        .collect();
-    let note = format!("({})", listed.join(", "));
+    let mut note = String::from("(");
+    for (i, (key, value)) in notes.iter().enumerate() {
+        if i > 0 {
+            note.push_str(", ");
+        }
+        note.push_str(key);
+        note.push_str(": ");
+        match value {
+            // A regex or a format name reads better bare.
+            Value::String(s) if key == "pattern" || key == "format" => note.push_str(s),
+            other => push_json(&mut note, other),
+        }
+    }
+    note.push(')');
     append(node, &note, " ");
 }
 
 /// Adds `text` to the description, after `separator` when there already is one.
 pub(crate) fn append(node: &mut Map<String, Value>, text: &str, separator: &str) {
-    let description = match node.key("description").and_then(Value::as_str) {
-        Some(d) if !d.is_empty() => format!("{d}{separator}{text}"),
-        _ => text.to_owned(),
-    };
-    node.insert("description".into(), Value::String(description));
+    match node.key_mut("description") {
+        Some(Value::String(d)) if !d.is_empty() => {
+            d.push_str(separator);
+            d.push_str(text);
+        }
+        Some(other) => *other = Value::String(text.to_owned()),
+        None => {
+            node.insert("description".into(), Value::String(text.to_owned()));
+        }
+    }
+}
+
+/// Writes `value` as JSON text; a string with nothing to escape is copied as it is.
+fn push_json(out: &mut String, value: &Value) {
+    match value {
+        Value::String(s) if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
 }
 
 /// Takes `key` out of the node and records it as a note.
 pub(crate) fn take(node: &mut Map<String, Value>, key: &str, notes: &mut Vec<(String, Value)>) {
     if let Some(value) = node.remove_key(key) {
         notes.push((key.to_owned(), value));
-    }
-}
-
-/// Values as JSON (`default: "."`), except a regex or a format name, which read better bare.
-fn render(key: &str, value: &Value) -> String {
-    match value {
-        Value::String(s) if key == "pattern" || key == "format" => s.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -79,45 +100,83 @@ pub(crate) fn drop_width_bounds(map: &mut Map<String, Value>) {
 /// `{"type": ..., "enum": [...]}`, listing each value's description in the node's own.
 /// Returns whether it did; a union with anything but primitive constants is left alone.
 pub(crate) fn consts_to_enum(node: &mut Map<String, Value>) -> bool {
-    let Some(key) = ["oneOf", "anyOf"]
-        .into_iter()
-        .find(|k| node.key(k).is_some_and(Value::is_array))
-    else {
+    let Some(union) = ConstUnion::of(node) else {
         return false;
     };
-    let branches = node[key].as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut values = Vec::new();
-    let mut docs = Vec::new();
-    for branch in branches {
-        let Some(b) = branch.as_object() else {
-            return false;
-        };
-        let only_annotations = b
-            .keys()
-            .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
-        let Some(value) = b.key("const").filter(|v| !v.is_object() && !v.is_array()) else {
-            return false;
-        };
-        if !only_annotations || value.is_null() {
-            return false;
-        }
-        if let Some(doc) = b.key("description").and_then(Value::as_str) {
-            docs.push(format!("- {value}: {doc}"));
-        }
-        values.push(value.clone());
-    }
-    if values.is_empty() {
-        return false;
-    }
-    node.remove_key(key);
-    if let Some(t) = common_type(&values) {
-        node.insert("type".into(), Value::from(t));
-    }
-    node.insert("enum".into(), Value::Array(values));
-    if !docs.is_empty() {
-        append(node, &docs.join("\n"), "\n");
-    }
+    node.remove_key(union.keyword);
+    union.into_enum(node);
     true
+}
+
+/// [`consts_to_enum`] of a node that is only borrowed: the rewritten copy, or `None` when
+/// the node holds no union of constants. The union's branches are never copied.
+pub(crate) fn consts_to_enum_copy(node: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let union = ConstUnion::of(node)?;
+    let mut copy: Map<String, Value> = node
+        .iter()
+        .filter(|(key, _)| *key != union.keyword)
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    union.into_enum(&mut copy);
+    Some(copy)
+}
+
+/// A union of primitive constants, read out of a node.
+struct ConstUnion {
+    /// `oneOf` or `anyOf`.
+    keyword: &'static str,
+    values: Vec<Value>,
+    /// `- "value": its description`, a line for each documented value.
+    docs: String,
+}
+
+impl ConstUnion {
+    fn of(node: &Map<String, Value>) -> Option<ConstUnion> {
+        let (keyword, branches) = ["oneOf", "anyOf"]
+            .into_iter()
+            .find_map(|k| Some((k, node.key(k)?.as_array()?)))?;
+        let mut values = Vec::with_capacity(branches.len());
+        let mut docs = String::new();
+        for branch in branches {
+            let b = branch.as_object()?;
+            let only_annotations = b
+                .keys()
+                .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"));
+            let value = b.key("const").filter(|v| !v.is_object() && !v.is_array())?;
+            if !only_annotations || value.is_null() {
+                return None;
+            }
+            if let Some(doc) = b.key("description").and_then(Value::as_str) {
+                if !docs.is_empty() {
+                    docs.push('\n');
+                }
+                docs.push_str("- ");
+                push_json(&mut docs, value);
+                docs.push_str(": ");
+                docs.push_str(doc);
+            }
+            values.push(value.clone());
+        }
+        if values.is_empty() {
+            return None;
+        }
+        Some(ConstUnion {
+            keyword,
+            values,
+            docs,
+        })
+    }
+
+    /// Writes the enum into `node`, whose union is already gone.
+    fn into_enum(self, node: &mut Map<String, Value>) {
+        if let Some(t) = common_type(&self.values) {
+            node.insert("type".into(), Value::from(t));
+        }
+        node.insert("enum".into(), Value::Array(self.values));
+        if !self.docs.is_empty() {
+            append(node, &self.docs, "\n");
+        }
+    }
 }
 
 /// The JSON Schema type all `values` share, if they share one.

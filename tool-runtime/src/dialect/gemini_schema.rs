@@ -127,8 +127,11 @@ impl Reducer<'_> {
             }
         }
         if map.has("oneOf") || map.has("anyOf") {
-            let mut map = map.into_owned();
-            fold::consts_to_enum(&mut map);
+            // A unit enum's constants are folded as the node is copied, not copied first.
+            let mut map = match fold::consts_to_enum_copy(&map) {
+                Some(folded) => folded,
+                None => map.into_owned(),
+            };
             if let Some(one_of) = map.remove_key("oneOf") {
                 map.insert("anyOf".into(), one_of);
             }
@@ -257,7 +260,7 @@ impl Reducer<'_> {
             map.to_mut()
                 .insert("enum".into(), Value::Array(vec![constant]));
         }
-        let mut ts: Vec<String> = types(&map).into_iter().map(str::to_owned).collect();
+        let mut ts: Vec<String> = types(&map).map(str::to_owned).collect();
         let nullable = ts.iter().any(|t| t == "null") || map_accepts_null(&map, self.root);
         ts.retain(|t| t != "null");
         if ts.is_empty() {
@@ -352,7 +355,7 @@ impl Reducer<'_> {
             "minimum",
             "maximum",
         ] {
-            if let Some(v) = map.get(key) {
+            if let Some(v) = map.key(key) {
                 out.insert(key.into(), v.clone());
             }
         }

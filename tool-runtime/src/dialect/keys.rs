@@ -3,6 +3,7 @@
 //! short strings costs less. The strict export of 1,000 tools spent over a quarter of its
 //! instructions hashing keywords before this (BENCHMARKS.md §3).
 
+use crate::pipeline::names::same;
 use serde_json::{Map, Value};
 
 /// Above this many keys a node is searched through its hash index.
@@ -32,7 +33,10 @@ impl Keys for Map<String, Value> {
         if self.len() > SCAN_UP_TO {
             return self.get(key);
         }
-        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        let key = key.as_bytes();
+        self.iter()
+            .find(|(k, _)| same(k.as_bytes(), key))
+            .map(|(_, v)| v)
     }
 
     #[inline]
@@ -40,7 +44,10 @@ impl Keys for Map<String, Value> {
         if self.len() > SCAN_UP_TO {
             return self.get_mut(key);
         }
-        self.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v)
+        let key = key.as_bytes();
+        self.iter_mut()
+            .find(|(k, _)| same(k.as_bytes(), key))
+            .map(|(_, v)| v)
     }
 
     #[inline]

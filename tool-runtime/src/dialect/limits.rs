@@ -13,7 +13,7 @@
 
 use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
 use super::keys::Keys;
-use super::walk::{self, def_name, resolve, types, Trail, MAX_DEPTH};
+use super::walk::{self, def_name, resolve, Trail, MAX_DEPTH};
 use serde_json::Value;
 
 /// OpenAI: object properties in one schema.
@@ -101,22 +101,25 @@ fn count(schema: &Value, tally: &mut Tally) {
         if depth > MAX_DEPTH {
             return;
         }
-        if let Some(properties) = map.key("properties").and_then(Value::as_object) {
-            tally.properties += properties.len();
-            tally.chars += properties.keys().map(|k| k.chars().count()).sum::<usize>();
-        }
-        if let Some(values) = map.key("enum").and_then(Value::as_array) {
-            tally.enum_values += values.len();
-            let chars: usize = values.iter().map(value_chars).sum();
-            tally.chars += chars;
-            if values.len() > OPENAI_LONG_ENUM && values.iter().all(Value::is_string) {
-                tally
-                    .long_enums
-                    .push((walk::child(&trail.pointer(), "enum"), chars));
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                ("properties", Value::Object(properties)) => {
+                    tally.properties += properties.len();
+                    tally.chars += properties.keys().map(|k| k.chars().count()).sum::<usize>();
+                }
+                ("enum", Value::Array(values)) => {
+                    tally.enum_values += values.len();
+                    let chars: usize = values.iter().map(value_chars).sum();
+                    tally.chars += chars;
+                    if values.len() > OPENAI_LONG_ENUM && values.iter().all(Value::is_string) {
+                        tally
+                            .long_enums
+                            .push((walk::child(&trail.pointer(), "enum"), chars));
+                    }
+                }
+                ("const", value) => tally.chars += value_chars(value),
+                _ => {}
             }
-        }
-        if let Some(value) = map.key("const") {
-            tally.chars += value_chars(value);
         }
         for sub in walk::subschemas(map) {
             trail.push(sub);
@@ -135,19 +138,27 @@ fn value_chars(value: &Value) -> usize {
 }
 
 /// Levels of object and array nesting, following references (a cycle adds nothing more).
-fn nesting(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) -> usize {
+fn nesting<'a>(node: &'a Value, root: &'a Value, stack: &mut Vec<&'a str>, depth: usize) -> usize {
     let Some(map) = node.as_object() else {
         return 0;
     };
     if depth > MAX_DEPTH {
         return depth;
     }
-    let own = usize::from(
-        types(map).iter().any(|t| *t == "object" || *t == "array") || map.has("properties"),
-    );
+    let (mut own, mut reference) = (false, None);
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("type", Value::String(t)) => own |= t == "object" || t == "array",
+            ("type", Value::Array(ts)) => own |= ts.iter().any(|t| t == "object" || t == "array"),
+            ("properties", _) => own = true,
+            ("$ref", Value::String(r)) => reference = Some(r.as_str()),
+            _ => {}
+        }
+    }
+    let own = usize::from(own);
     let mut deepest = 0;
-    if let Some(reference) = map.key("$ref").and_then(Value::as_str) {
-        let key = def_name(reference).unwrap_or(reference).to_owned();
+    if let Some(reference) = reference {
+        let key = def_name(reference).unwrap_or(reference);
         if !stack.contains(&key) {
             if let Some(target) = resolve(root, reference) {
                 stack.push(key);
@@ -162,6 +173,17 @@ fn nesting(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) ->
         }
     }
     own + deepest
+}
+
+/// The properties of the schema's root not listed in its `required`: what the lowering
+/// leaves of them counts against Anthropic's optional-parameter budget, and it leaves them all.
+pub(crate) fn root_optional(schema: &Value) -> usize {
+    let Some(properties) = schema.key("properties").and_then(Value::as_object) else {
+        return 0;
+    };
+    let required = schema.key("required").and_then(Value::as_array);
+    let listed = |name: &str| required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
+    properties.keys().filter(|name| !listed(name)).count()
 }
 
 /// What one strict schema uses of Anthropic's per-request budget.

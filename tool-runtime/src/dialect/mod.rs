@@ -206,7 +206,7 @@ impl Registry {
             return Err(fail(StrictIssueKind::UnknownTool));
         };
         let specs = self.specs().take(index + 1);
-        match plan::strict_all(specs, target).pop() {
+        match plan::strict_all(specs, target, plan::Explain::Everything).pop() {
             Some(Err(issues)) => Err(StrictIssues {
                 tool: name.to_owned(),
                 issues,
@@ -230,10 +230,12 @@ impl ToolSpec {
     pub fn strict_compatibility(&self, dialect: Dialect) -> Result<(), StrictIssues> {
         let result = match dialect.strict_target() {
             None => Err(vec![StrictIssue::new("", StrictIssueKind::NoStrictMode)]),
-            Some(target) => plan::strict_all(std::iter::once(self), target)
-                .pop()
-                .unwrap_or(Ok(Value::Null))
-                .map(|_| ()),
+            Some(target) => {
+                plan::strict_all(std::iter::once(self), target, plan::Explain::Everything)
+                    .pop()
+                    .unwrap_or(Ok(Value::Null))
+                    .map(|_| ())
+            }
         };
         result.map_err(|issues| StrictIssues {
             tool: self.name.clone(),

@@ -22,7 +22,7 @@ pub(crate) struct Entry<'r> {
 /// Every tool's entry; with `strict`, each in strict form unless it can't be.
 pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<Entry<'_>> {
     let outcomes = if strict {
-        strict_all(registry.specs(), target)
+        strict_all(registry.specs(), target, Explain::OutcomeOnly)
     } else {
         Vec::new()
     };
@@ -45,16 +45,50 @@ pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<
         .collect()
 }
 
-/// The strict form of each tool, in order, or every reason it can't have one: its own
+/// How much a caller of [`strict_all`] needs to know of a tool that can't go out strict.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Explain {
+    /// Every reason (`strict_check`): the tool's own schema's first, then the budget's.
+    Everything,
+    /// Only that it can't (an export): past Anthropic's strict-tool limit no tool can, so
+    /// none is lowered just to be told so.
+    OutcomeOnly,
+}
+
+/// The strict form of each tool, in order, or the reasons it can't have one: its own
 /// schema's, then what would overrun the request's budget.
 pub(crate) fn strict_all<'a>(
     specs: impl Iterator<Item = &'a ToolSpec>,
     target: Target,
+    explain: Explain,
 ) -> Vec<Result<Value, Vec<StrictIssue>>> {
     let mut spent = Budget::default();
     let mut strict_tools = 0;
     specs
         .map(|spec| {
+            if target == Target::Anthropic && explain == Explain::OutcomeOnly {
+                // The root's optional parameters are the least the tool would spend: lowering
+                // keeps them as they are.
+                let least = limits::root_optional(spec.input_schema());
+                let over = [
+                    (
+                        StrictLimit::StrictTools,
+                        strict_tools + 1,
+                        limits::ANTHROPIC_MAX_STRICT_TOOLS,
+                    ),
+                    (
+                        StrictLimit::OptionalParams,
+                        spent.optional + least,
+                        limits::ANTHROPIC_MAX_OPTIONAL,
+                    ),
+                ]
+                .into_iter()
+                .find(|(_, value, max)| value > max);
+                if let Some((limit, value, max)) = over {
+                    let kind = StrictIssueKind::Limit { limit, value, max };
+                    return Err(vec![StrictIssue::new("", kind)]);
+                }
+            }
             let lowered = strict_one(spec, target)?;
             if target == Target::Anthropic {
                 let need = limits::anthropic(&lowered);

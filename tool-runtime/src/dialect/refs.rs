@@ -81,8 +81,9 @@ pub(crate) fn reachable(schema: &Value, defs: &serde_json::Map<String, Value>) -
     }
     let mut used = HashSet::new();
     while let Some(name) = queue.pop() {
-        if used.insert(name.clone()) {
-            if let Some(def) = defs.key(&name) {
+        if !used.contains(name) {
+            used.insert(name.to_owned());
+            if let Some(def) = defs.key(name) {
                 refs_in(def, &mut queue);
             }
         }
@@ -108,12 +109,12 @@ pub(crate) fn drop_unused_defs(schema: &mut Value) {
 }
 
 /// The definition names referenced anywhere in `node`.
-fn refs_in(node: &Value, out: &mut Vec<String>) {
+fn refs_in<'a>(node: &'a Value, out: &mut Vec<&'a str>) {
     let Some(map) = node.as_object() else {
         return;
     };
     if let Some(name) = map.key("$ref").and_then(Value::as_str).and_then(def_name) {
-        out.push(name.to_owned());
+        out.push(name);
     }
     for sub in walk::subschemas(map) {
         refs_in(sub.schema, out);

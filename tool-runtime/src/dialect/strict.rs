@@ -33,8 +33,9 @@ use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
 use super::refs;
-use super::walk::{accepts_null, child, resolve, types, MAX_DEPTH};
+use super::walk::{accepts_null, child, push_segment, resolve, types, MAX_DEPTH};
 use serde_json::{json, Map, Value};
+use std::fmt::Write;
 
 /// Which provider's strict subset to lower to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +72,7 @@ const ANTHROPIC_FORMATS: &[&str] = &[
 ];
 
 /// Keywords that change what is valid and have no strict equivalent.
-const STRUCTURAL: &[&str] = &[
+const STRUCTURAL: [&str; 14] = [
     "not",
     "if",
     "then",
@@ -88,16 +89,49 @@ const STRUCTURAL: &[&str] = &[
     "$recursiveRef",
 ];
 
+/// What one pass over a node's keys finds, so each keyword is matched once, not looked up
+/// once per question.
+#[derive(Default)]
+struct Present {
+    /// Bit `i` for `STRUCTURAL[i]`.
+    structural: u16,
+    /// `patternProperties`, `unevaluatedProperties`.
+    open: [bool; 2],
+    /// Any keyword that says what the value is (`type`, `enum`, `const`, `$ref`, `anyOf`,
+    /// `properties`).
+    typed: bool,
+}
+
+impl Present {
+    fn of(map: &Map<String, Value>) -> Present {
+        let mut present = Present::default();
+        for key in map.keys() {
+            match key.as_str() {
+                "type" | "enum" | "const" | "$ref" | "anyOf" | "properties" => present.typed = true,
+                "patternProperties" => present.open[0] = true,
+                "unevaluatedProperties" => present.open[1] = true,
+                key => {
+                    if let Some(i) = STRUCTURAL.iter().position(|k| *k == key) {
+                        present.structural |= 1 << i;
+                    }
+                }
+            }
+        }
+        present
+    }
+}
+
 /// Lowers a tool's input schema for `target`, or says every reason it can't be.
 pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictIssue>> {
     let mut lowerer = Lowerer {
         target,
         root: schema,
         issues: Vec::new(),
+        path: String::new(),
     };
     let root_is_object = schema
         .as_object()
-        .is_some_and(|m| types(m) == ["object"] && !m.has("anyOf") && !m.has("oneOf"));
+        .is_some_and(|m| types(m).eq(["object"]) && !m.has("anyOf") && !m.has("oneOf"));
     if !root_is_object {
         return Err(vec![StrictIssue::new("", StrictIssueKind::RootNotObject)]);
     }
@@ -108,19 +142,35 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
             return Err(cycles);
         }
     }
-    let mut out = schema.clone();
-    let defs = out.as_object_mut().and_then(|m| m.remove_key("$defs"));
-    lowerer.node(&mut out, "", 0);
-    if let Some(Value::Object(mut defs)) = defs {
+    // The root without its definitions, which are copied only if still in use.
+    let source = schema.as_object().into_iter().flatten();
+    let mut out = Value::Object(
+        source
+            .filter(|(key, _)| *key != "$defs")
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect(),
+    );
+    lowerer.node(&mut out, 0);
+    if let Some(Value::Object(defs)) = schema.key("$defs") {
         // Only definitions the lowered schema still uses: Anthropic's inlining leaves some
         // behind, and lowering one only to drop it would be wasted.
-        let used = refs::reachable(&out, &defs);
-        defs.retain(|name, _| used.contains(name));
-        for (name, def) in defs.iter_mut() {
-            lowerer.node(def, &child("/$defs", name), 0);
+        let used = refs::reachable(&out, defs);
+        let mut lowered = Map::new();
+        for (name, def) in defs.iter().filter(|(name, _)| used.contains(*name)) {
+            // A unit enum's constants are folded as the copy is made, not copied to be dropped.
+            let folded = def
+                .as_object()
+                .filter(|d| !d.has("$ref"))
+                .and_then(fold::consts_to_enum_copy);
+            let mut def = folded.map_or_else(|| def.clone(), Value::Object);
+            lowerer.path.clear();
+            lowerer.path.push_str("/$defs");
+            push_segment(&mut lowerer.path, name);
+            lowerer.node(&mut def, 0);
+            lowered.insert(name.clone(), def);
         }
         if let Some(map) = out.as_object_mut() {
-            map.insert("$defs".into(), Value::Object(defs));
+            map.insert("$defs".into(), Value::Object(lowered));
         }
     }
     if target == Target::Anthropic {
@@ -139,19 +189,37 @@ struct Lowerer<'a> {
     /// The schema as the registry holds it, for references.
     root: &'a Value,
     issues: Vec<StrictIssue>,
+    /// The JSON pointer of the node being lowered: one buffer, grown and cut back as the
+    /// walk goes, so no pointer is written out unless an issue is found.
+    path: String,
 }
 
 impl Lowerer<'_> {
-    fn issue(&mut self, pointer: &str, kind: StrictIssueKind) {
-        self.issues.push(StrictIssue::new(pointer, kind));
+    /// An issue at the node being lowered.
+    fn issue(&mut self, kind: StrictIssueKind) {
+        self.issues.push(StrictIssue::new(&self.path, kind));
     }
 
-    fn node(&mut self, value: &mut Value, ptr: &str, depth: usize) {
+    /// An issue at `key` inside the node being lowered.
+    fn issue_at(&mut self, key: &str, kind: StrictIssueKind) {
+        self.issues
+            .push(StrictIssue::new(&child(&self.path, key), kind));
+    }
+
+    /// Lowers the subschema at `key` (and `index`, in a list) below the node being lowered.
+    fn below(&mut self, value: &mut Value, key: &str, index: Option<usize>, depth: usize) {
+        let len = self.path.len();
+        push_segment(&mut self.path, key);
+        if let Some(i) = index {
+            let _ = write!(self.path, "/{i}");
+        }
+        self.node(value, depth);
+        self.path.truncate(len);
+    }
+
+    fn node(&mut self, value: &mut Value, depth: usize) {
         if depth > MAX_DEPTH {
-            self.issue(
-                ptr,
-                StrictIssueKind::Unsupported("nesting this deep".into()),
-            );
+            self.issue(StrictIssueKind::Unsupported("nesting this deep".into()));
             return;
         }
         let Value::Object(map) = value else {
@@ -160,59 +228,57 @@ impl Lowerer<'_> {
             } else {
                 StrictIssueKind::Unsupported("false".into())
             };
-            self.issue(ptr, kind);
+            self.issue(kind);
             return;
         };
         let mut notes = Vec::new();
         if self.target == Target::OpenAi {
             fold::take(map, "default", &mut notes);
         }
-        self.reference(map, ptr);
-        self.unions(map, ptr);
-        for key in STRUCTURAL {
-            if map.has(key) {
-                self.issue(
-                    &child(ptr, key),
-                    StrictIssueKind::Unsupported((*key).into()),
-                );
+        self.reference(map);
+        self.unions(map);
+        let mut present = Present::of(map);
+        for (i, key) in STRUCTURAL.iter().enumerate() {
+            if present.structural & (1 << i) != 0 {
+                self.issue_at(key, StrictIssueKind::Unsupported((*key).into()));
             }
         }
-        if map.key("unevaluatedProperties") == Some(&Value::Bool(false)) {
+        if present.open[1] && map.key("unevaluatedProperties") == Some(&Value::Bool(false)) {
             map.remove_key("unevaluatedProperties");
+            present.open[1] = false;
         }
-        for key in ["patternProperties", "unevaluatedProperties"] {
-            if map.has(key) {
-                self.issue(&child(ptr, key), StrictIssueKind::OpenObject);
+        for (open, key) in present
+            .open
+            .into_iter()
+            .zip(["patternProperties", "unevaluatedProperties"])
+        {
+            if open {
+                self.issue_at(key, StrictIssueKind::OpenObject);
             }
         }
-        if !["type", "enum", "const", "$ref", "anyOf", "properties"]
-            .iter()
-            .any(|k| map.has(k))
-        {
-            self.issue(ptr, StrictIssueKind::AnyValue);
+        if !present.typed {
+            self.issue(StrictIssueKind::AnyValue);
         }
-        let (object, stringy) = {
-            let ts = types(map);
-            (
-                ts.contains(&"object"),
-                ts.is_empty() || ts.contains(&"string"),
-            )
-        };
+        let (mut object, mut string, mut typed) = (false, false, false);
+        for t in types(map) {
+            typed = true;
+            object |= t == "object";
+            string |= t == "string";
+        }
+        let stringy = !typed || string;
         if object || map.has("properties") {
-            self.object(map, ptr, depth, &mut notes);
+            self.object(map, depth, &mut notes);
         }
         match map.key_mut("items") {
-            Some(Value::Array(_)) => self.issue(
-                &child(ptr, "items"),
-                StrictIssueKind::Unsupported("items".into()),
-            ),
-            Some(items) => self.node(items, &child(ptr, "items"), depth + 1),
+            Some(Value::Array(_)) => {
+                self.issue_at("items", StrictIssueKind::Unsupported("items".into()))
+            }
+            Some(items) => self.below(items, "items", None, depth + 1),
             None => {}
         }
         if let Some(Value::Array(branches)) = map.key_mut("anyOf") {
-            let at = child(ptr, "anyOf");
             for (i, branch) in branches.iter_mut().enumerate() {
-                self.node(branch, &child(&at, &i.to_string()), depth + 1);
+                self.below(branch, "anyOf", Some(i), depth + 1);
             }
         }
         if self.target == Target::Anthropic {
@@ -221,7 +287,7 @@ impl Lowerer<'_> {
                 .and_then(Value::as_array)
                 .is_some_and(|e| e.iter().any(|v| v.is_object() || v.is_array()));
             if complex {
-                self.issue(&child(ptr, "enum"), StrictIssueKind::ComplexEnum);
+                self.issue_at("enum", StrictIssueKind::ComplexEnum);
             }
         }
         self.keywords(map, stringy, &mut notes);
@@ -230,14 +296,11 @@ impl Lowerer<'_> {
 
     /// `oneOf` becomes `anyOf` (unions of constants become `enum`); a lone `allOf` is an
     /// `anyOf` of one.
-    fn unions(&mut self, map: &mut Map<String, Value>, ptr: &str) {
+    fn unions(&mut self, map: &mut Map<String, Value>) {
         fold::consts_to_enum(map);
         if let Some(one_of) = map.remove_key("oneOf") {
             if map.has("anyOf") {
-                self.issue(
-                    &child(ptr, "oneOf"),
-                    StrictIssueKind::Unsupported("oneOf".into()),
-                );
+                self.issue_at("oneOf", StrictIssueKind::Unsupported("oneOf".into()));
             } else {
                 map.insert("anyOf".into(), one_of);
             }
@@ -247,10 +310,7 @@ impl Lowerer<'_> {
                 Some([single]) if !map.has("anyOf") => {
                     map.insert("anyOf".into(), json!([single]));
                 }
-                _ => self.issue(
-                    &child(ptr, "allOf"),
-                    StrictIssueKind::Unsupported("allOf".into()),
-                ),
+                _ => self.issue_at("allOf", StrictIssueKind::Unsupported("allOf".into())),
             }
         }
     }
@@ -259,7 +319,7 @@ impl Lowerer<'_> {
     /// the reference inside an `anyOf` of one, which may have siblings; Anthropic, which has no
     /// recursion to fear here, gets the definition inlined, so no union is counted against its
     /// per-request budget.
-    fn reference(&mut self, map: &mut Map<String, Value>, ptr: &str) {
+    fn reference(&mut self, map: &mut Map<String, Value>) {
         let Some(reference) = map.key("$ref").and_then(Value::as_str).map(str::to_owned) else {
             return;
         };
@@ -272,10 +332,7 @@ impl Lowerer<'_> {
                 map.remove_key("$ref");
                 map.insert("anyOf".into(), json!([{ "$ref": reference }]));
             }
-            Target::OpenAi => self.issue(
-                &child(ptr, "$ref"),
-                StrictIssueKind::Unsupported("$ref".into()),
-            ),
+            Target::OpenAi => self.issue_at("$ref", StrictIssueKind::Unsupported("$ref".into())),
             Target::Anthropic => {
                 map.remove_key("$ref");
                 if let Some(Value::Object(definition)) = resolve(self.root, &reference) {
@@ -284,7 +341,7 @@ impl Lowerer<'_> {
                     }
                 }
                 // The definition's own `$ref` with siblings, if any, is handled the same way.
-                self.reference(map, ptr);
+                self.reference(map);
             }
         }
     }
@@ -293,52 +350,66 @@ impl Lowerer<'_> {
     fn object(
         &mut self,
         map: &mut Map<String, Value>,
-        ptr: &str,
         depth: usize,
         notes: &mut Vec<(String, Value)>,
     ) {
         match map.key("additionalProperties") {
-            None if !map.has("properties") => self.issue(ptr, StrictIssueKind::OpenObject),
+            None if !map.has("properties") => self.issue(StrictIssueKind::OpenObject),
             None | Some(Value::Bool(false)) => {}
-            Some(_) => self.issue(
-                &child(ptr, "additionalProperties"),
-                StrictIssueKind::OpenObject,
-            ),
+            Some(_) => self.issue_at("additionalProperties", StrictIssueKind::OpenObject),
         }
-        map.insert("additionalProperties".into(), Value::Bool(false));
+        if map.key("additionalProperties") != Some(&Value::Bool(false)) {
+            map.insert("additionalProperties".into(), Value::Bool(false));
+        }
         fold::take(map, "minProperties", notes);
         fold::take(map, "maxProperties", notes);
-        let required: Vec<String> = map
-            .key("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
+        // Lent out while the properties are lowered, and put back in its place after.
+        let required = map.key_mut("required").map(std::mem::take);
+        let listed = |name: &str| {
+            required
+                .as_ref()
+                .and_then(Value::as_array)
+                .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
+        };
+        let openai = self.target == Target::OpenAi;
         let mut all = Vec::new();
         let root = self.root;
         if let Some(Value::Object(properties)) = map.key_mut("properties") {
-            let at = child(ptr, "properties");
+            let len = self.path.len();
+            push_segment(&mut self.path, "properties");
+            let at = self.path.len();
             for (name, property) in properties.iter_mut() {
-                let p = child(&at, name);
-                let optional = !required.contains(name);
+                push_segment(&mut self.path, name);
+                let optional = !listed(name);
                 let had_default = property.key("default").is_some();
                 let nullable = accepts_null(property, root);
-                self.node(property, &p, depth + 1);
-                if self.target == Target::OpenAi && optional && !nullable {
-                    if !had_default {
-                        self.issue(&p, StrictIssueKind::OptionalWithoutDefault);
+                self.node(property, depth + 1);
+                if openai {
+                    if optional && !nullable {
+                        if !had_default {
+                            self.issue(StrictIssueKind::OptionalWithoutDefault);
+                        }
+                        make_nullable(property);
                     }
-                    make_nullable(property);
+                    all.push(Value::String(name.clone()));
                 }
-                all.push(Value::String(name.clone()));
+                self.path.truncate(at);
             }
+            self.path.truncate(len);
         } else {
             map.insert("properties".into(), Value::Object(Map::new()));
         }
-        if self.target == Target::OpenAi {
-            map.insert("required".into(), Value::Array(all));
+        let required = if openai {
+            Some(Value::Array(all))
+        } else {
+            required
+        };
+        match (map.key_mut("required"), required) {
+            (Some(slot), Some(required)) => *slot = required,
+            (None, Some(required)) => {
+                map.insert("required".into(), required);
+            }
+            (_, None) => {}
         }
     }
 

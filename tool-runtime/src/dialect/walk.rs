@@ -11,15 +11,24 @@ pub(crate) const MAX_DEPTH: usize = 64;
 pub(crate) fn child(pointer: &str, segment: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + segment.len() + 1);
     out.push_str(pointer);
-    out.push('/');
+    push_segment(&mut out, segment);
+    out
+}
+
+/// Appends `/segment` to a pointer, escaped as RFC 6901 says.
+pub(crate) fn push_segment(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    if !segment.contains(['~', '/']) {
+        pointer.push_str(segment);
+        return;
+    }
     for c in segment.chars() {
         match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
         }
     }
-    out
 }
 
 /// The definition name in `#/$defs/Name` (or `#/definitions/Name`).
@@ -31,6 +40,12 @@ pub(crate) fn def_name(reference: &str) -> Option<&str> {
 
 /// What a local reference (`#`, `#/$defs/Name`, any `#/...` pointer) points at.
 pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    // What schemars writes, looked up without parsing a pointer.
+    if let Some(name) = reference.strip_prefix("#/$defs/") {
+        if !name.contains(['~', '/', '%']) {
+            return root.key("$defs")?.key(name);
+        }
+    }
     let pointer = reference.strip_prefix('#')?;
     root.pointer(pointer)
 }
@@ -105,55 +120,94 @@ impl<'a> Trail<'a> {
     }
 }
 
-/// The subschemas directly inside `node`.
+/// The subschemas directly inside `node`, in the node's order.
 ///
 /// Only schema-valued keywords are followed, so a property *named* `properties` or an enum
 /// value that looks like a schema is never mistaken for one.
-pub(crate) fn subschemas(node: &Map<String, Value>) -> Vec<Sub<'_>> {
-    const ONE: [&str; 11] = [
-        "items",
-        "additionalProperties",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "additionalItems",
-    ];
-    const LIST: [&str; 4] = ["anyOf", "oneOf", "allOf", "prefixItems"];
-    const MAP: [&str; 5] = [
-        "properties",
-        "patternProperties",
-        "$defs",
-        "definitions",
-        "dependentSchemas",
-    ];
-    let mut out = Vec::new();
-    for (keyword, value) in node {
-        let keyword = keyword.as_str();
-        let sub = |member, schema| Sub {
-            keyword,
-            member,
-            schema,
-        };
-        // Draft-04 tuple form of `items`, and the keywords that hold lists.
-        let list = (keyword == "items" && value.is_array()) || LIST.contains(&keyword);
-        if list {
-            for (i, s) in value.as_array().into_iter().flatten().enumerate() {
-                out.push(sub(Some(Member::Index(i)), s));
+pub(crate) fn subschemas(node: &Map<String, Value>) -> Subschemas<'_> {
+    Subschemas {
+        keys: node.iter(),
+        keyword: "",
+        inside: Inside::Nothing,
+    }
+}
+
+/// The iterator [`subschemas`] returns: one pass over the node's keys, stepping into the
+/// lists and maps of subschemas it meets.
+pub(crate) struct Subschemas<'a> {
+    keys: serde_json::map::Iter<'a>,
+    /// The keyword whose list or map is being stepped through.
+    keyword: &'a str,
+    inside: Inside<'a>,
+}
+
+enum Inside<'a> {
+    Nothing,
+    List(std::iter::Enumerate<std::slice::Iter<'a, Value>>),
+    Map(serde_json::map::Iter<'a>),
+}
+
+impl<'a> Iterator for Subschemas<'a> {
+    type Item = Sub<'a>;
+
+    fn next(&mut self) -> Option<Sub<'a>> {
+        loop {
+            let keyword = self.keyword;
+            let found = match &mut self.inside {
+                Inside::Nothing => None,
+                Inside::List(list) => list.next().map(|(i, schema)| (Member::Index(i), schema)),
+                Inside::Map(map) => map
+                    .next()
+                    .map(|(name, schema)| (Member::Name(name), schema)),
+            };
+            if let Some((member, schema)) = found {
+                let member = Some(member);
+                return Some(Sub {
+                    keyword,
+                    member,
+                    schema,
+                });
             }
-        } else if ONE.contains(&keyword) {
-            out.push(sub(None, value));
-        } else if MAP.contains(&keyword) {
-            for (name, s) in value.as_object().into_iter().flatten() {
-                out.push(sub(Some(Member::Name(name)), s));
+            let (keyword, value) = self.keys.next()?;
+            let keyword = keyword.as_str();
+            self.keyword = keyword;
+            self.inside = Inside::Nothing;
+            match (keyword, value) {
+                // Draft-04 tuple form of `items`, and the keywords that hold lists.
+                ("items" | "anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                    self.inside = Inside::List(list.iter().enumerate())
+                }
+                ("anyOf" | "oneOf" | "allOf" | "prefixItems", _) => {}
+                (
+                    "items"
+                    | "additionalProperties"
+                    | "not"
+                    | "if"
+                    | "then"
+                    | "else"
+                    | "contains"
+                    | "propertyNames"
+                    | "unevaluatedItems"
+                    | "unevaluatedProperties"
+                    | "additionalItems",
+                    schema,
+                ) => {
+                    let member = None;
+                    return Some(Sub {
+                        keyword,
+                        member,
+                        schema,
+                    });
+                }
+                (
+                    "properties" | "patternProperties" | "$defs" | "definitions"
+                    | "dependentSchemas",
+                    Value::Object(map),
+                ) => self.inside = Inside::Map(map.iter()),
+                _ => {}
             }
         }
     }
-    out
 }
 
 /// Whether `schema` accepts `null`, following local references.
@@ -177,36 +231,31 @@ fn map_accepts_null_at(map: &Map<String, Value>, root: &Value, depth: usize) -> 
     if depth > MAX_DEPTH {
         return false;
     }
-    let typed_null = match map.key("type") {
-        Some(Value::String(t)) => t == "null",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+    // One pass over the node's keys: this runs for every property of every exported tool.
+    map.iter().any(|(key, value)| match (key.as_str(), value) {
+        ("type", Value::String(t)) => t == "null",
+        ("type", Value::Array(types)) => types.iter().any(|t| t == "null"),
+        ("enum", Value::Array(values)) => values.contains(&Value::Null),
+        ("const", Value::Null) => true,
+        ("anyOf" | "oneOf", Value::Array(branches)) => {
+            branches.iter().any(|b| accepts_null_at(b, root, depth + 1))
+        }
+        ("$ref", Value::String(r)) => {
+            resolve(root, r).is_some_and(|target| accepts_null_at(target, root, depth + 1))
+        }
         _ => false,
-    };
-    let listed_null = map
-        .key("enum")
-        .and_then(Value::as_array)
-        .is_some_and(|values| values.contains(&Value::Null))
-        || map.key("const") == Some(&Value::Null);
-    let branch_null = ["anyOf", "oneOf"].iter().any(|k| {
-        map.key(k)
-            .and_then(Value::as_array)
-            .is_some_and(|bs| bs.iter().any(|b| accepts_null_at(b, root, depth + 1)))
-    });
-    let via_ref = map
-        .key("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| resolve(root, r))
-        .is_some_and(|target| accepts_null_at(target, root, depth + 1));
-    typed_null || listed_null || branch_null || via_ref
+    })
 }
 
 /// The `type` keyword as a list (`"string"` and `["string"]` alike).
-pub(crate) fn types(node: &Map<String, Value>) -> Vec<&str> {
-    match node.key("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    }
+pub(crate) fn types(node: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    let (one, list) = match node.key("type") {
+        Some(Value::String(t)) => (Some(t.as_str()), None),
+        Some(Value::Array(list)) => (None, Some(list)),
+        _ => (None, None),
+    };
+    let listed = list.into_iter().flatten().filter_map(Value::as_str);
+    one.into_iter().chain(listed)
 }
 
 #[cfg(test)]
@@ -232,7 +281,6 @@ mod tests {
         let node = json!({"properties": {"properties": {"type": "string"}}, "enum": [{"type": "x"}],
                           "anyOf": [{"type": "null"}]});
         let found: Vec<String> = subschemas(node.as_object().unwrap())
-            .into_iter()
             .map(|sub| sub.pointer(""))
             .collect();
         assert_eq!(found, ["/properties/properties", "/anyOf/0"]);
