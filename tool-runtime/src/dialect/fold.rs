@@ -121,6 +121,37 @@ pub(crate) fn consts_to_enum_copy(node: &Map<String, Value>) -> Option<Map<Strin
     Some(copy)
 }
 
+/// `base` with `overrides` written over it and its `title` dropped, then [`consts_to_enum`]:
+/// what merging a referenced unit enum with the reference's siblings and folding the result
+/// gives, without copying the union's branches first. `None` when `base` holds no union of
+/// constants, or when either side has a keyword that would make the order of the two steps
+/// matter.
+pub(crate) fn consts_to_enum_merged(
+    base: &Map<String, Value>,
+    overrides: &Map<String, Value>,
+) -> Option<Map<String, Value>> {
+    let interferes = |map: &Map<String, Value>, keys: &[&str]| keys.iter().any(|k| map.has(k));
+    if interferes(base, &["$ref", "allOf"])
+        || interferes(
+            overrides,
+            &["$ref", "allOf", "oneOf", "anyOf", "type", "enum"],
+        )
+    {
+        return None;
+    }
+    let union = ConstUnion::of(base)?;
+    let mut merged: Map<String, Value> = base
+        .iter()
+        .filter(|(key, _)| *key != union.keyword && *key != "title")
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    for (key, value) in overrides {
+        merged.insert(key.clone(), value.clone());
+    }
+    union.into_enum(&mut merged);
+    Some(merged)
+}
+
 /// A union of primitive constants, read out of a node.
 struct ConstUnion {
     /// `oneOf` or `anyOf`.
@@ -211,8 +242,13 @@ mod tests {
         let mut node = json!({"description": "Where a step stands.", "oneOf": [
             {"type": "string", "const": "pending", "description": "Not started."},
             {"type": "string", "const": "done"}]});
+        let copied = consts_to_enum_copy(node.as_object().unwrap()).unwrap();
         let map = node.as_object_mut().unwrap();
         assert!(consts_to_enum(map));
+        assert_eq!(
+            &copied, map,
+            "a folded copy equals the node folded in place"
+        );
         assert_eq!(
             node,
             json!({"description": "Where a step stands.\n- \"pending\": Not started.",
@@ -220,6 +256,35 @@ mod tests {
         );
         let mut data = json!({"oneOf": [{"type": "object", "properties": {}}]});
         assert!(!consts_to_enum(data.as_object_mut().unwrap()));
+    }
+
+    #[test]
+    fn folding_while_merging_equals_merging_then_folding() {
+        let base = json!({"title": "Mode", "description": "How to run.", "oneOf": [
+            {"type": "string", "const": "fast", "description": "Quick."},
+            {"type": "string", "const": "slow"}]});
+        let base = base.as_object().unwrap();
+        for overrides in [
+            json!({"description": "The mode."}),
+            json!({"default": "fast", "title": "Kept"}),
+            json!({}),
+        ] {
+            let overrides = overrides.as_object().unwrap();
+            let mut merged = base.clone();
+            merged.remove_key("title");
+            merged.extend(overrides.clone());
+            assert!(consts_to_enum(&mut merged));
+            let folded = consts_to_enum_merged(base, overrides).unwrap();
+            assert_eq!(folded, merged);
+            let order = |m: &Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+            assert_eq!(
+                order(&folded),
+                order(&merged),
+                "same keys in the same order"
+            );
+        }
+        let typed = json!({"type": "integer"});
+        assert!(consts_to_enum_merged(base, typed.as_object().unwrap()).is_none());
     }
 
     #[test]

@@ -186,7 +186,12 @@ impl Reducer<'_> {
         ptr: &str,
         depth: usize,
     ) -> Value {
-        let mut merged = base.as_object().cloned().unwrap_or_default();
+        let base = base.as_object();
+        // A referenced unit enum is folded as it is merged: its branches are never copied.
+        if let Some(folded) = base.and_then(|b| fold::consts_to_enum_merged(b, &overrides)) {
+            return self.reduce(Cow::Owned(folded), ptr, depth + 1);
+        }
+        let mut merged = base.cloned().unwrap_or_default();
         merged.remove_key("title");
         for (key, value) in overrides {
             merged.insert(key, value);
@@ -274,7 +279,9 @@ impl Reducer<'_> {
                 ts.push("object".into());
             }
         }
-        let mut out = Map::new();
+        // Sized once: the reduced node has at most the keys of its source, and a map that
+        // grows rehashes every key it holds.
+        let mut out = Map::with_capacity(map.len() + 1);
         match ts.as_slice() {
             [] => {
                 self.issue(ptr, StrictIssueKind::AnyValue);
@@ -399,7 +406,7 @@ impl Reducer<'_> {
             return;
         };
         let at = child(ptr, "properties");
-        let mut reduced = Map::new();
+        let mut reduced = Map::with_capacity(properties.len());
         for (name, property) in properties {
             reduced.insert(
                 name.clone(),
