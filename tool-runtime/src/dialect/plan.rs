@@ -50,8 +50,8 @@ pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<
 pub(crate) enum Explain {
     /// Every reason (`strict_check`): the tool's own schema's first, then the budget's.
     Everything,
-    /// Only that it can't (an export): past Anthropic's strict-tool limit no tool can, so
-    /// none is lowered just to be told so.
+    /// Only that it can't (an export): a tool that Anthropic's spent budget can't take
+    /// whatever its schema is not lowered just to be told so.
     OutcomeOnly,
 }
 
@@ -67,55 +67,21 @@ pub(crate) fn strict_all<'a>(
     specs
         .map(|spec| {
             if target == Target::Anthropic && explain == Explain::OutcomeOnly {
-                // The root's optional parameters are the least the tool would spend: lowering
-                // keeps them as they are.
-                let least = limits::root_optional(spec.input_schema());
-                let over = [
-                    (
-                        StrictLimit::StrictTools,
-                        strict_tools + 1,
-                        limits::ANTHROPIC_MAX_STRICT_TOOLS,
-                    ),
-                    (
-                        StrictLimit::OptionalParams,
-                        spent.optional + least,
-                        limits::ANTHROPIC_MAX_OPTIONAL,
-                    ),
-                ]
-                .into_iter()
-                .find(|(_, value, max)| value > max);
-                if let Some((limit, value, max)) = over {
-                    let kind = StrictIssueKind::Limit { limit, value, max };
-                    return Err(vec![StrictIssue::new("", kind)]);
+                // The root's optional parameters are the least the tool would spend: the
+                // lowering keeps them as they are.
+                let least = Budget {
+                    optional: limits::root_optional(spec.input_schema()),
+                    unions: 0,
+                };
+                let over = overruns(strict_tools, spent, least);
+                if !over.is_empty() {
+                    return Err(over);
                 }
             }
             let lowered = strict_one(spec, target)?;
             if target == Target::Anthropic {
                 let need = limits::anthropic(&lowered);
-                let wanted = [
-                    (
-                        StrictLimit::StrictTools,
-                        strict_tools + 1,
-                        limits::ANTHROPIC_MAX_STRICT_TOOLS,
-                    ),
-                    (
-                        StrictLimit::OptionalParams,
-                        spent.optional + need.optional,
-                        limits::ANTHROPIC_MAX_OPTIONAL,
-                    ),
-                    (
-                        StrictLimit::UnionParams,
-                        spent.unions + need.unions,
-                        limits::ANTHROPIC_MAX_UNIONS,
-                    ),
-                ];
-                let over: Vec<StrictIssue> = wanted
-                    .into_iter()
-                    .filter(|(_, value, max)| value > max)
-                    .map(|(limit, value, max)| {
-                        StrictIssue::new("", StrictIssueKind::Limit { limit, value, max })
-                    })
-                    .collect();
+                let over = overruns(strict_tools, spent, need);
                 if !over.is_empty() {
                     return Err(over);
                 }
@@ -126,6 +92,32 @@ pub(crate) fn strict_all<'a>(
             Ok(lowered)
         })
         .collect()
+}
+
+/// What Anthropic's request budget can't take if a tool needing `need` goes out strict after
+/// `strict_tools` strict tools that spent `spent`.
+fn overruns(strict_tools: usize, spent: Budget, need: Budget) -> Vec<StrictIssue> {
+    [
+        (
+            StrictLimit::StrictTools,
+            strict_tools + 1,
+            limits::ANTHROPIC_MAX_STRICT_TOOLS,
+        ),
+        (
+            StrictLimit::OptionalParams,
+            spent.optional + need.optional,
+            limits::ANTHROPIC_MAX_OPTIONAL,
+        ),
+        (
+            StrictLimit::UnionParams,
+            spent.unions + need.unions,
+            limits::ANTHROPIC_MAX_UNIONS,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, value, max)| value > max)
+    .map(|(limit, value, max)| StrictIssue::new("", StrictIssueKind::Limit { limit, value, max }))
+    .collect()
 }
 
 /// One tool's strict form, judged by its own schema and the per-schema limits.
