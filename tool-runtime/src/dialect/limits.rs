@@ -275,6 +275,16 @@ mod tests {
     }
 
     #[test]
+    fn the_roots_optional_parameters_are_the_least_of_the_budget() {
+        let schema = json!({"type": "object", "required": ["a"], "properties": {
+            "a": {"type": "string"}, "b": {"type": "string"},
+            "c": {"type": "object", "properties": {"d": {"type": "string"}}}}});
+        assert_eq!(root_optional(&schema), 2);
+        assert_eq!(anthropic(&schema).optional, 3, "nested ones count too");
+        assert_eq!(root_optional(&json!({"type": "object"})), 0);
+    }
+
+    #[test]
     fn anthropic_budget_counts_optional_and_union_parameters() {
         let schema = json!({"type": "object", "required": ["a"], "properties": {
             "a": {"type": "string"},

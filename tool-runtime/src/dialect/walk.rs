@@ -284,5 +284,23 @@ mod tests {
             .map(|sub| sub.pointer(""))
             .collect();
         assert_eq!(found, ["/properties/properties", "/anyOf/0"]);
+
+        // Every form a keyword holds its subschemas in, in the node's order.
+        let node = json!({"items": [{"type": "a"}, {"type": "b"}], "not": {"type": "c"},
+                          "$defs": {"D": {"type": "d"}}, "oneOf": "not a list",
+                          "additionalProperties": false});
+        let found: Vec<String> = subschemas(node.as_object().unwrap())
+            .map(|sub| sub.pointer(""))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "/items/0",
+                "/items/1",
+                "/not",
+                "/$defs/D",
+                "/additionalProperties"
+            ]
+        );
     }
 }
