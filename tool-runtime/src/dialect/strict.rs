@@ -95,8 +95,8 @@ const STRUCTURAL: [&str; 14] = [
 struct Present {
     /// Bit `i` for `STRUCTURAL[i]`.
     structural: u16,
-    /// `patternProperties`, `unevaluatedProperties`.
-    open: [bool; 2],
+    pattern_properties: bool,
+    unevaluated_properties: bool,
     /// Any keyword that says what the value is (`type`, `enum`, `const`, `$ref`, `anyOf`,
     /// `properties`).
     typed: bool,
@@ -108,8 +108,8 @@ impl Present {
         for key in map.keys() {
             match key.as_str() {
                 "type" | "enum" | "const" | "$ref" | "anyOf" | "properties" => present.typed = true,
-                "patternProperties" => present.open[0] = true,
-                "unevaluatedProperties" => present.open[1] = true,
+                "patternProperties" => present.pattern_properties = true,
+                "unevaluatedProperties" => present.unevaluated_properties = true,
                 key => {
                     if let Some(i) = STRUCTURAL.iter().position(|k| *k == key) {
                         present.structural |= 1 << i;
@@ -243,18 +243,16 @@ impl Lowerer<'_> {
                 self.issue_at(key, StrictIssueKind::Unsupported((*key).into()));
             }
         }
-        if present.open[1] && map.key("unevaluatedProperties") == Some(&Value::Bool(false)) {
+        let closed = Some(&Value::Bool(false));
+        if present.unevaluated_properties && map.key("unevaluatedProperties") == closed {
             map.remove_key("unevaluatedProperties");
-            present.open[1] = false;
+            present.unevaluated_properties = false;
         }
-        for (open, key) in present
-            .open
-            .into_iter()
-            .zip(["patternProperties", "unevaluatedProperties"])
-        {
-            if open {
-                self.issue_at(key, StrictIssueKind::OpenObject);
-            }
+        if present.pattern_properties {
+            self.issue_at("patternProperties", StrictIssueKind::OpenObject);
+        }
+        if present.unevaluated_properties {
+            self.issue_at("unevaluatedProperties", StrictIssueKind::OpenObject);
         }
         if !present.typed {
             self.issue(StrictIssueKind::AnyValue);
