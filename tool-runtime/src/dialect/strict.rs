@@ -690,6 +690,48 @@ mod tests {
     }
 
     #[test]
+    fn issues_point_into_nested_branches_and_closed_objects_pass() {
+        let schema = json!({
+            "type": "object", "additionalProperties": false, "required": ["p", "q", "r"],
+            "properties": {
+                "p": {"anyOf": [{"type": "string"}, {"type": "integer", "not": {"const": 3}}]},
+                "q": {"type": "object", "properties": {"a~b/c": {"type": "object",
+                      "patternProperties": {"^x": {"type": "string"}}, "properties": {}}},
+                      "required": ["a~b/c"], "unevaluatedProperties": false},
+                "r": {"type": "array", "items": {"type": "object", "properties": {},
+                      "unevaluatedProperties": false}}
+            }
+        });
+        let issues = lower(&schema, Target::OpenAi).unwrap_err();
+        let found: Vec<(&str, &StrictIssueKind)> = issues
+            .iter()
+            .map(|i| (i.pointer.as_str(), &i.kind))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/properties/p/anyOf/1/not",
+                    &StrictIssueKind::Unsupported("not".into())
+                ),
+                (
+                    "/properties/q/properties/a~0b~1c/patternProperties",
+                    &StrictIssueKind::OpenObject
+                ),
+            ]
+        );
+        // `unevaluatedProperties: false` says what `additionalProperties: false` does.
+        let r = json!({"type": "object", "additionalProperties": false, "required": ["r"],
+            "properties": {"r": schema["properties"]["r"].clone()}});
+        let lowered = openai(r);
+        assert_eq!(
+            lowered["properties"]["r"]["items"],
+            json!({"type": "object", "properties": {}, "additionalProperties": false,
+                   "required": []})
+        );
+    }
+
+    #[test]
     fn the_root_must_be_an_object() {
         let issues = lower(&json!({"anyOf": [{"type": "object"}]}), Target::OpenAi).unwrap_err();
         assert_eq!(issues[0].kind, StrictIssueKind::RootNotObject);
