@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift || true
-all_targets=(text router stream_openai_chat stream_anthropic stream_responses repair pipeline)
+all_targets=(text router stream_openai_chat stream_anthropic stream_responses repair pipeline export)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 sanitizer="${FUZZ_SANITIZER:-address}"
 export RUSTC_BOOTSTRAP=1
@@ -31,6 +31,8 @@ echo "== build (release, sanitizer: $sanitizer)"
 (cd fuzz && cargo fuzz build --release --sanitizer "$sanitizer")
 
 echo "== seeds"
+# The example tools' input schemas, as the MCP export lists them, seed the export target.
+cargo run -q -p tool-examples -- schema --dialect mcp >fuzz/example-schemas.json
 python3 - <<'PY'
 import glob, json, os
 
@@ -126,6 +128,26 @@ for i, args in enumerate([
     '{"text": "cut off", "items": [1, 2',
 ]):
     put("repair", f"echo-{i}", args)
+# Schemas for the export target: every example tool's, and shapes the lowerings rewrite.
+for tool in json.load(open("fuzz/example-schemas.json")):
+    put("export", tool["name"], json.dumps(tool["inputSchema"]))
+for i, schema in enumerate([
+    {"type": "object", "properties": {"mode": {"$ref": "#/$defs/Mode", "description": "How."}},
+     "required": ["mode"], "$defs": {"Mode": {"oneOf": [
+         {"type": "string", "const": "fast", "description": "Quick."},
+         {"type": "string", "const": "slow"}]}}},
+    {"type": "object", "properties": {"tree": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": {
+        "type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}},
+    {"type": "object", "properties": {"counts": {"type": "object",
+     "additionalProperties": {"type": "integer", "minimum": 0}}}},
+    {"type": "object", "properties": {"a": {"allOf": [{"$ref": "#/$defs/A"}]}, "b": {
+     "anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}], "default": None}},
+     "$defs": {"A": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}}},
+    {"type": "object", "properties": {"x": {"type": ["string", "null"], "pattern": "^(?=a)b$",
+     "format": "uri"}, "y": {"enum": [1, "two", None]}, "z": {"const": {"k": 1}}},
+     "patternProperties": {"^p": {}}, "unevaluatedProperties": False},
+]):
+    put("export", f"shape-{i}", json.dumps(schema))
 print("seeds written")
 PY
 

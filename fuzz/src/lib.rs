@@ -15,7 +15,7 @@ use std::sync::{Arc, Once, OnceLock};
 use tool_runtime::router::stream::{Accumulate, StreamEvent};
 use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
 use tool_runtime::router::{self, Format};
-use tool_runtime::{tool, ErrorCode, Registry, RepairPolicy, ToolCall, ToolOutput};
+use tool_runtime::{tool, Dialect, ErrorCode, Registry, RepairPolicy, ToolCall, ToolOutput};
 
 /// Panics that `tool-runtime` contains on purpose: inside `llm_json`, which the lenient repair
 /// runs under `catch_unwind` because it is third-party code fed hostile text.
@@ -536,6 +536,57 @@ pub fn check_pipeline(data: &[u8]) {
             for (call, output) in calls.iter().zip(&outputs) {
                 check(&call.name, &call.arguments, output);
             }
+        }
+    }
+}
+
+/// The providers' documented rules (`tests/rules`), written apart from the exporter.
+#[path = "../../tests/rules/mod.rs"]
+mod rules;
+
+/// The export target: the input is a tool's JSON Schema. A registry of one to eight copies of
+/// it (enough to spend Anthropic's per-request budget) is exported in every dialect. No export
+/// may panic; every export must keep its provider's documented rules (each tool that goes out
+/// strict, its strict subset); and a tool goes out strict exactly when `strict_check` says it
+/// can.
+pub fn check_export(data: &[u8]) {
+    let Ok(schema) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let copies = 1 + data.len() % 8;
+    let registry = (0..copies)
+        .fold(Registry::builder().without_inventory(), |builder, i| {
+            builder.dynamic(tool_runtime::DynamicTool::new(
+                format!("tool_{i}"),
+                "A tool.",
+                schema.clone(),
+                |_, _| async { ToolOutput::Text(String::new()) },
+            ))
+        })
+        .build();
+    // A schema the registry refuses (not a schema, or not an object's) is a build error.
+    let Ok(registry) = registry else {
+        return;
+    };
+    for dialect in rules::dialects() {
+        let export = registry.export_schema(dialect);
+        let broken = rules::violations(dialect, &export);
+        assert!(broken.is_empty(), "{dialect:?} of {schema}: {broken:#?}");
+        if !dialect.is_strict() {
+            continue;
+        }
+        let tools = export.as_array().expect("a list of tools");
+        for (i, tool) in tools.iter().enumerate() {
+            let strict = match dialect {
+                Dialect::OpenAiChat { .. } => tool["function"]["strict"] == true,
+                _ => tool["strict"] == true,
+            };
+            let checked = registry.strict_check(&format!("tool_{i}"), dialect);
+            assert_eq!(
+                strict,
+                checked.is_ok(),
+                "{dialect:?} tool_{i} of {schema}: {checked:?}"
+            );
         }
     }
 }

@@ -139,3 +139,8 @@ fn lenient_json_repair() {
 fn whole_pipeline_on_the_example_registry() {
     replay("pipeline", checks::check_pipeline);
 }
+
+#[test]
+fn exports_in_every_dialect() {
+    replay("export", checks::check_export);
+}

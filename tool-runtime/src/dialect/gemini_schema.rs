@@ -413,12 +413,19 @@ impl Reducer<'_> {
                 self.node(property, &child(&at, name), depth + 1),
             );
         }
-        out.insert("properties".into(), Value::Object(reduced));
-        if let Some(required) = map
+        // Gemini takes only names of listed properties in `required`: one that names no
+        // property (which only an open object could be given) is left to validation.
+        let required: Vec<Value> = map
             .key("required")
-            .filter(|r| r.as_array().is_some_and(|a| !a.is_empty()))
-        {
-            out.insert("required".into(), required.clone());
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|name| name.as_str().is_some_and(|n| reduced.has(n)))
+            .cloned()
+            .collect();
+        out.insert("properties".into(), Value::Object(reduced));
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
         }
     }
 
@@ -453,6 +460,17 @@ impl Reducer<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn required_lists_only_listed_properties() {
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "properties": {"a": {"type": "string"}}, "required": ["a", "que:y"]});
+        let reduced = reduce(&schema).unwrap().unwrap();
+        assert_eq!(reduced["required"], json!(["a"]));
+        let schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "required": ["b"]});
+        assert!(reduce(&schema).unwrap().unwrap().get("required").is_none());
+    }
 
     #[test]
     fn references_nulls_consts_and_defaults_fit_the_subset() {

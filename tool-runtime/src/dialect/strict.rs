@@ -71,8 +71,12 @@ const ANTHROPIC_FORMATS: &[&str] = &[
     "uuid",
 ];
 
-/// Keywords that change what is valid and have no strict equivalent.
-const STRUCTURAL: [&str; 14] = [
+/// Keywords that change what is valid and have no strict equivalent; and definitions anywhere
+/// but at the root (the root's are taken out before its node is lowered), which the lowering
+/// would pass through unlowered.
+const STRUCTURAL: [&str; 16] = [
+    "$defs",
+    "definitions",
     "not",
     "if",
     "then",
@@ -729,6 +733,18 @@ mod tests {
             json!({"type": "object", "properties": {}, "additionalProperties": false,
                    "required": []})
         );
+    }
+
+    #[test]
+    fn definitions_below_the_root_are_an_issue() {
+        let schema = json!({"type": "object", "additionalProperties": false, "required": ["a"],
+            "properties": {"a": {"type": "string",
+                "$defs": {"Open": {"type": "object"}}}}});
+        for target in [Target::OpenAi, Target::Anthropic] {
+            let issues = lower(&schema, target).unwrap_err();
+            assert_eq!(issues[0].pointer, "/properties/a/$defs");
+            assert_eq!(issues[0].kind, StrictIssueKind::Unsupported("$defs".into()));
+        }
     }
 
     #[test]
