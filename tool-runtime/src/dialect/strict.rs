@@ -325,6 +325,13 @@ impl Lowerer<'_> {
         let Some(reference) = map.key("$ref").and_then(Value::as_str).map(str::to_owned) else {
             return;
         };
+        if !reference.starts_with('#') {
+            // Both providers take references into the schema itself (`#...`) only; `""`
+            // names the whole document without saying so.
+            let kind = StrictIssueKind::Unsupported("a `$ref` not starting with `#`".into());
+            self.issue_at("$ref", kind);
+            return;
+        }
         map.remove_key("title");
         if map.len() == 1 {
             return;
@@ -733,6 +740,18 @@ mod tests {
             json!({"type": "object", "properties": {}, "additionalProperties": false,
                    "required": []})
         );
+    }
+
+    #[test]
+    fn references_outside_the_fragment_form_are_an_issue() {
+        for reference in ["", "other.json#/$defs/A"] {
+            let schema = json!({"type": "object", "additionalProperties": false,
+                "required": ["a"], "properties": {"a": {"$ref": reference}}});
+            for target in [Target::OpenAi, Target::Anthropic] {
+                let issues = lower(&schema, target).unwrap_err();
+                assert_eq!(issues[0].pointer, "/properties/a/$ref", "{reference:?}");
+            }
+        }
     }
 
     #[test]
