@@ -112,11 +112,7 @@ pub(crate) fn consts_to_enum(node: &mut Map<String, Value>) -> bool {
 /// the node holds no union of constants. The union's branches are never copied.
 pub(crate) fn consts_to_enum_copy(node: &Map<String, Value>) -> Option<Map<String, Value>> {
     let union = ConstUnion::of(node)?;
-    let mut copy: Map<String, Value> = node
-        .iter()
-        .filter(|(key, _)| *key != union.keyword)
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
+    let mut copy = copy_except(node, &[union.keyword]);
     union.into_enum(&mut copy);
     Some(copy)
 }
@@ -140,16 +136,20 @@ pub(crate) fn consts_to_enum_merged(
         return None;
     }
     let union = ConstUnion::of(base)?;
-    let mut merged: Map<String, Value> = base
-        .iter()
-        .filter(|(key, _)| *key != union.keyword && *key != "title")
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
+    let mut merged = copy_except(base, &[union.keyword, "title"]);
     for (key, value) in overrides {
         merged.insert(key.clone(), value.clone());
     }
     union.into_enum(&mut merged);
     Some(merged)
+}
+
+/// A copy of `node` without the keys in `left_out`, in the node's order.
+pub(crate) fn copy_except(node: &Map<String, Value>, left_out: &[&str]) -> Map<String, Value> {
+    node.iter()
+        .filter(|(key, _)| !left_out.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect()
 }
 
 /// A union of primitive constants, read out of a node.

@@ -178,12 +178,7 @@ fn nesting<'a>(node: &'a Value, root: &'a Value, stack: &mut Vec<&'a str>, depth
 /// The properties of the schema's root not listed in its `required`: what the lowering
 /// leaves of them counts against Anthropic's optional-parameter budget, and it leaves them all.
 pub(crate) fn root_optional(schema: &Value) -> usize {
-    let Some(properties) = schema.key("properties").and_then(Value::as_object) else {
-        return 0;
-    };
-    let required = schema.key("required").and_then(Value::as_array);
-    let listed = |name: &str| required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)));
-    properties.keys().filter(|name| !listed(name)).count()
+    schema.as_object().map_or(0, walk::optional_properties)
 }
 
 /// What one strict schema uses of Anthropic's per-request budget.
@@ -212,16 +207,9 @@ pub(crate) fn anthropic(schema: &Value) -> Budget {
         {
             go(target, root, budget, depth + 1);
         }
+        budget.optional += walk::optional_properties(map);
         if let Some(properties) = map.key("properties").and_then(Value::as_object) {
-            let required: Vec<&str> = map
-                .key("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            for (name, property) in properties {
-                budget.optional += usize::from(!required.contains(&name.as_str()));
+            for property in properties.values() {
                 let union = property.key("anyOf").is_some()
                     || property.key("type").is_some_and(Value::is_array);
                 budget.unions += usize::from(union);

@@ -33,7 +33,7 @@ use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
 use super::refs;
-use super::walk::{accepts_null, child, push_segment, resolve, types, MAX_DEPTH};
+use super::walk::{accepts_null, child, lists, push_segment, resolve, types, MAX_DEPTH};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
@@ -147,13 +147,8 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
         }
     }
     // The root without its definitions, which are copied only if still in use.
-    let source = schema.as_object().into_iter().flatten();
-    let mut out = Value::Object(
-        source
-            .filter(|(key, _)| *key != "$defs")
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect(),
-    );
+    let root = schema.as_object().map(|m| fold::copy_except(m, &["$defs"]));
+    let mut out = Value::Object(root.unwrap_or_default());
     lowerer.node(&mut out, 0);
     if let Some(Value::Object(defs)) = schema.key("$defs") {
         // Only definitions the lowered schema still uses: Anthropic's inlining leaves some
@@ -374,12 +369,6 @@ impl Lowerer<'_> {
         fold::take(map, "maxProperties", notes);
         // Lent out while the properties are lowered, and put back in its place after.
         let required = map.key_mut("required").map(std::mem::take);
-        let listed = |name: &str| {
-            required
-                .as_ref()
-                .and_then(Value::as_array)
-                .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
-        };
         let openai = self.target == Target::OpenAi;
         let mut all = Vec::new();
         let root = self.root;
@@ -389,7 +378,7 @@ impl Lowerer<'_> {
             let at = self.path.len();
             for (name, property) in properties.iter_mut() {
                 push_segment(&mut self.path, name);
-                let optional = !listed(name);
+                let optional = !lists(required.as_ref(), name);
                 let had_default = property.key("default").is_some();
                 let nullable = accepts_null(property, root);
                 self.node(property, depth + 1);
@@ -561,6 +550,14 @@ mod tests {
         lower(&schema, Target::OpenAi).unwrap()
     }
 
+    /// Each issue as its pointer and kind.
+    fn pointed(issues: &[StrictIssue]) -> Vec<(&str, &StrictIssueKind)> {
+        issues
+            .iter()
+            .map(|i| (i.pointer.as_str(), &i.kind))
+            .collect()
+    }
+
     #[test]
     fn only_definitions_in_use_are_lowered_and_kept() {
         // `Unused` would be an issue (`not`) if it were lowered; nothing refers to it.
@@ -649,12 +646,8 @@ mod tests {
             "required": ["counts", "anything"]
         });
         let issues = lower(&schema, Target::OpenAi).unwrap_err();
-        let found: Vec<(&str, &StrictIssueKind)> = issues
-            .iter()
-            .map(|i| (i.pointer.as_str(), &i.kind))
-            .collect();
         assert_eq!(
-            found,
+            pointed(&issues),
             [
                 (
                     "/properties/counts/additionalProperties",
@@ -714,12 +707,8 @@ mod tests {
             }
         });
         let issues = lower(&schema, Target::OpenAi).unwrap_err();
-        let found: Vec<(&str, &StrictIssueKind)> = issues
-            .iter()
-            .map(|i| (i.pointer.as_str(), &i.kind))
-            .collect();
         assert_eq!(
-            found,
+            pointed(&issues),
             [
                 (
                     "/properties/p/anyOf/1/not",

@@ -247,6 +247,25 @@ fn map_accepts_null_at(map: &Map<String, Value>, root: &Value, depth: usize) -> 
     })
 }
 
+/// Whether a `required` keyword's value lists `name`.
+pub(crate) fn lists(required: Option<&Value>, name: &str) -> bool {
+    required
+        .and_then(Value::as_array)
+        .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
+}
+
+/// The properties of an object node that its `required` doesn't list.
+pub(crate) fn optional_properties(node: &Map<String, Value>) -> usize {
+    let Some(properties) = node.key("properties").and_then(Value::as_object) else {
+        return 0;
+    };
+    let required = node.key("required");
+    properties
+        .keys()
+        .filter(|name| !lists(required, name))
+        .count()
+}
+
 /// The `type` keyword as a list (`"string"` and `["string"]` alike).
 pub(crate) fn types(node: &Map<String, Value>) -> impl Iterator<Item = &str> {
     let (one, list) = match node.key("type") {
