@@ -618,6 +618,11 @@ fn the_rules_catch_what_each_provider_rejects() {
     let found = rules::anthropic::check(&plain).join("\n");
     assert!(found.contains("`minimum` is not supported"), "{found}");
     assert!(found.contains("oneOf"), "{found}");
+    // A strict schema whose definition was left behind refers to nothing.
+    let mut strict = registry.export_schema(Dialect::OpenAiChat { strict: true });
+    strict[0]["function"]["parameters"]["$defs"] = json!({});
+    let found = rules::openai::check_chat(&strict).join("\n");
+    assert!(found.contains("a reference to nothing"), "{found}");
 
     let bad_gemini = json!({"functionDeclarations": [{"name": "9x", "parameters": {
         "type": "object", "properties": {"m": {"type": "OBJECT", "additionalProperties": {"type": "STRING"}},

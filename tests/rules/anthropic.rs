@@ -11,7 +11,7 @@
 //!   build-with-claude/structured-outputs), shared by strict tool use, quoted at each rule.
 //! - [CL] the same page, "Complexity limits", per request across all strict schemas.
 
-use super::common::{meta_valid, name_ok, nodes, types, unknown_keys};
+use super::common::{meta_valid, name_ok, nodes, refs_resolve, types, unknown_keys};
 use serde_json::Value;
 
 /// [JL] "String formats: date-time, time, date, duration, email, hostname, uri, ipv4, ipv6,
@@ -107,6 +107,7 @@ pub fn check(tools: &Value) -> Vec<String> {
 /// The [JL] rules on one strict schema; returns its optional and union-typed parameters, as
 /// [CL] counts them (through references, so a type used twice counts twice).
 pub fn check_strict_schema(tool: &str, schema: &Value, out: &mut Vec<String>) -> (usize, usize) {
+    refs_resolve(tool, "strict input_schema", schema, out);
     let mut say = |pointer: &str, rule: &str| out.push(format!("{tool} {pointer}: {rule}"));
     for node in nodes(schema) {
         let (p, s) = (node.pointer.as_str(), node.schema);

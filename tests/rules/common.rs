@@ -78,6 +78,18 @@ pub fn meta_valid(tool: &str, what: &str, schema: &Value, out: &mut Vec<String>)
     }
 }
 
+/// A violation if a `$ref` in `schema` points at nothing: compiling a validator with the
+/// independent `jsonschema` crate resolves every reference. A strict schema is the exporter's
+/// own rewrite of one that compiled, so a reference it breaks shows here; a provider would
+/// refuse the request.
+pub fn refs_resolve(tool: &str, what: &str, schema: &Value, out: &mut Vec<String>) {
+    if let Err(e) = jsonschema::validator_for(schema) {
+        out.push(format!(
+            "{tool} {what}: does not compile (a reference to nothing?): {e}"
+        ));
+    }
+}
+
 /// The keys of an object that are not in `allowed`.
 pub fn unknown_keys<'a>(map: &'a Map<String, Value>, allowed: &[&str]) -> Vec<&'a str> {
     map.keys()

@@ -12,7 +12,7 @@
 //!   keyword is not allowed in strict mode"; "OpenAI Strict mode doesn't support siblings to
 //!   "$ref"".
 
-use super::common::{meta_valid, name_ok, nodes, types, unknown_keys};
+use super::common::{meta_valid, name_ok, nodes, refs_resolve, types, unknown_keys};
 use serde_json::{Map, Value};
 
 /// Chat Completions `tools`: `[{"type": "function", "function": {...}}]`.
@@ -139,6 +139,7 @@ const KEYWORDS: &[&str] = &[
 
 /// The strict-mode rules of [SO], on one tool's parameters.
 pub fn check_strict_schema(tool: &str, schema: &Value, out: &mut Vec<String>) {
+    refs_resolve(tool, "strict parameters", schema, out);
     let mut say = |pointer: &str, rule: &str| out.push(format!("{tool} {pointer}: {rule}"));
     // "the root level object of a schema must be an object, and not use `anyOf`".
     if schema.get("type") != Some(&Value::from("object")) || schema.get("anyOf").is_some() {

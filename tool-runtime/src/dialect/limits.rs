@@ -14,7 +14,7 @@
 use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
 use super::keys::Keys;
 use super::walk::{self, def_name, resolve, Trail, MAX_DEPTH};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// OpenAI: object properties in one schema.
 pub(crate) const OPENAI_MAX_PROPERTIES: usize = 5000;
@@ -36,7 +36,14 @@ pub(crate) const ANTHROPIC_MAX_OPTIONAL: usize = 24;
 pub(crate) const ANTHROPIC_MAX_UNIONS: usize = 16;
 
 /// The OpenAI limits a lowered schema breaks.
+#[cfg(test)]
 pub(crate) fn openai(schema: &Value) -> Vec<StrictIssue> {
+    openai_bounded(schema, None)
+}
+
+/// [`openai`], told the most levels of nesting the schema can have when the lowering knows
+/// it (`strict::Lowered`): within the limit, the schema isn't walked to count them.
+pub(crate) fn openai_bounded(schema: &Value, levels_at_most: Option<usize>) -> Vec<StrictIssue> {
     let mut tally = Tally::default();
     count(schema, &mut tally);
     if let Some(defs) = schema.key("$defs").and_then(Value::as_object) {
@@ -57,8 +64,16 @@ pub(crate) fn openai(schema: &Value) -> Vec<StrictIssue> {
         tally.properties,
         OPENAI_MAX_PROPERTIES,
     );
-    let depth = nesting(schema, schema, &mut Vec::new(), 0);
-    check("", StrictLimit::Nesting, depth, OPENAI_MAX_NESTING);
+    match levels_at_most {
+        Some(most) if most <= OPENAI_MAX_NESTING => {
+            // What the bound stands on is checked wherever tests run.
+            debug_assert!(nesting(schema, schema, &mut Vec::new(), 0) <= most);
+        }
+        _ => {
+            let depth = nesting(schema, schema, &mut Vec::new(), 0);
+            check("", StrictLimit::Nesting, depth, OPENAI_MAX_NESTING);
+        }
+    }
     check(
         "",
         StrictLimit::EnumValues,
@@ -137,6 +152,16 @@ fn value_chars(value: &Value) -> usize {
     }
 }
 
+/// Whether a node is a level of nesting: an object or an array.
+pub(crate) fn opens_a_level(map: &Map<String, Value>) -> bool {
+    map.iter().any(|(key, value)| match (key.as_str(), value) {
+        ("type", Value::String(t)) => t == "object" || t == "array",
+        ("type", Value::Array(ts)) => ts.iter().any(|t| t == "object" || t == "array"),
+        ("properties", _) => true,
+        _ => false,
+    })
+}
+
 /// Levels of object and array nesting, following references (a cycle adds nothing more).
 fn nesting<'a>(node: &'a Value, root: &'a Value, stack: &mut Vec<&'a str>, depth: usize) -> usize {
     let Some(map) = node.as_object() else {
@@ -145,17 +170,8 @@ fn nesting<'a>(node: &'a Value, root: &'a Value, stack: &mut Vec<&'a str>, depth
     if depth > MAX_DEPTH {
         return depth;
     }
-    let (mut own, mut reference) = (false, None);
-    for (key, value) in map {
-        match (key.as_str(), value) {
-            ("type", Value::String(t)) => own |= t == "object" || t == "array",
-            ("type", Value::Array(ts)) => own |= ts.iter().any(|t| t == "object" || t == "array"),
-            ("properties", _) => own = true,
-            ("$ref", Value::String(r)) => reference = Some(r.as_str()),
-            _ => {}
-        }
-    }
-    let own = usize::from(own);
+    let reference = map.key("$ref").and_then(Value::as_str);
+    let own = usize::from(opens_a_level(map));
     let mut deepest = 0;
     if let Some(reference) = reference {
         let key = def_name(reference).unwrap_or(reference);

@@ -127,11 +127,11 @@ fn strict_one(spec: &ToolSpec, target: Target) -> Result<Value, Vec<StrictIssue>
     }
     let lowered = strict::lower(spec.input_schema(), target)?;
     let issues = match target {
-        Target::OpenAi => limits::openai(&lowered),
+        Target::OpenAi => limits::openai_bounded(&lowered.schema, lowered.levels_at_most),
         Target::Anthropic => Vec::new(),
     };
     if issues.is_empty() {
-        Ok(lowered)
+        Ok(lowered.schema)
     } else {
         Err(issues)
     }

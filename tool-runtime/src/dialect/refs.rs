@@ -1,5 +1,4 @@
-//! The reference graph of a schema: the cycles a recursive type makes, and definitions
-//! nothing refers to any more.
+//! The reference graph of a schema: the cycles a recursive type makes.
 
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
@@ -68,67 +67,14 @@ fn visit_refs<'a>(
     }
 }
 
-/// The definitions in `defs` that `schema` (its own `$defs` aside) reaches, directly or
-/// through other definitions.
-pub(crate) fn reachable(schema: &Value, defs: &serde_json::Map<String, Value>) -> HashSet<String> {
-    let mut queue = Vec::new();
-    if let Some(map) = schema.as_object() {
-        for sub in walk::subschemas(map) {
-            if !sub.is_definition() {
-                refs_in(sub.schema, &mut queue);
-            }
-        }
-    }
-    let mut used = HashSet::new();
-    while let Some(name) = queue.pop() {
-        if !used.contains(name) {
-            used.insert(name.to_owned());
-            if let Some(def) = defs.key(name) {
-                refs_in(def, &mut queue);
-            }
-        }
-    }
-    used
-}
-
-/// Removes definitions no reference reaches any more (Anthropic's inlining leaves some).
-pub(crate) fn drop_unused_defs(schema: &mut Value) {
-    let used = match schema.key("$defs") {
-        Some(Value::Object(defs)) => reachable(schema, defs),
-        _ => return,
-    };
-    let Some(Value::Object(defs)) = schema.key_mut("$defs") else {
-        return;
-    };
-    defs.retain(|name, _| used.contains(name));
-    if defs.is_empty() {
-        if let Some(map) = schema.as_object_mut() {
-            map.remove_key("$defs");
-        }
-    }
-}
-
-/// The definition names referenced anywhere in `node`.
-fn refs_in<'a>(node: &'a Value, out: &mut Vec<&'a str>) {
-    let Some(map) = node.as_object() else {
-        return;
-    };
-    if let Some(name) = map.key("$ref").and_then(Value::as_str).and_then(def_name) {
-        out.push(name);
-    }
-    for sub in walk::subschemas(map) {
-        refs_in(sub.schema, out);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     #[test]
-    fn cycles_are_found_and_unused_definitions_dropped() {
-        let mut schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+    fn cycles_are_found() {
+        let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
             "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
                       "B": {"type": "array", "items": {"$ref": "#/$defs/A"}},
                       "Unused": {"$ref": "#/$defs/AlsoUnused"}, "AlsoUnused": {"type": "string"}}});
@@ -136,8 +82,5 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].pointer, "/$defs/B/items");
         assert_eq!(found[0].kind, StrictIssueKind::Recursive("A".into()));
-        drop_unused_defs(&mut schema);
-        let left: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
-        assert_eq!(left, ["A", "B"]);
     }
 }

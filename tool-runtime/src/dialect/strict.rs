@@ -32,6 +32,7 @@
 use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
+use super::limits;
 use super::refs;
 use super::walk::{accepts_null, child, lists, push_segment, resolve, types, MAX_DEPTH};
 use serde_json::{json, Map, Value};
@@ -125,13 +126,28 @@ impl Present {
     }
 }
 
+/// A lowered schema, and what the lowering learned of its size on the way.
+#[derive(Debug)]
+pub(crate) struct Lowered {
+    pub schema: Value,
+    /// The most levels of nesting the schema can have, when the lowering could tell: each
+    /// level is a node that opens one, and a path through references enters each definition
+    /// at most once (the nesting limit's count stops at a cycle), so when every reference
+    /// names a whole definition no path holds more levels than the schema has such nodes.
+    pub levels_at_most: Option<usize>,
+}
+
 /// Lowers a tool's input schema for `target`, or says every reason it can't be.
-pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictIssue>> {
+pub(crate) fn lower(schema: &Value, target: Target) -> Result<Lowered, Vec<StrictIssue>> {
+    let defs = schema.key("$defs").and_then(Value::as_object);
     let mut lowerer = Lowerer {
         target,
         root: schema,
         issues: Vec::new(),
         path: String::new(),
+        uses: Uses::new(defs),
+        levels: 0,
+        other_refs: false,
     };
     let root_is_object = schema
         .as_object()
@@ -150,34 +166,47 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Value, Vec<StrictI
     let root = schema.as_object().map(|m| fold::copy_except(m, &["$defs"]));
     let mut out = Value::Object(root.unwrap_or_default());
     lowerer.node(&mut out, 0);
-    if let Some(Value::Object(defs)) = schema.key("$defs") {
-        // Only definitions the lowered schema still uses: Anthropic's inlining leaves some
-        // behind, and lowering one only to drop it would be wasted.
-        let used = refs::reachable(&out, defs);
-        let mut lowered = Map::new();
-        for (name, def) in defs.iter().filter(|(name, _)| used.contains(*name)) {
-            // A unit enum's constants are folded as the copy is made, not copied to be dropped.
-            let folded = def
-                .as_object()
-                .filter(|d| !d.has("$ref"))
-                .and_then(fold::consts_to_enum_copy);
-            let mut def = folded.map_or_else(|| def.clone(), Value::Object);
-            lowerer.path.clear();
-            lowerer.path.push_str("/$defs");
-            push_segment(&mut lowerer.path, name);
-            lowerer.node(&mut def, 0);
-            lowered.insert(name.clone(), def);
+    if let Some(defs) = defs {
+        // Only the definitions the lowered schema refers to, found as it was lowered (and as
+        // they are, for the ones they refer to): Anthropic's inlining leaves some unused, and
+        // lowering one only to drop it would be wasted. Each round lowers, in the document's
+        // order, those the last round found.
+        let mut lowered: Vec<Option<Value>> = defs.iter().map(|_| None).collect();
+        while let Some(round) = lowerer.uses.next_round() {
+            // `round` is sorted: one pass over the definitions picks its members out.
+            let mut round = round.into_iter().peekable();
+            for (i, (name, def)) in defs.iter().enumerate() {
+                if round.next_if_eq(&i).is_none() {
+                    continue;
+                }
+                // A unit enum's constants are folded as the copy is made, not copied to be
+                // dropped.
+                let folded = def
+                    .as_object()
+                    .filter(|d| !d.has("$ref"))
+                    .and_then(fold::consts_to_enum_copy);
+                let mut def = folded.map_or_else(|| def.clone(), Value::Object);
+                lowerer.path.clear();
+                lowerer.path.push_str("/$defs");
+                push_segment(&mut lowerer.path, name);
+                lowerer.node(&mut def, 0);
+                lowered[i] = Some(def);
+            }
         }
-        if let Some(map) = out.as_object_mut() {
+        let lowered: Map<String, Value> = defs
+            .keys()
+            .zip(lowered)
+            .filter_map(|(name, def)| Some((name.clone(), def?)))
+            .collect();
+        if let (false, Some(map)) = (lowered.is_empty(), out.as_object_mut()) {
             map.insert("$defs".into(), Value::Object(lowered));
         }
     }
-    if target == Target::Anthropic {
-        // Inlining inside the definitions may have left more of them unused.
-        refs::drop_unused_defs(&mut out);
-    }
     if lowerer.issues.is_empty() {
-        Ok(out)
+        Ok(Lowered {
+            schema: out,
+            levels_at_most: (!lowerer.other_refs).then_some(lowerer.levels),
+        })
     } else {
         Err(lowerer.issues)
     }
@@ -191,6 +220,66 @@ struct Lowerer<'a> {
     /// The JSON pointer of the node being lowered: one buffer, grown and cut back as the
     /// walk goes, so no pointer is written out unless an issue is found.
     path: String,
+    /// The root's definitions the lowered nodes refer to.
+    uses: Uses<'a>,
+    /// Lowered nodes that open a level of nesting ([`limits::opens_a_level`]).
+    levels: usize,
+    /// Whether a reference points anywhere but at a whole definition of the root's.
+    other_refs: bool,
+}
+
+/// Which of the root's `$defs` the lowered schema refers to, noted as each node is lowered.
+struct Uses<'a> {
+    defs: Option<&'a Map<String, Value>>,
+    /// One flag per definition, in the document's order.
+    used: Vec<bool>,
+    /// Found since the last round, not yet lowered.
+    found: Vec<usize>,
+}
+
+impl<'a> Uses<'a> {
+    fn new(defs: Option<&'a Map<String, Value>>) -> Uses<'a> {
+        Uses {
+            defs,
+            used: vec![false; defs.map_or(0, Map::len)],
+            found: Vec::new(),
+        }
+    }
+
+    /// Notes the definition `reference` names; `false` when it names none of the root's
+    /// (a pointer elsewhere, or into a definition).
+    fn note(&mut self, reference: &str, root: &Value) -> bool {
+        let Some(defs) = self.defs else {
+            return false;
+        };
+        // What schemars writes is found by name; an escaped name, by where it resolves.
+        let simple = reference
+            .strip_prefix("#/$defs/")
+            .filter(|name| !name.contains(['~', '/', '%']));
+        let found = match simple {
+            Some(name) => defs.keys().position(|k| k == name),
+            None => resolve(root, reference)
+                .and_then(|target| defs.values().position(|d| std::ptr::eq(d, target))),
+        };
+        let Some(i) = found else {
+            return false;
+        };
+        if !self.used[i] {
+            self.used[i] = true;
+            self.found.push(i);
+        }
+        true
+    }
+
+    /// The definitions found since the last round, in the document's order.
+    fn next_round(&mut self) -> Option<Vec<usize>> {
+        if self.found.is_empty() {
+            return None;
+        }
+        let mut round = std::mem::take(&mut self.found);
+        round.sort_unstable();
+        Some(round)
+    }
 }
 
 impl Lowerer<'_> {
@@ -236,6 +325,9 @@ impl Lowerer<'_> {
         }
         self.reference(map);
         self.unions(map);
+        if let Some(Value::String(reference)) = map.key("$ref") {
+            self.other_refs |= !self.uses.note(reference, self.root);
+        }
         let mut present = Present::of(map);
         for (i, key) in STRUCTURAL.iter().enumerate() {
             if present.structural & (1 << i) != 0 {
@@ -289,6 +381,7 @@ impl Lowerer<'_> {
         }
         self.keywords(map, stringy, &mut notes);
         fold::into_description(map, &notes);
+        self.levels += usize::from(limits::opens_a_level(map));
     }
 
     /// `oneOf` becomes `anyOf` (unions of constants become `enum`); a lone `allOf` is an
@@ -547,7 +640,7 @@ mod tests {
     use super::*;
 
     fn openai(schema: Value) -> Value {
-        lower(&schema, Target::OpenAi).unwrap()
+        lower(&schema, Target::OpenAi).unwrap().schema
     }
 
     /// Each issue as its pointer and kind.
@@ -570,8 +663,88 @@ mod tests {
             lowered["$defs"],
             json!({"A": {"type": "string", "description": "(maxLength: 3)"}})
         );
-        let anthropic = lower(&schema, Target::Anthropic).unwrap();
+        let anthropic = lower(&schema, Target::Anthropic).unwrap().schema;
         assert_eq!(anthropic["$defs"], lowered["$defs"]);
+    }
+
+    #[test]
+    fn definitions_reached_through_definitions_are_kept_in_document_order() {
+        // `A` is found only once `B`, which the root uses, is lowered; `C` only through the
+        // reference Anthropic inlines; `D` by nothing.
+        let schema = json!({
+            "type": "object", "additionalProperties": false, "required": ["b", "c"],
+            "properties": {"b": {"$ref": "#/$defs/B"},
+                           "c": {"$ref": "#/$defs/C", "description": "Inlined for Anthropic."}},
+            "$defs": {"A": {"type": "string"}, "D": {"type": "integer"},
+                      "B": {"type": "array", "items": {"$ref": "#/$defs/A"}},
+                      "C": {"type": "boolean"}}});
+        let names = |lowered: &Value| -> Vec<String> {
+            lowered["$defs"]
+                .as_object()
+                .map_or_else(Vec::new, |d| d.keys().cloned().collect())
+        };
+        assert_eq!(names(&openai(schema.clone())), ["A", "B", "C"]);
+        assert_eq!(
+            names(&lower(&schema, Target::Anthropic).unwrap().schema),
+            ["A", "B"]
+        );
+        // With no definition in use, no `$defs` at all.
+        let unused = json!({"type": "object", "additionalProperties": false, "required": [],
+            "properties": {}, "$defs": {"D": {"type": "integer"}}});
+        for target in [Target::OpenAi, Target::Anthropic] {
+            assert!(lower(&unused, target)
+                .unwrap()
+                .schema
+                .get("$defs")
+                .is_none());
+        }
+    }
+
+    #[test]
+    fn the_levels_counted_bound_the_nesting_unless_a_reference_points_elsewhere() {
+        // Root, `list` and `Item` open a level each; `Item` is used twice, counted once.
+        let schema = json!({
+            "type": "object", "additionalProperties": false, "required": ["list", "one"],
+            "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+                           "one": {"$ref": "#/$defs/a~1b"}},
+            "$defs": {"Item": {"type": "object", "additionalProperties": false,
+                               "required": ["n"], "properties": {"n": {"type": "integer"}}},
+                      "a/b": {"$ref": "#/$defs/Item"}}});
+        let lowered = lower(&schema, Target::OpenAi).unwrap();
+        assert_eq!(lowered.levels_at_most, Some(3));
+        // An escaped name is found by where it resolves, and kept.
+        assert!(lowered.schema["$defs"].get("a/b").is_some());
+        // A reference to the root may re-enter it: no bound, the limit walks the schema.
+        let mut recursive = schema.clone();
+        recursive["properties"]["list"]["items"] = json!({"$ref": "#"});
+        assert_eq!(
+            lower(&recursive, Target::OpenAi).unwrap().levels_at_most,
+            None
+        );
+        // A bound past the limit is walked, and a chain of definitions too deep is found.
+        let mut defs = Map::new();
+        for i in 0..11 {
+            let next = json!({"$ref": format!("#/$defs/D{}", i + 1)});
+            defs.insert(
+                format!("D{i}"),
+                json!({"type": "object", "additionalProperties": false,
+                "required": ["x"], "properties": {"x": next}}),
+            );
+        }
+        defs.insert("D11".into(), json!({"type": "string"}));
+        let deep = json!({"type": "object", "additionalProperties": false, "required": ["x"],
+            "properties": {"x": {"$ref": "#/$defs/D0"}}, "$defs": defs});
+        let lowered = lower(&deep, Target::OpenAi).unwrap();
+        assert_eq!(lowered.levels_at_most, Some(12));
+        let issues = limits::openai_bounded(&lowered.schema, lowered.levels_at_most);
+        assert_eq!(
+            issues[0].kind,
+            StrictIssueKind::Limit {
+                limit: super::super::issues::StrictLimit::Nesting,
+                value: 12,
+                max: 10
+            }
+        );
     }
 
     #[test]
@@ -622,7 +795,7 @@ mod tests {
             lowered["$defs"]["Status"],
             json!({"type": "string", "enum": ["todo", "done"], "description": "- \"todo\": Not started."})
         );
-        let anthropic = lower(&schema, Target::Anthropic).unwrap();
+        let anthropic = lower(&schema, Target::Anthropic).unwrap().schema;
         assert_eq!(
             anthropic["properties"]["status"],
             json!({"description": "Where it stands.\n- \"todo\": Not started.", "type": "string",
@@ -669,7 +842,8 @@ mod tests {
             }, "required": ["n"], "additionalProperties": false}),
             Target::Anthropic,
         )
-        .unwrap();
+        .unwrap()
+        .schema;
         assert_eq!(
             lowered["properties"],
             json!({
