@@ -97,6 +97,33 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
+    // What each request pays to put the tool list in its body: the shared `Value` serialized
+    // again, or the text `export_schema_json` wrote once, copied; into a fresh `Vec` (as
+    // `serde_json::to_vec` does), and into a buffer kept from request to request.
+    let dialect = Dialect::OpenAiChat { strict: true };
+    let mut group = c.benchmark_group("request_body_1000_tools");
+    group.sample_size(20);
+    group.bench_function("tools_as_value", |b| {
+        b.iter_with_large_drop(|| write_body(Vec::new(), &*registry.export_schema_shared(dialect)))
+    });
+    group.bench_function("tools_as_json", |b| {
+        b.iter_with_large_drop(|| write_body(Vec::new(), &*registry.export_schema_json(dialect)))
+    });
+    let mut kept = Some(Vec::with_capacity(1 << 20));
+    group.bench_function("tools_as_value_reused_buffer", |b| {
+        b.iter(|| {
+            let body = reuse(&mut kept);
+            kept = Some(write_body(body, &*registry.export_schema_shared(dialect)));
+        })
+    });
+    group.bench_function("tools_as_json_reused_buffer", |b| {
+        b.iter(|| {
+            let body = reuse(&mut kept);
+            kept = Some(write_body(body, &*registry.export_schema_json(dialect)));
+        })
+    });
+    group.finish();
+
     // Where the build's time goes, per 1,000 schemas: what lazy validator compilation would
     // save (the compile) and what a cheap check at build would cost instead (the meta-schema).
     let schemas: Vec<serde_json::Value> =
@@ -123,6 +150,28 @@ fn bench(c: &mut Criterion) {
         b.iter_with_large_drop(|| schemas.clone())
     });
     group.finish();
+}
+
+/// `{"model": ..., "tools": ...}` written into `body`.
+fn write_body<T: serde::Serialize + ?Sized>(mut body: Vec<u8>, tools: &T) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct Request<'a, T: ?Sized> {
+        model: &'a str,
+        tools: &'a T,
+    }
+    let request = Request {
+        model: "gpt-5",
+        tools,
+    };
+    serde_json::to_writer(&mut body, &request).expect("it serializes");
+    body
+}
+
+/// The kept buffer, emptied.
+fn reuse(kept: &mut Option<Vec<u8>>) -> Vec<u8> {
+    let mut body = kept.take().unwrap_or_default();
+    body.clear();
+    body
 }
 
 criterion_group!(benches, bench);

@@ -138,6 +138,17 @@ fn each_dialect_is_exported_once_and_shared() {
             &registry.export_schema_shared(dialect)
         ));
         assert_eq!(registry.export_schema(dialect), *shared);
+        // The text form is the same list, written once.
+        let text = registry.export_schema_json(dialect);
+        assert!(std::sync::Arc::ptr_eq(
+            &text,
+            &registry.export_schema_json(dialect)
+        ));
+        assert_eq!(
+            text.get(),
+            serde_json::to_string(&*shared).unwrap(),
+            "{dialect:?}"
+        );
     }
     let chat = registry.export_schema_shared(Dialect::OpenAiChat { strict: false });
     let strict = registry.export_schema_shared(Dialect::OpenAiChat { strict: true });

@@ -162,6 +162,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         gate: Default::default(),
         blocking: Default::default(),
         exports: Default::default(),
+        export_texts: Default::default(),
     })
 }
 
