@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tool_runtime::{Dialect, Registry, ToolDef};
+use tool_runtime::Dialect;
 
 #[path = "search_tool.rs"]
 mod search_tool;
@@ -44,17 +44,9 @@ fn main() {
     };
     let dialect: Dialect = name.parse().expect("a dialect");
     let dialect = dialect.with_strict(strict);
-    let search = search_tool::search_def();
     // The same 1,000 copies as `registry_scale.rs`.
-    let registry = (0..1_000)
-        .fold(Registry::builder().without_inventory(), |b, i| {
-            b.register(ToolDef {
-                name: Box::leak(format!("search_{i:04}").into_boxed_str()),
-                ..search
-            })
-        })
-        .build()
-        .expect("it builds");
+    let defs = search_tool::search_copies(1_000);
+    let registry = search_tool::builder_of(&defs).build().expect("it builds");
     let faults = page_faults();
     let start = Instant::now();
     let export = registry.export_schema_shared(black_box(dialect));

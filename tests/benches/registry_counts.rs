@@ -6,17 +6,12 @@
 //! `anthropic`, `anthropic_strict`, `gemini`, `mcp`); N how many times.
 
 use std::hint::black_box;
-use tool_runtime::{Dialect, Registry, RegistryBuilder, ToolDef};
+use tool_runtime::Dialect;
 
 #[path = "search_tool.rs"]
 mod search_tool;
 
-fn builder(defs: &[ToolDef]) -> RegistryBuilder {
-    defs.iter()
-        .fold(Registry::builder().without_inventory(), |b, def| {
-            b.register(*def)
-        })
-}
+use search_tool::builder_of as builder;
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -29,14 +24,8 @@ fn main() {
         return;
     };
     let times: usize = times.parse().expect("N is a number");
-    let search = search_tool::search_def();
     // The same 1,000 copies as `registry_scale.rs`.
-    let defs: Vec<ToolDef> = (0..1_000)
-        .map(|i| ToolDef {
-            name: Box::leak(format!("search_{i:04}").into_boxed_str()),
-            ..search
-        })
-        .collect();
+    let defs = search_tool::search_copies(1_000);
     match what.as_str() {
         "build" => (0..times).for_each(|_| drop(black_box(builder(&defs).build()))),
         "build_validation_off" => {

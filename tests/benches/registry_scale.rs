@@ -12,32 +12,17 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
-use tool_runtime::{Dialect, Registry, RegistryBuilder, ToolDef};
+use tool_runtime::Dialect;
 
 #[path = "search_tool.rs"]
 mod search_tool;
 
+use search_tool::builder_of as builder;
+
 const TOOLS: usize = 1_000;
 
-fn defs() -> Vec<ToolDef> {
-    let search = search_tool::search_def();
-    (0..TOOLS)
-        .map(|i| ToolDef {
-            name: Box::leak(format!("search_{i:04}").into_boxed_str()),
-            ..search
-        })
-        .collect()
-}
-
-fn builder(defs: &[ToolDef]) -> RegistryBuilder {
-    defs.iter()
-        .fold(Registry::builder().without_inventory(), |b, def| {
-            b.register(*def)
-        })
-}
-
 fn bench(c: &mut Criterion) {
-    let defs = defs();
+    let defs = search_tool::search_copies(TOOLS);
     let registry = builder(&defs).build().expect("1,000 tools build");
     assert_eq!(registry.len(), TOOLS);
 

@@ -160,6 +160,26 @@ pub fn search_def() -> tool_runtime::ToolDef {
     search::TOOL
 }
 
+/// `n` copies of the `search` tool's real `#[tool]` definition, each under its own leaked
+/// name (`search_0000`, ...): the registry benches' 1,000 tools.
+pub fn search_copies(n: usize) -> Vec<tool_runtime::ToolDef> {
+    let search = search_def();
+    (0..n)
+        .map(|i| tool_runtime::ToolDef {
+            name: Box::leak(format!("search_{i:04}").into_boxed_str()),
+            ..search
+        })
+        .collect()
+}
+
+/// A builder holding `defs` and nothing from the inventory.
+pub fn builder_of(defs: &[tool_runtime::ToolDef]) -> tool_runtime::RegistryBuilder {
+    defs.iter()
+        .fold(Registry::builder().without_inventory(), |b, def| {
+            b.register(*def)
+        })
+}
+
 /// Adds `search_exclusive`, the async tool that is not parallel-safe.
 pub fn with_exclusive(builder: tool_runtime::RegistryBuilder) -> tool_runtime::RegistryBuilder {
     builder.register(search_exclusive::TOOL)

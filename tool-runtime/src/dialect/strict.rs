@@ -171,14 +171,11 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Lowered, Vec<Stric
         // they are, for the ones they refer to): Anthropic's inlining leaves some unused, and
         // lowering one only to drop it would be wasted. Each round lowers, in the document's
         // order, those the last round found.
-        let mut lowered: Vec<Option<Value>> = defs.iter().map(|_| None).collect();
+        let entries: Vec<(&String, &Value)> = defs.iter().collect();
+        let mut lowered: Vec<Option<Value>> = entries.iter().map(|_| None).collect();
         while let Some(round) = lowerer.uses.next_round() {
-            // `round` is sorted: one pass over the definitions picks its members out.
-            let mut round = round.into_iter().peekable();
-            for (i, (name, def)) in defs.iter().enumerate() {
-                if round.next_if_eq(&i).is_none() {
-                    continue;
-                }
+            for i in round {
+                let (name, def) = entries[i];
                 // A unit enum's constants are folded as the copy is made, not copied to be
                 // dropped.
                 let folded = def
@@ -193,8 +190,9 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Lowered, Vec<Stric
                 lowered[i] = Some(def);
             }
         }
-        let lowered: Map<String, Value> = defs
-            .keys()
+        let lowered: Map<String, Value> = entries
+            .iter()
+            .map(|(name, _)| *name)
             .zip(lowered)
             .filter_map(|(name, def)| Some((name.clone(), def?)))
             .collect();
