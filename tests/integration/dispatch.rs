@@ -552,3 +552,55 @@ async fn parallel_and_timeout_on_the_attribute() {
         "{output:?}"
     );
 }
+
+/// How many times `refuse_odd` has run.
+static REFUSALS_RUN: AtomicUsize = AtomicUsize::new(0);
+
+/// Refuses an odd number with the error code a bad call gets, as a tool may.
+#[tool]
+fn refuse_odd(
+    /// Must be even.
+    n: u64,
+) -> Result<u64, tool_runtime::ToolError> {
+    REFUSALS_RUN.fetch_add(1, Ordering::SeqCst);
+    if n % 2 == 1 {
+        return Err(tool_runtime::ToolError::with_code(
+            ErrorCode::InvalidArguments,
+            "n must be even",
+        ));
+    }
+    Ok(n)
+}
+
+#[test]
+fn a_tool_refusing_its_arguments_runs_once() {
+    // The error looks like the one a call refused before running gets; the tool must not be
+    // run again on the path that repairs or explains refused calls.
+    let registry = Registry::builder()
+        .without_inventory()
+        .register(refuse_odd::TOOL)
+        .build()
+        .unwrap();
+    for slow_path in [false, true] {
+        REFUSALS_RUN.store(0, Ordering::SeqCst);
+        // A name in another case is looked up past the common case, on the slow path.
+        let name = if slow_path {
+            "Refuse_Odd"
+        } else {
+            "refuse_odd"
+        };
+        let output = registry.call_blocking(name, r#"{"n": 3}"#);
+        let error = output.as_error().expect("an error output");
+        assert_eq!(error.code, ErrorCode::InvalidArguments);
+        assert!(
+            error.message.contains("n must be even"),
+            "{}",
+            error.message
+        );
+        assert_eq!(
+            REFUSALS_RUN.load(Ordering::SeqCst),
+            1,
+            "slow path: {slow_path}"
+        );
+    }
+}

@@ -173,8 +173,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// What invoking a tool gives back before it has run.
 pub enum Pending<'a> {
-    /// Already finished: the arguments were rejected, or a value couldn't be injected.
+    /// Finished without running: the arguments were refused, or a value couldn't be injected.
     Done(ToolOutput),
+    /// A sync fn the caller let run inline, and its output. Kept apart from `Done`, so a
+    /// tool's own error is never taken for refused arguments and the tool run again.
+    Ran(ToolOutput),
     /// A sync fn, ready to run: the dispatcher chooses the thread (the blocking pool).
     Sync(Box<dyn FnOnce() -> ToolOutput + Send + 'static>),
     /// An async fn's future.
@@ -188,7 +191,7 @@ where
     F: FnOnce() -> ToolOutput + Send + 'static,
 {
     if cx.inline {
-        Pending::Done(crate::dispatch::panic::run_caught(cx.tool, run))
+        Pending::Ran(crate::dispatch::panic::run_caught(cx.tool, run))
     } else {
         Pending::Sync(Box::new(run))
     }
@@ -198,7 +201,7 @@ impl<'a> Pending<'a> {
     /// Runs the call to completion on the current task.
     pub async fn run(self) -> ToolOutput {
         match self {
-            Pending::Done(output) => output,
+            Pending::Done(output) | Pending::Ran(output) => output,
             Pending::Sync(run) => run(),
             Pending::Async(future) => future.await,
         }

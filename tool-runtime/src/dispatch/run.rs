@@ -22,7 +22,7 @@ impl Registry {
         arguments: &'a str,
         cancel: Option<&CancellationToken>,
     ) -> ToolOutput {
-        if let Pending::Done(output) = pending {
+        if let Pending::Done(output) | Pending::Ran(output) = pending {
             return output;
         }
         // The common call: nothing to ask, wait for or time, and a free gate. Awaited here
@@ -122,7 +122,7 @@ async fn until_cancelled(
 /// are polled here. Either way a panic becomes an error output.
 async fn run_on_the_right_thread(tool: &str, pending: Pending<'_>) -> ToolOutput {
     match pending {
-        Pending::Done(output) => output,
+        Pending::Done(output) | Pending::Ran(output) => output,
         Pending::Sync(run) => match tokio::runtime::Handle::try_current() {
             Ok(handle) => match handle.spawn_blocking(run).await {
                 Ok(output) => output,

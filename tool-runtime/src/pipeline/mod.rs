@@ -74,6 +74,7 @@ impl Registry {
             if entry.direct && !entry.needs_approval && self.config.limits.check(args).is_ok() {
                 let cx = self.context(entry, None, true);
                 return match entry.handler.invoke(Args::Text(args), &cx) {
+                    Pending::Ran(output) => named(output, entry),
                     Pending::Done(output) if !is_argument_error(&output) => named(output, entry),
                     Pending::Done(_) => self.blocking_full_path(entry, &cx, args),
                     pending => self.block_on_pending(entry, pending, args),
@@ -101,7 +102,7 @@ impl Registry {
         // The caller blocks on the call anyway: a sync tool runs right here.
         let cx = self.context(entry, None, true);
         let output = match self.prepare(entry, &cx, args, None, &mut clock) {
-            Pending::Done(output) => named(output, entry),
+            Pending::Done(output) | Pending::Ran(output) => named(output, entry),
             pending => self.block_on_pending(entry, pending, args),
         };
         output
@@ -116,7 +117,7 @@ impl Registry {
         args: &'a str,
     ) -> ToolOutput {
         match self.full_path(entry, cx, args, None, &mut Clock::start(false)) {
-            Pending::Done(output) => named(output, entry),
+            Pending::Done(output) | Pending::Ran(output) => named(output, entry),
             pending => self.block_on_pending(entry, pending, args),
         }
     }
