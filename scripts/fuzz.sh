@@ -126,6 +126,8 @@ for i, args in enumerate([
     "{text: 'hi', count: '3', items: 5, /* c */ point: {x: 1,},}",
     '"{\\"text\\": \\"double\\"}"',
     '{"text": "cut off", "items": [1, 2',
+    '{"text": "refuse this", "count": 2}',
+    "{text: 'refuse', count: '2'}",
 ]):
     put("repair", f"echo-{i}", args)
 # Schemas for the export target: every example tool's, and shapes the lowerings rewrite.

@@ -15,7 +15,9 @@ use std::sync::{Arc, Once, OnceLock};
 use tool_runtime::router::stream::{Accumulate, StreamEvent};
 use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
 use tool_runtime::router::{self, Format};
-use tool_runtime::{tool, Dialect, ErrorCode, Registry, RepairPolicy, ToolCall, ToolOutput};
+use tool_runtime::{
+    tool, Dialect, ErrorCode, Registry, RepairPolicy, ToolCall, ToolError, ToolOutput,
+};
 
 /// Panics that `tool-runtime` contains on purpose: inside `llm_json`, which the lenient repair
 /// runs under `catch_unwind` because it is third-party code fed hostile text.
@@ -285,7 +287,11 @@ pub enum Mode {
     },
 }
 
-/// Echo the arguments back, as the tool received them.
+/// How many times `echo` has run: a call must run its tool at most once.
+static ECHO_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// Echo the arguments back, as the tool received them; a text starting with `refuse` is
+/// refused with the code a bad call gets, as a tool may answer.
 #[tool(read_only)]
 pub fn echo(
     /// Any text.
@@ -306,8 +312,26 @@ pub fn echo(
     mode: Mode,
     /// A ratio.
     ratio: Option<f64>,
-) -> Value {
-    json!({"text": text, "count": count, "flag": flag, "items": items, "point": point, "mode": mode, "ratio": ratio})
+) -> Result<Value, ToolError> {
+    ECHO_RUNS.fetch_add(1, Ordering::SeqCst);
+    if text.starts_with("refuse") {
+        return Err(ToolError::with_code(
+            ErrorCode::InvalidArguments,
+            "refused by the tool",
+        ));
+    }
+    Ok(
+        json!({"text": text, "count": count, "flag": flag, "items": items, "point": point, "mode": mode, "ratio": ratio}),
+    )
+}
+
+/// Runs one call of `echo`, checking that it ran the tool at most once.
+fn echo_once<T>(args: &str, call: impl FnOnce() -> T) -> T {
+    ECHO_RUNS.store(0, Ordering::SeqCst);
+    let output = call();
+    let runs = ECHO_RUNS.load(Ordering::SeqCst);
+    assert!(runs <= 1, "echo ran {runs} times for one call: {args:?}");
+    output
 }
 
 /// A registry of the `echo` tool under `policy`.
@@ -332,15 +356,16 @@ fn echo_registries() -> &'static [Registry; 3] {
 }
 
 /// Target `repair`: the whole input is the argument text of a call to `echo`, made under
-/// each repair policy. No call panics, each output is bounded; a stricter policy's success is
-/// kept unchanged by a more lenient one (repair never changes a good call), and a call that
-/// needed lenient JSON repair failed under `Safe` as malformed.
+/// each repair policy. No call panics or runs the tool twice, each output is bounded; a
+/// stricter policy's success is kept unchanged by a more lenient one (repair never changes a
+/// good call), and a call that needed lenient JSON repair failed under `Safe` as malformed.
 pub fn check_repair(data: &[u8]) {
     let args = lossy(data);
     let [off, safe, lenient] = echo_registries();
-    let off_out = off.call_blocking("echo", &args);
-    let safe_out = safe.call_blocking("echo", &args);
-    let (lenient_out, report) = block_on(lenient.call_with_report("echo", &args));
+    let off_out = echo_once(&args, || off.call_blocking("echo", &args));
+    let safe_out = echo_once(&args, || safe.call_blocking("echo", &args));
+    let (lenient_out, report) =
+        echo_once(&args, || block_on(lenient.call_with_report("echo", &args)));
     for out in [&off_out, &safe_out, &lenient_out] {
         check_output(out, ToolOutput::DEFAULT_MAX_OUTPUT);
     }
