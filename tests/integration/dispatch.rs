@@ -604,3 +604,29 @@ fn a_tool_refusing_its_arguments_runs_once() {
         );
     }
 }
+
+#[test]
+fn call_blocking_keeps_a_sync_tools_timeout() {
+    let registry = Registry::builder()
+        .without_inventory()
+        .register(doze::TOOL)
+        .timeout("doze", Duration::from_millis(100))
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let output = registry.call_blocking("doze", r#"{"ms": 2000}"#);
+    assert_eq!(
+        output.as_error().map(|e| e.code),
+        Some(ErrorCode::Timeout),
+        "{output:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        registry.call_blocking("doze", r#"{"ms": 1}"#),
+        ToolOutput::text("rested")
+    );
+}

@@ -64,14 +64,16 @@ impl Registry {
 
     /// [`call`](Self::call) for code that isn't async. A sync tool runs right here, on the
     /// calling thread (outside the gate and the concurrency limit: the caller asked to block);
-    /// an async tool, or a call that needs approval, runs on a small runtime the registry keeps
-    /// for this. From inside an async runtime such a call is an error output: use
-    /// `call(...).await` there.
+    /// an async tool, a call that needs approval, or a sync tool with a timeout to keep runs
+    /// on a small runtime the registry keeps for this, the sync tool on its blocking pool, so a
+    /// call past its timeout ends with a `timeout` error output as it would under `call`.
+    /// From inside an async runtime such a call is an error output: use `call(...).await`
+    /// there.
     pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
         // The common call, kept small: a tool's own name, a direct tool, a good call.
         let found = self.find(name);
         if let Some(entry) = found {
-            if entry.direct && !entry.needs_approval && self.config.limits.check(args).is_ok() {
+            if entry.runs_inline && self.config.limits.check(args).is_ok() {
                 let cx = self.context(entry, None, true);
                 return match entry.handler.invoke(Args::Text(args), &cx) {
                     Pending::Ran(output) => named(output, entry),
@@ -95,8 +97,9 @@ impl Registry {
                 Err(output) => return output,
             },
         };
-        if entry.needs_approval {
-            // The approver is async, and must answer before anything runs.
+        if entry.needs_approval || entry.timeout.is_some() {
+            // The approver is async, and must answer before anything runs; a timeout is kept
+            // by running a sync tool on the blocking pool and waiting no longer than it says.
             return self.block_on(name, self.execute(name, None, args, None, None));
         }
         // The caller blocks on the call anyway: a sync tool runs right here.

@@ -268,11 +268,13 @@ fn entry(
             location,
         }),
         direct: false,
+        runs_inline: false,
     };
     entry.direct = entry.typed
         && entry.resolvers.is_empty()
         && !entry.uses_context_defaults
         && (entry.exact || entry.validator.is_none());
+    entry.runs_inline = entry.direct && !entry.needs_approval && entry.timeout.is_none();
     Some(entry)
 }
 

@@ -92,6 +92,9 @@ pub(crate) struct Entry {
     /// Whether a good call goes from its text straight to the typed arguments: a typed tool
     /// with nothing to resolve, whose schema serde enforces exactly or isn't validated.
     pub direct: bool,
+    /// Whether `call_blocking` may run a good call right where it is: a direct tool with no
+    /// approval to ask for and no timeout to keep.
+    pub runs_inline: bool,
 }
 
 impl Registry {
