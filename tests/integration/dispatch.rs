@@ -466,14 +466,18 @@ fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
             registry
                 .call_tool(&ToolCall::new("call_10", "explode", r#"{"why": "x"}"#))
                 .await;
-        })
+        });
+        // `call_blocking` too: a sync tool run inline, an async one, an unknown name.
+        registry.call_blocking("explode", r#"{"why": "y"}"#);
+        registry.call_blocking("peek", r#"{"n": 4}"#);
+        registry.call_blocking("no_such_tool", "{}");
     });
     let spans = capture.0.lock().unwrap();
     let tool_spans: Vec<&CapturedSpan> = spans
         .iter()
         .filter(|(name, _)| name == "execute_tool")
         .collect();
-    assert_eq!(tool_spans.len(), 2);
+    assert_eq!(tool_spans.len(), 5, "{tool_spans:?}");
     let field = |span: &CapturedSpan, key: &str| {
         span.1
             .iter()
@@ -492,6 +496,35 @@ fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
     let failed = tool_spans[1];
     assert_eq!(field(failed, "outcome"), "error");
     assert_eq!(field(failed, "error.type"), "panicked");
+    let blocking: Vec<(String, String, String)> = tool_spans[2..]
+        .iter()
+        .map(|span| {
+            (
+                field(span, "otel.name"),
+                field(span, "outcome"),
+                field(span, "error.type"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        blocking,
+        [
+            (
+                "execute_tool explode".into(),
+                "error".into(),
+                "panicked".into()
+            ),
+            ("execute_tool peek".into(), "ok".into(), String::new()),
+            (
+                "execute_tool no_such_tool".into(),
+                "error".into(),
+                "unknown_tool".into()
+            ),
+        ]
+    );
+    assert!(tool_spans[2..]
+        .iter()
+        .all(|span| !field(span, "duration_ms").is_empty()));
 }
 
 /// Two calls meet here: they finish only if they run at the same time.

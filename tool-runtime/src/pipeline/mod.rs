@@ -70,6 +70,40 @@ impl Registry {
     /// From inside an async runtime such a call is an error output: use `call(...).await`
     /// there.
     pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
+        // One atomic load when no subscriber listens at INFO, the common case.
+        if tracing::Level::INFO <= tracing::level_filters::STATIC_MAX_LEVEL
+            && tracing::Level::INFO <= tracing::level_filters::LevelFilter::current()
+        {
+            return self.call_blocking_traced(name, args);
+        }
+        self.call_blocking_untraced(name, args)
+    }
+
+    /// [`call_blocking`](Self::call_blocking) under the call's `execute_tool` span, as
+    /// [`call`](Self::call) has it.
+    #[cold]
+    #[inline(never)]
+    fn call_blocking_traced(&self, name: &str, args: &str) -> ToolOutput {
+        let entry = self.find(name).or_else(|| {
+            self.lookup_other(name, &mut Vec::new(), &mut Clock::start(false))
+                .ok()
+        });
+        if entry.is_some_and(|e| e.needs_approval || e.timeout.is_some()) {
+            // Such a call goes through `execute`, which makes its span.
+            return self.call_blocking_untraced(name, args);
+        }
+        let span = tool_span(name, None);
+        let started = std::time::Instant::now();
+        let output = span.in_scope(|| self.call_blocking_untraced(name, args));
+        if !span.is_disabled() {
+            record_outcome(&span, &output, started.elapsed());
+        }
+        output
+    }
+
+    /// [`call_blocking`](Self::call_blocking) itself.
+    #[inline]
+    fn call_blocking_untraced(&self, name: &str, args: &str) -> ToolOutput {
         // The common call, kept small: a tool's own name, a direct tool, a good call.
         let found = self.find(name);
         if let Some(entry) = found {
@@ -169,22 +203,7 @@ impl Registry {
         mut report: Option<&mut CallReport>,
         cancel: Option<&tokio_util::sync::CancellationToken>,
     ) -> ToolOutput {
-        // Named and attributed after OpenTelemetry's GenAI conventions, so an OpenTelemetry
-        // subscriber shows tool calls the way other agent frameworks do.
-        let span = tracing::info_span!(
-            "execute_tool",
-            otel.name = tracing::field::Empty,
-            gen_ai.operation.name = "execute_tool",
-            gen_ai.tool.name = name,
-            gen_ai.tool.call.id = call_id.unwrap_or_default(),
-            gen_ai.tool.type = "function",
-            outcome = tracing::field::Empty,
-            error.type = tracing::field::Empty,
-            duration_ms = tracing::field::Empty,
-        );
-        if !span.is_disabled() {
-            span.record("otel.name", format!("execute_tool {name}"));
-        }
+        let span = tool_span(name, call_id);
         let started = (!span.is_disabled()).then(std::time::Instant::now);
         let mut clock = Clock::start(report.is_some());
         let total = Clock::start(report.is_some());
@@ -546,6 +565,26 @@ fn quoted_list(names: &[String]) -> String {
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
         [] => String::new(),
     }
+}
+
+/// A call's span, named and attributed after OpenTelemetry's GenAI conventions, so an
+/// OpenTelemetry subscriber shows tool calls the way other agent frameworks do.
+fn tool_span(name: &str, call_id: Option<&str>) -> tracing::Span {
+    let span = tracing::info_span!(
+        "execute_tool",
+        otel.name = tracing::field::Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = name,
+        gen_ai.tool.call.id = call_id.unwrap_or_default(),
+        gen_ai.tool.type = "function",
+        outcome = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", format!("execute_tool {name}"));
+    }
+    span
 }
 
 /// Records how the call ended on its span.
