@@ -1,9 +1,9 @@
 //! The `#[tool]` attribute macro. Use it through `tool_runtime::tool`, which re-exports it.
 //!
 //! The macro works in three stages, one file each:
-//! - **parse** ([`attr`], [`docs`], [`signature`]): the fn and its attributes become a small model;
-//! - **check** (in [`signature`]): every mistake is collected, so the user sees them all at once;
-//! - **expand** ([`expand`]): the model becomes tokens that wire the fn to generic runtime code.
+//! - **parse** (`attr`, `docs`, `signature`): the fn and its attributes become a small model;
+//! - **check** (in `signature`): every mistake is collected, so the user sees them all at once;
+//! - **expand** (`expand`): the model becomes tokens that wire the fn to generic runtime code.
 
 mod attr;
 mod docs;

@@ -171,7 +171,10 @@ fn argument_error(tool: &str, error: &serde_json::Error) -> ToolOutput {
 /// A boxed future the runtime can hold for any tool.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// What invoking a tool gives back before it has run.
+/// What invoking a tool gives back: an output (refused, or already run inline), or the run
+/// still to do. [`Pending::run`] takes any of them to its output; more variants may come, so a
+/// `match` on it needs a `_` arm.
+#[non_exhaustive]
 pub enum Pending<'a> {
     /// Finished without running: the arguments were refused, or a value couldn't be injected.
     Done(ToolOutput),

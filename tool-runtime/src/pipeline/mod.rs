@@ -1,14 +1,14 @@
 //! The call pipeline: every stage a call passes through between the model's text and the
 //! tool, one module each, run in this order:
 //!
-//! 1. [`limits`]: size and depth caps on the raw text;
-//! 2. [`repair`]: harmless mistakes fixed under a [`RepairPolicy`], each recorded;
-//! 3. [`resolve`]: the ParamResolver fills what the model left out;
-//! 4. [`validate`]: JSON Schema validation, every error described for the model;
+//! 1. `limits`: size and depth caps on the raw text;
+//! 2. `repair`: harmless mistakes fixed under a [`RepairPolicy`], each recorded;
+//! 3. `resolve`: the ParamResolver fills what the model left out;
+//! 4. `validate`: JSON Schema validation, every error described for the model;
 //! 5. deserialize into the typed arguments, and run.
 //!
 //! Tools whose schema the typed deserializer enforces exactly skip the intermediate JSON
-//! value when the call is good (see [`exact`]); any call that fails there takes the full
+//! value when the call is good (see `exact`); any call that fails there takes the full
 //! path, so the model always gets the full path's answer.
 
 pub(crate) mod checked;

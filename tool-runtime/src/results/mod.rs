@@ -1,7 +1,7 @@
 //! Results back to the model: each call's [`ToolOutput`] in the shape the provider's next
 //! request must carry.
 //!
-//! | dialect | what [`format`] gives |
+//! | dialect | what [`format()`] gives |
 //! |---|---|
 //! | OpenAI Chat | one `{"role": "tool", "tool_call_id", "content"}` message per call |
 //! | OpenAI Responses | one `{"type": "function_call_output", "call_id", "output"}` item per call |
