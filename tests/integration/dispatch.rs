@@ -609,11 +609,7 @@ fn refuse_odd(
 fn a_tool_refusing_its_arguments_runs_once() {
     // The error looks like the one a call refused before running gets; the tool must not be
     // run again on the path that repairs or explains refused calls.
-    let registry = Registry::builder()
-        .without_inventory()
-        .register(refuse_odd::TOOL)
-        .build()
-        .unwrap();
+    let registry = Registry::builder().only(["refuse_odd"]).build().unwrap();
     for slow_path in [false, true] {
         REFUSALS_RUN.store(0, Ordering::SeqCst);
         // A name in another case is looked up past the common case, on the slow path.
@@ -641,8 +637,7 @@ fn a_tool_refusing_its_arguments_runs_once() {
 #[test]
 fn call_blocking_keeps_a_sync_tools_timeout() {
     let registry = Registry::builder()
-        .without_inventory()
-        .register(doze::TOOL)
+        .only(["doze"])
         .timeout("doze", Duration::from_millis(100))
         .build()
         .unwrap();

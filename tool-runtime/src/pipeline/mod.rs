@@ -70,44 +70,11 @@ impl Registry {
     /// From inside an async runtime such a call is an error output: use `call(...).await`
     /// there.
     pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
-        // One atomic load when no subscriber listens at INFO, the common case.
-        if tracing::Level::INFO <= tracing::level_filters::STATIC_MAX_LEVEL
-            && tracing::Level::INFO <= tracing::level_filters::LevelFilter::current()
-        {
-            return self.call_blocking_traced(name, args);
-        }
-        self.call_blocking_untraced(name, args)
-    }
-
-    /// [`call_blocking`](Self::call_blocking) under the call's `execute_tool` span, as
-    /// [`call`](Self::call) has it.
-    #[cold]
-    #[inline(never)]
-    fn call_blocking_traced(&self, name: &str, args: &str) -> ToolOutput {
-        let entry = self.find(name).or_else(|| {
-            self.lookup_other(name, &mut Vec::new(), &mut Clock::start(false))
-                .ok()
-        });
-        if entry.is_some_and(|e| e.needs_approval || e.timeout.is_some()) {
-            // Such a call goes through `execute`, which makes its span.
-            return self.call_blocking_untraced(name, args);
-        }
-        let span = tool_span(name, None);
-        let started = std::time::Instant::now();
-        let output = span.in_scope(|| self.call_blocking_untraced(name, args));
-        if !span.is_disabled() {
-            record_outcome(&span, &output, started.elapsed());
-        }
-        output
-    }
-
-    /// [`call_blocking`](Self::call_blocking) itself.
-    #[inline]
-    fn call_blocking_untraced(&self, name: &str, args: &str) -> ToolOutput {
-        // The common call, kept small: a tool's own name, a direct tool, a good call.
+        // The common call, kept small: a tool's own name, a direct tool, a good call, and no
+        // subscriber wanting its span.
         let found = self.find(name);
         if let Some(entry) = found {
-            if entry.runs_inline && self.config.limits.check(args).is_ok() {
+            if entry.runs_inline && !wants_span() && self.config.limits.check(args).is_ok() {
                 let cx = self.context(entry, None, true);
                 return match entry.handler.invoke(Args::Text(args), &cx) {
                     Pending::Ran(output) => named(output, entry),
@@ -120,28 +87,36 @@ impl Registry {
         self.call_blocking_slow(name, found, args)
     }
 
-    /// [`call_blocking`](Self::call_blocking) past its common case.
+    /// [`call_blocking`](Self::call_blocking) past its common case, under the call's
+    /// `execute_tool` span as [`call`](Self::call) has it.
     #[inline(never)]
     fn call_blocking_slow(&self, name: &str, found: Option<&Entry>, args: &str) -> ToolOutput {
         let mut clock = Clock::start(false);
-        let entry = match found {
-            Some(entry) => entry,
-            None => match self.lookup_other(name, &mut Vec::new(), &mut clock) {
-                Ok(entry) => entry,
-                Err(output) => return output,
-            },
-        };
-        if entry.needs_approval || entry.timeout.is_some() {
+        let entry = found.map_or_else(|| self.lookup_other(name, &mut Vec::new(), &mut clock), Ok);
+        if entry.as_ref().is_ok_and(|e| e.needs_runtime()) {
             // The approver is async, and must answer before anything runs; a timeout is kept
             // by running a sync tool on the blocking pool and waiting no longer than it says.
+            // `execute` makes the call's span.
             return self.block_on(name, self.execute(name, None, args, None, None));
         }
-        // The caller blocks on the call anyway: a sync tool runs right here.
-        let cx = self.context(entry, None, true);
-        let output = match self.prepare(entry, &cx, args, None, &mut clock) {
-            Pending::Done(output) | Pending::Ran(output) => named(output, entry),
-            pending => self.block_on_pending(entry, pending, args),
+        let span = wants_span().then(|| (tool_span(name, None), std::time::Instant::now()));
+        let entered = span.as_ref().map(|(span, _)| span.enter());
+        let output = match entry {
+            Err(output) => output,
+            Ok(entry) => {
+                // The caller blocks on the call anyway: a sync tool runs right here.
+                let cx = self.context(entry, None, true);
+                let output = match self.prepare(entry, &cx, args, None, &mut clock) {
+                    Pending::Done(output) | Pending::Ran(output) => named(output, entry),
+                    pending => self.block_on_pending(entry, pending, args),
+                };
+                output
+            }
         };
+        drop(entered);
+        if let Some((span, started)) = span.filter(|(span, _)| !span.is_disabled()) {
+            record_outcome(&span, &output, started.elapsed());
+        }
         output
     }
 
@@ -565,6 +540,13 @@ fn quoted_list(names: &[String]) -> String {
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
         [] => String::new(),
     }
+}
+
+/// Whether a subscriber may want calls' spans: one atomic load when none listens at INFO.
+#[inline]
+fn wants_span() -> bool {
+    tracing::Level::INFO <= tracing::level_filters::STATIC_MAX_LEVEL
+        && tracing::Level::INFO <= tracing::level_filters::LevelFilter::current()
 }
 
 /// A call's span, named and attributed after OpenTelemetry's GenAI conventions, so an

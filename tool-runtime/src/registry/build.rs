@@ -274,7 +274,7 @@ fn entry(
         && entry.resolvers.is_empty()
         && !entry.uses_context_defaults
         && (entry.exact || entry.validator.is_none());
-    entry.runs_inline = entry.direct && !entry.needs_approval && entry.timeout.is_none();
+    entry.runs_inline = entry.direct && !entry.needs_runtime();
     Some(entry)
 }
 

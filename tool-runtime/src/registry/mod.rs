@@ -92,9 +92,17 @@ pub(crate) struct Entry {
     /// Whether a good call goes from its text straight to the typed arguments: a typed tool
     /// with nothing to resolve, whose schema serde enforces exactly or isn't validated.
     pub direct: bool,
-    /// Whether `call_blocking` may run a good call right where it is: a direct tool with no
-    /// approval to ask for and no timeout to keep.
+    /// Whether `call_blocking` may run a good call right where it is: a direct tool that
+    /// doesn't [need the runtime](Entry::needs_runtime).
     pub runs_inline: bool,
+}
+
+impl Entry {
+    /// Whether a call must run on an async runtime even under `call_blocking`: an approver to
+    /// ask first, or a timeout to keep.
+    pub(crate) fn needs_runtime(&self) -> bool {
+        self.needs_approval || self.timeout.is_some()
+    }
 }
 
 impl Registry {
