@@ -108,6 +108,9 @@ type DynamicFn = Arc<dyn Fn(Value, ToolContext) -> BoxFuture<'static, ToolOutput
 
 impl DynamicTool {
     /// A tool from its name, description, input schema and the closure that runs it.
+    ///
+    /// `run` is called when the call runs (after approval, at its place at the gate, inside
+    /// the panic guard), never while the call is being prepared.
     pub fn new<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -187,7 +190,10 @@ impl RuntimeTool for DynamicTool {
             Err(output) => return Pending::Done(output),
         };
         match ToolContext::inject(cx) {
-            Ok(context) => Pending::Async((self.run)(args, context)),
+            // The closure is called on the first poll, not here: this is still the call's
+            // preparation, before approval, the gate and cancellation, and outside the panic
+            // guard, and a closure may do its work before returning its future.
+            Ok(context) => Pending::Async(Box::pin(async move { (self.run)(args, context).await })),
             Err(output) => Pending::Done(output),
         }
     }

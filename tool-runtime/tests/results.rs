@@ -137,6 +137,28 @@ fn responses_get_one_function_call_output_per_call() {
     );
 }
 
+/// Anthropic refuses a `tool_result` with `is_error: true` and no content ("content cannot be
+/// empty if `is_error` is true"), which a tool failing with an empty message (a command's
+/// empty stderr) would give.
+#[test]
+fn an_anthropic_error_result_always_has_content() {
+    let calls = [ToolCall::new("toolu_1", "run_quiet", "{}")];
+    for message in ["", "  "] {
+        let output = ToolOutput::from(ToolError::new(message));
+        let formatted = results::format(
+            Dialect::Anthropic { strict: false },
+            &calls,
+            &[("toolu_1".to_owned(), output)],
+        );
+        let block = &formatted.messages[0]["content"][0];
+        assert_eq!(block["is_error"], true, "{block}");
+        assert_eq!(
+            block["content"], "The tool failed without saying why.",
+            "{block}"
+        );
+    }
+}
+
 #[test]
 fn anthropic_gets_one_user_message_of_tool_results() {
     let (_, formatted) = run("anthropic/text_and_calls.json");

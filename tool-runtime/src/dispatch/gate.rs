@@ -2,9 +2,10 @@
 //! codex-rs scheme), so a call that writes never overlaps another call.
 
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
-use tokio::sync::{Notify, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::Arc;
+use tokio::sync::{Notify, OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
 
-/// One per registry: every call through it passes the gate.
+/// One per registry, behind an `Arc`: every call through it passes the gate.
 ///
 /// While no exclusive call is waiting or running, a parallel-safe call passes with one atomic
 /// counter and no lock: releasing even an uncontended tokio lock takes its waiter list's mutex,
@@ -15,27 +16,29 @@ pub(crate) struct Gate {
     fast: AtomicUsize,
     /// Exclusive calls waiting or running; while there is one, shared passes take the lock.
     exclusive: AtomicUsize,
-    lock: RwLock<()>,
+    lock: Arc<RwLock<()>>,
     /// Wakes an exclusive call waiting for the last lock-free shared pass to end.
     drained: Notify,
 }
 
-/// Held while a call runs.
-pub(crate) enum Pass<'a> {
-    Fast(#[allow(dead_code)] FastPass<'a>),
-    Shared(#[allow(dead_code)] RwLockReadGuard<'a, ()>),
+/// Held while a call runs. It owns its hold on the gate, so a sync tool's thread can keep it
+/// until the tool returns, even after the call was answered (timed out or cancelled): a tool
+/// that can't be stopped still never runs beside one it must not.
+pub(crate) enum Pass {
+    Fast(#[allow(dead_code)] FastPass),
+    Shared(#[allow(dead_code)] OwnedRwLockReadGuard<()>),
     Exclusive(
-        #[allow(dead_code)] RwLockWriteGuard<'a, ()>,
-        #[allow(dead_code)] Claim<'a>,
+        #[allow(dead_code)] OwnedRwLockWriteGuard<()>,
+        #[allow(dead_code)] Claim,
     ),
 }
 
 /// A shared pass taken without the lock.
-pub(crate) struct FastPass<'a>(&'a Gate);
+pub(crate) struct FastPass(Arc<Gate>);
 
-impl Drop for FastPass<'_> {
+impl Drop for FastPass {
     fn drop(&mut self) {
-        let gate = self.0;
+        let gate = &self.0;
         if gate.fast.fetch_sub(1, SeqCst) == 1 && gate.exclusive.load(SeqCst) > 0 {
             gate.drained.notify_waiters();
         }
@@ -44,9 +47,9 @@ impl Drop for FastPass<'_> {
 
 /// An exclusive call's place in [`Gate::exclusive`], given back however the call ends
 /// (a cancelled call may be dropped while it waits).
-pub(crate) struct Claim<'a>(&'a Gate);
+pub(crate) struct Claim(Arc<Gate>);
 
-impl Drop for Claim<'_> {
+impl Drop for Claim {
     fn drop(&mut self) {
         self.0.exclusive.fetch_sub(1, SeqCst);
     }
@@ -62,38 +65,41 @@ impl Gate {
     /// cooperative budget spent (a batch of 1,000 calls otherwise yields every 128). That never
     /// jumps the queue: a waiting call already holds every permit the lock gives back, so a
     /// `try_*` behind it fails and waits its turn like the rest.
-    pub async fn enter(&self, parallel: bool) -> Pass<'_> {
+    pub async fn enter(self: &Arc<Self>, parallel: bool) -> Pass {
         if let Some(pass) = self.try_enter(parallel) {
             return pass;
         }
         if parallel {
-            Pass::Shared(self.lock.read().await)
+            Pass::Shared(Arc::clone(&self.lock).read_owned().await)
         } else {
             self.exclusive.fetch_add(1, SeqCst);
-            let claim = Claim(self);
-            let guard = self.lock.write().await;
+            let claim = Claim(Arc::clone(self));
+            let guard = Arc::clone(&self.lock).write_owned().await;
             self.drain().await;
             Pass::Exclusive(guard, claim)
         }
     }
 
     /// A pass without waiting, when the gate has one free (see [`enter`](Self::enter)).
-    pub fn try_enter(&self, parallel: bool) -> Option<Pass<'_>> {
+    pub fn try_enter(self: &Arc<Self>, parallel: bool) -> Option<Pass> {
         if parallel {
             // Announce, then look (both SeqCst): an exclusive call announces itself before it
             // looks at `fast`, so one of the two always sees the other.
             if self.exclusive.load(SeqCst) == 0 {
                 self.fast.fetch_add(1, SeqCst);
-                let pass = FastPass(self);
+                let pass = FastPass(Arc::clone(self));
                 if self.exclusive.load(SeqCst) == 0 {
                     return Some(Pass::Fast(pass));
                 }
             }
-            self.lock.try_read().ok().map(Pass::Shared)
+            Arc::clone(&self.lock)
+                .try_read_owned()
+                .ok()
+                .map(Pass::Shared)
         } else {
             self.exclusive.fetch_add(1, SeqCst);
-            let claim = Claim(self);
-            let guard = self.lock.try_write().ok()?;
+            let claim = Claim(Arc::clone(self));
+            let guard = Arc::clone(&self.lock).try_write_owned().ok()?;
             // Lock-free shared passes taken before this call announced itself still run.
             (self.fast.load(SeqCst) == 0).then(|| Pass::Exclusive(guard, claim))
         }
@@ -116,7 +122,6 @@ impl Gate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use std::time::Duration;
 
     #[tokio::test]
@@ -146,7 +151,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_cancelled_exclusive_call_gives_its_claim_back() {
-        let gate = Gate::default();
+        let gate = Arc::new(Gate::default());
         let shared = gate.enter(true).await;
         let waiting = tokio::time::timeout(Duration::from_millis(10), gate.enter(false)).await;
         assert!(waiting.is_err());

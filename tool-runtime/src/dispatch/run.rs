@@ -1,6 +1,7 @@
 //! The last stage of one call: approval, the gate, the concurrency limit, the thread it runs
 //! on, its timeout and cancellation, and a panic caught.
 
+use super::gate::Pass;
 use super::panic;
 use crate::approval::{Approval, ApprovalRequest};
 use crate::def::Pending;
@@ -9,7 +10,10 @@ use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
 use futures_util::future::Either;
 use futures_util::FutureExt;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::OwnedSemaphorePermit;
 use tokio_util::sync::CancellationToken;
 
 impl Registry {
@@ -33,24 +37,35 @@ impl Registry {
             && entry.timeout.is_none()
             && !entry.needs_approval
         {
-            if let Some(_pass) = self.gate.try_enter(entry.parallel) {
-                return run_on_the_right_thread(&entry.spec.name, pending).await;
+            if let Some(pass) = self.gate.try_enter(entry.parallel) {
+                let hold = Hold {
+                    _pass: pass,
+                    _permit: None,
+                };
+                return run_on_the_right_thread(&entry.spec.name, pending, hold).await;
             }
         }
         let work = async {
+            // The gate first: a call waiting for its approval keeps its place in the calls'
+            // order, so a later exclusive call can't run before it. The concurrency permit
+            // after: a call waiting on a human holds none.
+            let pass = self.gate.enter(entry.parallel).await;
             if let Some(denied) = self.approve(entry, call_id, arguments).await {
                 return denied;
             }
-            let _pass = self.gate.enter(entry.parallel).await;
-            let _permit = match &self.config.concurrency {
-                Some(limit) => Some(limit.acquire().await),
+            let permit = match &self.config.concurrency {
+                Some(limit) => Arc::clone(limit).acquire_owned().await.ok(),
                 None => None,
+            };
+            let hold = Hold {
+                _pass: pass,
+                _permit: permit,
             };
             // Timers need a tokio runtime; under another executor the call runs unbounded.
             let timeout = entry
                 .timeout
                 .filter(|_| tokio::runtime::Handle::try_current().is_ok());
-            let run = run_on_the_right_thread(&entry.spec.name, pending);
+            let run = run_on_the_right_thread(&entry.spec.name, pending, hold);
             match timeout {
                 // Boxed: a timer is large, and every call's future would carry its room.
                 Some(limit) => match Box::pin(tokio::time::timeout(limit, run)).await {
@@ -118,24 +133,57 @@ async fn until_cancelled(
     }
 }
 
+/// What a running call holds: its pass through the gate and its place under the concurrency
+/// limit, given back when the tool returns.
+struct Hold {
+    _pass: Pass,
+    _permit: Option<OwnedSemaphorePermit>,
+}
+
 /// Sync tools go to the blocking pool, never onto the async executor's threads; async tools
 /// are polled here. Either way a panic becomes an error output.
-async fn run_on_the_right_thread(tool: &str, pending: Pending<'_>) -> ToolOutput {
+///
+/// A sync tool can't be stopped once it runs: when its call is answered first (timed out,
+/// cancelled, or its future dropped), its thread keeps `hold` until the tool returns, so the
+/// next exclusive call still waits for it and the concurrency limit still counts it; and a
+/// tool that hadn't started yet (the blocking pool was busy) never starts.
+async fn run_on_the_right_thread(tool: &str, pending: Pending<'_>, hold: Hold) -> ToolOutput {
     match pending {
         Pending::Done(output) | Pending::Ran(output) => output,
         Pending::Sync(run) => match tokio::runtime::Handle::try_current() {
-            Ok(handle) => match handle.spawn_blocking(run).await {
-                Ok(output) => output,
-                Err(error) if error.is_panic() => panic::output(tool, &*error.into_panic()),
-                Err(_) => cancelled(tool),
-            },
+            Ok(handle) => {
+                let abandoned = Arc::new(AtomicBool::new(false));
+                let _answered = Answered(Arc::clone(&abandoned));
+                let job = handle.spawn_blocking(move || {
+                    let _hold = hold;
+                    (!abandoned.load(SeqCst)).then(run)
+                });
+                match job.await {
+                    Ok(Some(output)) => output,
+                    Err(error) if error.is_panic() => panic::output(tool, &*error.into_panic()),
+                    Ok(None) | Err(_) => cancelled(tool),
+                }
+            }
             // No tokio runtime (another executor is polling us): run here, as asked.
             Err(_) => panic::run_caught(tool, run),
         },
-        Pending::Async(future) => match std::panic::AssertUnwindSafe(future).catch_unwind().await {
-            Ok(output) => output,
-            Err(payload) => panic::output(tool, &*payload),
-        },
+        Pending::Async(future) => {
+            let _hold = hold;
+            match std::panic::AssertUnwindSafe(future).catch_unwind().await {
+                Ok(output) => output,
+                Err(payload) => panic::output(tool, &*payload),
+            }
+        }
+    }
+}
+
+/// Marks a sync call answered when its waiting ends, however it ends, so a tool that hasn't
+/// started by then doesn't start.
+struct Answered(Arc<AtomicBool>);
+
+impl Drop for Answered {
+    fn drop(&mut self) {
+        self.0.store(true, SeqCst);
     }
 }
 

@@ -9,7 +9,6 @@
 
 use super::{McpImport, McpTools};
 use crate::registry::{BuildError, Registry, RegistryBuilder};
-use std::collections::HashSet;
 
 impl RegistryBuilder {
     /// Imports the tools of the MCP server `command` starts (`npx`, `["-y",
@@ -57,7 +56,9 @@ impl RegistryBuilder {
                 (source, import.open().await)
             }))
             .await;
-        let mut taken = HashSet::new();
+        // An imported tool whose plain name a local tool already has gets a hash, as two
+        // imported tools sharing a name do.
+        let mut taken = self.names_in_use();
         let mut errors = Vec::new();
         for (source, connected) in connected {
             match connected {

@@ -49,8 +49,8 @@ pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult
 }
 
 /// A remote server's `CallToolResult` as an output: an error when `isError`, JSON for
-/// `structuredContent` (when the content is only its text copy), text for text, and rich
-/// content for the rest.
+/// `structuredContent` (when the content is only its text copy; text and JSON when the text
+/// says more), text for text, and rich content for the rest.
 pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
     let blocks: Vec<ContentBlock> = result
         .content
@@ -79,10 +79,25 @@ pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
     }
     match &result.structured_content {
         Some(structured) if all_text && !structured.is_null() => {
-            ToolOutput::Json(JsonOutput::from(unwrapped(structured, &text())))
+            structured_output(structured, text())
         }
         _ if all_text => ToolOutput::Text(text()),
         _ => ToolOutput::Content(blocks),
+    }
+}
+
+/// A `structuredContent` and its result's text: the JSON when the text is only its copy (or
+/// empty), else the text followed by the JSON, so neither what the server wrote for the model
+/// nor the data is lost.
+fn structured_output(structured: &Value, text: String) -> ToolOutput {
+    let value = unwrapped(structured, &text);
+    let copy = text.is_empty()
+        || serde_json::from_str::<Value>(&text)
+            .is_ok_and(|copy| copy == value || &copy == structured);
+    if copy {
+        ToolOutput::Json(JsonOutput::from(value))
+    } else {
+        ToolOutput::Text(format!("{text}\n{value}"))
     }
 }
 
@@ -193,10 +208,13 @@ mod tests {
         let named_result = result(
             json!({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"result": 1}}),
         );
+        // "ok" is no copy of the JSON: the model reads both.
         assert_eq!(
             remote_output(&named_result),
-            ToolOutput::json(&json!({"result": 1}))
+            ToolOutput::text("ok\n{\"result\":1}")
         );
+        let empty = result(json!({"content": [], "structuredContent": {"n": 1}}));
+        assert_eq!(remote_output(&empty), ToolOutput::json(&json!({"n": 1})));
 
         let failed = result(json!({"content": [{"type": "text", "text": "no"}], "isError": true}));
         let error = remote_output(&failed);

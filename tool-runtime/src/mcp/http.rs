@@ -72,6 +72,8 @@ impl HttpOptions {
     /// The most sessions open at once (default [`DEFAULT_MAX_SESSIONS`](Self::DEFAULT_MAX_SESSIONS),
     /// at least 1). A request that would open another (a `POST` without `Mcp-Session-Id`) gets
     /// 503 with `Retry-After` until a client ends its session or one has been idle 5 minutes.
+    /// A request in protocol 2026-07-28 or later (no sessions) is served past the cap, unless
+    /// it is an `initialize`, which opens a session whatever version it names.
     #[must_use]
     pub fn max_sessions(mut self, sessions: usize) -> HttpOptions {
         self.max_sessions = sessions.max(1);
@@ -284,23 +286,70 @@ async fn handle(
         }
     }
     // A POST without a session id asks for a new session (rmcp refuses anything but
-    // `initialize` there). Checked before rmcp opens it, so concurrent requests may pass
-    // together: the cap is exceeded by at most the requests in flight.
+    // `initialize` there), unless it speaks 2026-07-28 or later, which has no sessions: rmcp
+    // serves such a request statelessly, an `initialize` excepted. Checked before rmcp opens
+    // the session, so concurrent requests may pass together: the cap is exceeded by at most
+    // the requests in flight.
     if request.method() == hyper::Method::POST
         && !request.headers().contains_key("mcp-session-id")
         && sessions.sessions.read().await.len() >= options.max_sessions
     {
-        let mut response = plain(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Service Unavailable: too many MCP sessions are open; end one with DELETE, or retry later",
-        );
-        response.headers_mut().insert(
-            hyper::header::RETRY_AFTER,
-            hyper::header::HeaderValue::from_static("5"),
-        );
-        return response;
+        if !sessionless_version(&request) {
+            return too_many_sessions();
+        }
+        // Only at the cap, so only then is the body read ahead of rmcp.
+        let (parts, body) = request.into_parts();
+        let Ok(body) = http_body_util::Limited::new(body, MAX_PEEKED_BODY)
+            .collect()
+            .await
+        else {
+            return plain(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large");
+        };
+        let body = body.to_bytes();
+        if is_initialize(&body) {
+            return too_many_sessions();
+        }
+        return service
+            .handle(Request::from_parts(parts, Full::new(body)))
+            .await;
     }
     service.handle(request).await
+}
+
+/// The most of a request's body read to see whether it opens a session.
+const MAX_PEEKED_BODY: usize = 16 << 20;
+
+/// Whether the request names a protocol version without sessions (2026-07-28 or later; the
+/// versions are dates, so they compare as text).
+fn sessionless_version<B>(request: &Request<B>) -> bool {
+    request
+        .headers()
+        .get("mcp-protocol-version")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|version| version >= "2026-07-28")
+}
+
+/// Whether a JSON-RPC body is (or, in a batch, holds) an `initialize` request, which opens a
+/// session whatever version it names.
+fn is_initialize(body: &[u8]) -> bool {
+    let is_init = |message: &serde_json::Value| message["method"] == "initialize";
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Array(batch)) => batch.iter().any(is_init),
+        Ok(message) => is_init(&message),
+        Err(_) => false,
+    }
+}
+
+fn too_many_sessions() -> Response<Body> {
+    let mut response = plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Service Unavailable: too many MCP sessions are open; end one with DELETE, or retry later",
+    );
+    response.headers_mut().insert(
+        hyper::header::RETRY_AFTER,
+        hyper::header::HeaderValue::from_static("5"),
+    );
+    response
 }
 
 /// Compares in time that depends only on the lengths, so a token can't be guessed byte by

@@ -402,6 +402,25 @@ impl fmt::Display for ImportNote {
     }
 }
 
+/// Tells the server a forwarded call was cancelled, if dropped while it still holds the call.
+struct CancelOnDrop(Option<(rmcp::Peer<RoleClient>, rmcp::model::RequestId)>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some((peer, id)) = self.0.take() else {
+            return;
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let reason = Some("cancelled by the caller".to_owned());
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                    .await;
+            });
+        }
+    }
+}
+
 /// The connection to one server, shared by its tools.
 struct Remote {
     client: RunningService<RoleClient, Handler>,
@@ -429,7 +448,12 @@ impl Remote {
             let (id, token) = (handle.id.clone(), handle.progress_token.clone());
             self.handler.watch(&token, cx.clone());
             let _watching = Unwatch(&self.handler, &token);
-            match tokio::time::timeout(self.call_timeout, handle.await_response()).await {
+            // Dropped before the answer (the registry's timeout, a cancelled batch, the MCP
+            // client here cancelling): the server is told, so its tool stops too.
+            let mut unanswered = CancelOnDrop(Some((peer.clone(), id.clone())));
+            let answer = tokio::time::timeout(self.call_timeout, handle.await_response()).await;
+            unanswered.0 = None;
+            match answer {
                 Ok(answer) => {
                     // rmcp hands each notification to a task of its own, so the last progress
                     // may still be on its way: let it run before the result is returned.

@@ -5,13 +5,16 @@
 //! `definitions` and `#/definitions/...` references, a root without `type: object`, objects
 //! whose `additionalProperties` is a schema. What is changed, and why:
 //!
-//! - the root becomes an object schema with `properties` (MCP requires `type: object`;
-//!   OpenAI and Gemini reject anything else);
+//! - the root becomes an object schema (MCP requires `type: object`; OpenAI and Gemini reject
+//!   anything else), with `properties` unless a union or reference says what it holds; a root
+//!   that is a `$ref` to one of its definitions (Go's `invopop/jsonschema`) gets that
+//!   definition's keywords, so the root itself lists its properties;
 //! - `$schema`, `$id`, `$anchor`, `$dynamicAnchor` and `$comment` go: a draft marker would
 //!   switch the validator's dialect, an id changes how references resolve, and no provider
 //!   takes them;
 //! - `definitions` become `$defs` and their references follow, the one place the exporters
-//!   look for definitions;
+//!   look for definitions; a draft-07 tuple (`items: [..]`, `additionalItems`) becomes
+//!   `prefixItems` and `items`, its meaning in 2020-12;
 //! - a reference outside the document (`https://...`) becomes `{}` (anything): the validator
 //!   never fetches, and a model can't either;
 //! - `additionalProperties: {}` (a schema that allows anything) becomes `true`, what it
@@ -110,17 +113,6 @@ pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
             Map::new()
         }
     };
-    match root.get("type") {
-        Some(Value::String(t)) if t == "object" => {}
-        None => {
-            changes.add("`type: object` added at the root".to_owned());
-            root.insert("type".into(), "object".into());
-        }
-        Some(other) => {
-            changes.add(format!("the root's `type` {other} became `object`"));
-            root.insert("type".into(), "object".into());
-        }
-    }
     root.remove("$schema");
     if let Some(definitions) = root.remove("definitions") {
         changes.add("`definitions` became `$defs`".to_owned());
@@ -133,11 +125,52 @@ pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
             }
         }
     }
-    root.entry("properties")
-        .or_insert_with(|| Value::Object(Map::new()));
+    inline_root_reference(&mut root, &mut changes);
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        None => {
+            changes.add("`type: object` added at the root".to_owned());
+            root.insert("type".into(), "object".into());
+        }
+        Some(other) => {
+            changes.add(format!("the root's `type` {other} became `object`"));
+            root.insert("type".into(), "object".into());
+        }
+    }
+    // A root that says what it holds only through a union or a reference is left to say it:
+    // empty `properties` beside it would read as "no properties" to strict mode.
+    if !["$ref", "anyOf", "oneOf", "allOf"]
+        .iter()
+        .any(|k| root.contains_key(*k))
+    {
+        root.entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
     let mut root = Value::Object(root);
     walk(&mut root, &mut changes);
     (root, changes.lines)
+}
+
+/// A root that is a reference to one of its definitions (Go's `invopop/jsonschema` writes
+/// these) gets the definition's keywords, so the root itself says it is an object and what it
+/// holds. Its own keywords win; the definition stays, for references inside it.
+fn inline_root_reference(root: &mut Map<String, Value>, changes: &mut Changes) {
+    let Some(Value::String(reference)) = root.get("$ref") else {
+        return;
+    };
+    let name = reference
+        .strip_prefix("#/$defs/")
+        .or_else(|| reference.strip_prefix("#/definitions/"))
+        .filter(|name| !name.contains(['/', '~', '%']));
+    let Some(Value::Object(definition)) = name.and_then(|n| root.get("$defs")?.get(n)) else {
+        return;
+    };
+    let (definition, reference) = (definition.clone(), reference.clone());
+    root.remove("$ref");
+    for (key, value) in definition {
+        root.entry(key).or_insert(value);
+    }
+    changes.add(format!("the root's `$ref` to `{reference}` was inlined"));
 }
 
 #[derive(Default)]
@@ -158,6 +191,16 @@ fn walk(schema: &mut Value, changes: &mut Changes) {
     let Value::Object(map) = schema else {
         return;
     };
+    // Draft 7's tuple (`items: [..]`, then `additionalItems`) in 2020-12's words: the schema
+    // is read as 2020-12 once its `$schema` is gone, where `items` must be one schema.
+    if map.get("items").is_some_and(Value::is_array) {
+        let tuple = map.remove("items").unwrap_or_default();
+        map.insert("prefixItems".into(), tuple);
+        if let Some(rest) = map.remove("additionalItems") {
+            map.insert("items".into(), rest);
+        }
+        changes.add("a draft-07 tuple (`items: [..]`) became `prefixItems`".to_owned());
+    }
     let unknown: Vec<String> = map
         .keys()
         .filter(|k| !KNOWN.contains(&k.as_str()))

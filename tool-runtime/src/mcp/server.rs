@@ -106,7 +106,8 @@ impl McpServer {
                     ErrorData::invalid_params(format!("invalid cursor {cursor:?}"), None)
                 })?,
         };
-        let end = (start + self.page_size).min(self.tools.len());
+        // Saturating: `page_size(usize::MAX)` means "one page".
+        let end = start.saturating_add(self.page_size).min(self.tools.len());
         let mut page = ListToolsResult::with_all_items(self.tools[start..end].to_vec());
         page.next_cursor = (end < self.tools.len()).then(|| end.to_string());
         Ok(page)

@@ -25,7 +25,10 @@ impl McpServer {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
+        // A session of its own: clones of one server serve several streams, and one client's
+        // `logging/setLevel` must not silence another's logs.
         let running = self
+            .for_session()
             .serve((read, write))
             .await
             .map_err(|e| McpError::Serve(e.to_string()))?;

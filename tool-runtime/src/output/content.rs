@@ -205,25 +205,107 @@ pub(crate) fn decoded_len(base64: &str) -> usize {
     (base64.len() / 4 * 3).saturating_sub(padding.min(2))
 }
 
-/// Cuts the text of `blocks` to `max_bytes` in all, each text its share of the budget (by its
-/// size), middles out as [`ToolOutput::bounded`](super::ToolOutput::bounded) cuts text.
-/// Images, audio and blobs are not model text and are kept whole.
+/// Cuts the text of `blocks` to `max_bytes` in all, middles out as
+/// [`ToolOutput::bounded`](super::ToolOutput::bounded) cuts text. Images, audio and blobs are
+/// not model text and are kept whole.
+///
+/// Short texts are kept whole while they fit an even share of what is left, and the longer
+/// ones split the rest. When those shares are too small to hold a marker each (many texts,
+/// a small cap), the texts are kept in order while they fit and the ones after are replaced
+/// by one marker that counts them, so the cap holds either way.
 pub(crate) fn bounded(mut blocks: Vec<ContentBlock>, max_bytes: usize) -> Vec<ContentBlock> {
-    let total: usize = blocks
+    let lens: Vec<usize> = blocks
         .iter()
         .filter_map(ContentBlock::as_text)
         .map(str::len)
-        .sum();
-    if total <= max_bytes {
+        .collect();
+    if lens.iter().sum::<usize>() <= max_bytes {
         return blocks;
     }
-    for text in blocks.iter_mut().filter_map(ContentBlock::text_mut) {
-        let share = (max_bytes as u128 * text.len() as u128 / total as u128) as usize;
+    let shares = shares(&lens, max_bytes);
+    let each_cut_holds_its_marker = lens
+        .iter()
+        .zip(&shares)
+        .all(|(&len, &share)| share >= len || share >= truncate::longest_marker(len));
+    if !each_cut_holds_its_marker {
+        return collapse(blocks, max_bytes);
+    }
+    for (text, share) in blocks
+        .iter_mut()
+        .filter_map(ContentBlock::text_mut)
+        .zip(shares)
+    {
         if let Some(cut) = truncate::truncate_middle(text, share) {
             *text = cut.text;
         }
     }
     blocks
+}
+
+/// Each text's share of `max`: from the shortest up, a text that fits an even share of what
+/// is left keeps its length; the rest split what is left evenly.
+fn shares(lens: &[usize], max: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..lens.len()).collect();
+    order.sort_by_key(|&i| lens[i]);
+    let mut shares = lens.to_vec();
+    let mut budget = max;
+    for (k, &i) in order.iter().enumerate() {
+        let even = budget / (order.len() - k);
+        if lens[i] > even {
+            for &j in &order[k..] {
+                shares[j] = even;
+            }
+            break;
+        }
+        budget -= lens[i];
+    }
+    shares
+}
+
+/// The texts in order while they fit, the first that doesn't cut to what is left (when its
+/// marker fits), and every text after it replaced, where the first of them was, by one marker
+/// that counts them. Room for that marker is kept from the start.
+fn collapse(blocks: Vec<ContentBlock>, max: usize) -> Vec<ContentBlock> {
+    let total: usize = blocks
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .map(str::len)
+        .sum();
+    let mut budget = max.saturating_sub(truncate::longest_marker(total));
+    let mut dropped = Truncation {
+        original_bytes: 0,
+        removed_bytes: 0,
+        removed_lines: 0,
+    };
+    let mut dropped_at = None;
+    let mut out = Vec::with_capacity(blocks.len());
+    for mut block in blocks {
+        let Some(text) = block.text_mut() else {
+            out.push(block);
+            continue;
+        };
+        if dropped_at.is_none() && text.len() <= budget {
+            budget -= text.len();
+            out.push(block);
+            continue;
+        }
+        if dropped_at.is_none() && budget >= truncate::longest_marker(text.len()) {
+            if let Some(cut) = truncate::truncate_middle(text, budget) {
+                *text = cut.text;
+            }
+            budget = 0;
+            out.push(block);
+            continue;
+        }
+        dropped_at.get_or_insert(out.len());
+        dropped.original_bytes += text.len();
+        dropped.removed_bytes += text.len();
+        dropped.removed_lines += memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    }
+    if let Some(at) = dropped_at {
+        out.insert(at, ContentBlock::text(truncate::marker(&dropped)));
+    }
+    out
 }
 
 /// What the output cap cut from `blocks`, summed over their texts.

@@ -82,10 +82,11 @@ impl JsonOutput {
         self.text
     }
 
-    /// The JSON as a `serde_json::Value`.
+    /// The JSON as a `serde_json::Value`; the text itself, as a JSON string, for a value
+    /// nested deeper than serde_json parses (128 levels), which its serializer still writes.
     pub fn to_value(&self) -> serde_json::Value {
-        // The text was produced by serde_json, so it parses.
-        serde_json::from_str(&self.text).unwrap_or(serde_json::Value::Null)
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|_| serde_json::Value::String(self.text.clone()))
     }
 
     /// The text as a raw JSON value, to embed in a larger document without re-encoding.

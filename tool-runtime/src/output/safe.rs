@@ -63,8 +63,19 @@ pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failur
     match catch_unwind(AssertUnwindSafe(|| write(value, &fast))) {
         Ok(Ok(text)) => return Ok(text),
         Ok(Err(_)) => {}
-        // Running it again would only panic again.
-        Err(payload) => return Err(Failure::panicked(payload.as_ref(), String::new())),
+        Err(payload) => {
+            // Run again only to find where: the careful pass tracks the pointer the fast one
+            // doesn't. The first panic's message is the one reported, and a value that doesn't
+            // panic twice is still refused (what it wrote may differ from the first run).
+            let careful = Cx::new(true);
+            let again = catch_unwind(AssertUnwindSafe(|| write(value, &careful)));
+            let path = if again.is_err() {
+                careful.pointer()
+            } else {
+                String::new()
+            };
+            return Err(Failure::panicked(payload.as_ref(), path));
+        }
     }
     let careful = Cx::new(true);
     match catch_unwind(AssertUnwindSafe(|| write(value, &careful))) {
@@ -150,6 +161,21 @@ impl Cx {
             careful,
             path: RefCell::new(Vec::new()),
             failed_at: RefCell::new(None),
+        }
+    }
+
+    /// In the careful pass, steps into a variant's fields (serde_json writes them under
+    /// `{"Variant": ...}`) until [`leave`](Self::leave).
+    fn enter(&self, variant: &'static str) {
+        if self.careful {
+            self.path.borrow_mut().push(Segment::Field(variant));
+        }
+    }
+
+    /// Steps back out of what [`enter`](Self::enter) stepped into.
+    fn leave(&self) {
+        if self.careful {
+            self.path.borrow_mut().pop();
         }
     }
 
@@ -354,6 +380,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         let inner = self
             .inner
             .serialize_tuple_variant(name, index, variant, len)?;
+        self.cx.enter(variant);
         Ok(Compound::new(inner, self.cx))
     }
 
@@ -397,6 +424,7 @@ impl<'a, S: Serializer> Serializer for SafeSer<'a, S> {
         let inner = self
             .inner
             .serialize_struct_variant(name, index, variant, len)?;
+        self.cx.enter(variant);
         Ok(Compound::new(inner, self.cx))
     }
 
@@ -435,8 +463,9 @@ impl<'a, C> Compound<'a, C> {
     }
 }
 
+/// `$variant` for a variant's fields, whose `end` leaves the segment its start entered.
 macro_rules! positional {
-    ($trait:ident, $method:ident) => {
+    ($trait:ident, $method:ident $(, $variant:ident)?) => {
         impl<C: $trait> $trait for Compound<'_, C> {
             type Ok = C::Ok;
             type Error = C::Error;
@@ -450,7 +479,10 @@ macro_rules! positional {
 
             #[inline]
             fn end(self) -> Result<C::Ok, C::Error> {
-                self.inner.end()
+                $(let $variant = self.cx;)?
+                let end = self.inner.end();
+                $($variant.leave();)?
+                end
             }
         }
     };
@@ -459,10 +491,10 @@ macro_rules! positional {
 positional!(SerializeSeq, serialize_element);
 positional!(SerializeTuple, serialize_element);
 positional!(SerializeTupleStruct, serialize_field);
-positional!(SerializeTupleVariant, serialize_field);
+positional!(SerializeTupleVariant, serialize_field, variant);
 
 macro_rules! named_fields {
-    ($trait:ident) => {
+    ($trait:ident $(, $variant:ident)?) => {
         impl<C: $trait> $trait for Compound<'_, C> {
             type Ok = C::Ok;
             type Error = C::Error;
@@ -488,14 +520,17 @@ macro_rules! named_fields {
 
             #[inline]
             fn end(self) -> Result<C::Ok, C::Error> {
-                self.inner.end()
+                $(let $variant = self.cx;)?
+                let end = self.inner.end();
+                $($variant.leave();)?
+                end
             }
         }
     };
 }
 
 named_fields!(SerializeStruct);
-named_fields!(SerializeStructVariant);
+named_fields!(SerializeStructVariant, variant);
 
 /// A map being written: streamed in the fast pass; in the careful pass buffered as JSON
 /// text, entry by entry, until its keys say which shape it takes.

@@ -29,6 +29,13 @@ pub(crate) fn marker(t: &Truncation) -> String {
     )
 }
 
+/// The longest a marker for a text of `original` bytes can be, with the two line breaks that
+/// set it apart: each count has at most as many digits as the size.
+pub(crate) fn longest_marker(original: usize) -> usize {
+    let digits = original.to_string().len();
+    OPEN.len() + " of ".len() + " bytes, ".len() + CLOSE.len() + 3 * digits + 2
+}
+
 /// Cuts `text` to at most `max` bytes (or to the marker alone, if the marker doesn't fit);
 /// `None` when it already fits.
 pub(crate) fn truncate_middle(text: &str, max: usize) -> Option<Cut> {
@@ -36,10 +43,7 @@ pub(crate) fn truncate_middle(text: &str, max: usize) -> Option<Cut> {
         return None;
     }
     let original = text.len();
-    // The longest the marker can be: each count has at most as many digits as the size, and
-    // two line breaks set it apart.
-    let digits = original.to_string().len();
-    let longest = OPEN.len() + " of ".len() + " bytes, ".len() + CLOSE.len() + 3 * digits + 2;
+    let longest = longest_marker(original);
     let keep = max.saturating_sub(longest);
     let head_budget = keep / 2;
     let head_end = head_end(text, head_budget);
@@ -116,7 +120,11 @@ pub(crate) fn find(text: &str) -> Option<Truncation> {
         };
         let marker = OPEN.len() + len;
         let kept = truncation.original_bytes - truncation.removed_bytes;
-        if (kept + marker..=kept + marker + 2).contains(&text.len()) {
+        // Checked: a text may quote a marker with any counts.
+        let Some(expected) = kept.checked_add(marker) else {
+            continue;
+        };
+        if (expected..=expected.saturating_add(2)).contains(&text.len()) {
             return Some(truncation);
         }
     }

@@ -13,8 +13,9 @@
 //! Each step halves the string and array limits of the one before (from the whole budget
 //! and a sixteenth of it in items, down to 64 bytes and 2 items), so a binary search over the
 //! steps finds the gentlest one that fits in a handful of tries. JSON that fits at no step
-//! (an object with more keys than the budget holds) or that doesn't parse back becomes marked
-//! text: the compact JSON text cut in the middle, as for a text output.
+//! (an object with more keys than the budget holds), that doesn't parse back, or that a
+//! `serde_json::Value` can't hold exactly (an integer past 64 bits) becomes marked text: the
+//! compact JSON text cut in the middle, as for a text output.
 
 use super::truncate::truncate_middle;
 use super::{JsonOutput, ToolOutput, Truncation};
@@ -31,6 +32,11 @@ pub(crate) fn truncate(json: &str, max: usize) -> ToolOutput {
     let Ok(value) = serde_json::from_str::<Value>(json) else {
         return marked_text(json, max);
     };
+    // A value the parse changed (an integer past 64 bits read as a float, a repeated key)
+    // would be written back changed: such JSON is cut as text, which keeps what it keeps exact.
+    if serde_json::to_string(&value).map_or(true, |text| text != json) {
+        return marked_text(json, max);
+    }
     let ladder = ladder(max, depth(&value));
     let attempt = |limits: Limits| {
         let mut shrink = Shrink {

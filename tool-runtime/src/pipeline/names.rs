@@ -13,16 +13,26 @@ impl NameIndex {
     pub fn new<'a>(names: impl Iterator<Item = &'a str>) -> NameIndex {
         let mut normalized: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, name) in names.enumerate() {
-            normalized.entry(normalize(name)).or_default().push(i);
+            normalized.entry(fold(name)).or_default().push(i);
         }
         NameIndex { normalized }
     }
 
-    /// The one tool whose normalized name matches, if exactly one does.
+    /// The one tool whose name matches the call's, if exactly one does: case folded and `-`
+    /// read as `_`, then with the call's `functions.` or other `namespace.` prefixes dropped
+    /// one at a time. Only the call's name loses a prefix, never a tool's: MCP allows dots in
+    /// names, and `trash.delete` must not reach a tool named `files.delete`.
     pub fn repair(&self, name: &str) -> Option<usize> {
-        match self.normalized.get(&normalize(name))?.as_slice() {
-            [only] => Some(*only),
-            _ => None,
+        let name = fold(name);
+        let mut rest = name.as_str();
+        loop {
+            if let Some(found) = self.normalized.get(rest) {
+                return match found.as_slice() {
+                    [only] => Some(*only),
+                    _ => None,
+                };
+            }
+            rest = rest.split_once(['.', '/', ':'])?.1;
         }
     }
 }
@@ -47,10 +57,10 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a == b
 }
 
-/// Case folded, `-` read as `_`, and a `functions.` or other `namespace.` prefix dropped.
-fn normalize(name: &str) -> String {
-    let bare = name.trim().rsplit(['.', '/', ':']).next().unwrap_or(name);
-    bare.chars()
+/// Case folded and `-` read as `_`.
+fn fold(name: &str) -> String {
+    name.trim()
+        .chars()
         .map(|c| {
             if c == '-' || c == ' ' {
                 '_'
@@ -63,6 +73,12 @@ fn normalize(name: &str) -> String {
 
 /// Names longer than this get no suggestions.
 const MAX_SUGGEST_LEN: usize = 256;
+
+/// `name` folded, without any `namespace.` prefix: what suggestions compare.
+fn normalize(name: &str) -> String {
+    let name = name.trim();
+    fold(name.rsplit(['.', '/', ':']).next().unwrap_or(name))
+}
 
 /// Up to three names close to `name`, closest first.
 pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Vec<String> {
@@ -131,6 +147,16 @@ mod tests {
             assert_eq!(index.repair(name), Some(0), "{name}");
         }
         assert_eq!(index.repair("write_file"), None);
+    }
+
+    #[test]
+    fn only_the_calls_name_loses_a_prefix() {
+        let index = NameIndex::new(["files.delete", "read_file"].into_iter());
+        assert_eq!(index.repair("FILES.DELETE"), Some(0));
+        assert_eq!(index.repair("functions.files.delete"), Some(0));
+        assert_eq!(index.repair("trash.delete"), None);
+        assert_eq!(index.repair("delete"), None);
+        assert_eq!(index.repair("mcp:read_file"), Some(1));
     }
 
     #[test]

@@ -155,7 +155,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
             limits,
             repair,
             context_defaults,
-            concurrency: concurrency.map(tokio::sync::Semaphore::new),
+            concurrency: concurrency.map(|n| Arc::new(tokio::sync::Semaphore::new(n))),
             approver,
             max_output,
         },

@@ -72,6 +72,24 @@ impl Default for RegistryBuilder {
 }
 
 impl RegistryBuilder {
+    /// The names of the tools added so far, the inventory's included when it is used: names an
+    /// import must not take.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn names_in_use(&self) -> std::collections::HashSet<String> {
+        let collected = self
+            .use_inventory
+            .then(crate::registration::collected)
+            .into_iter()
+            .flatten();
+        self.defs
+            .iter()
+            .copied()
+            .chain(collected)
+            .map(|def| def.name.to_owned())
+            .chain(self.runtime.iter().map(|c| c.name.clone()))
+            .collect()
+    }
+
     /// Gives the registry a value that tools receive as `State<T>`.
     pub fn state<T: Send + Sync + 'static>(self, value: T) -> Self {
         self.state_arc(Arc::new(value))

@@ -42,7 +42,7 @@ pub struct Registry {
     /// Every tool's spec, shared with `ToolContext` so tools can list their peers.
     pub(crate) catalog: Arc<[Arc<ToolSpec>]>,
     pub(crate) config: Config,
-    pub(crate) gate: Gate,
+    pub(crate) gate: Arc<Gate>,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
     /// Each dialect's export, made on first use: the registry never changes, so neither does
@@ -58,7 +58,7 @@ pub(crate) struct Config {
     pub repair: RepairPolicy,
     pub context_defaults: Vec<(String, Value)>,
     /// How many calls may run at once, across all callers.
-    pub concurrency: Option<tokio::sync::Semaphore>,
+    pub concurrency: Option<Arc<tokio::sync::Semaphore>>,
     pub approver: Option<Box<dyn Approver>>,
     /// The output cap of a tool that has none of its own, in bytes.
     pub max_output: usize,

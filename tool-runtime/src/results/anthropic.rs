@@ -8,7 +8,8 @@ use serde_json::{json, Map, Value};
 
 /// One user message with every call's `tool_result`, in call order and nothing else in it: the
 /// API requires each `tool_use` to be answered in the very next message, results first.
-/// `is_error: true` marks failures; empty text leaves `content` out (it is optional). Rich
+/// `is_error: true` marks failures, which always have text (`error_text`: the API refuses an
+/// error result without content); other empty text leaves `content` out (it is optional). Rich
 /// content becomes a list of text and image blocks: an image in a type the API takes (JPEG,
 /// PNG, GIF, WebP) as a base64 image block, anything else as a text block that names it.
 pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {

@@ -205,13 +205,22 @@ pub(crate) fn model_text(output: &ToolOutput) -> String {
     }
 }
 
-/// An error's message and, on a new line, its retry hint.
+/// An error's message and, on a new line, its retry hint. Never blank: Anthropic refuses a
+/// `tool_result` with `is_error: true` and no content ("content cannot be empty if `is_error`
+/// is true"), and a blank error tells no model anything.
 pub(crate) fn error_text(error: &ToolError) -> String {
+    let message = match error.message.trim() {
+        "" => NO_MESSAGE,
+        _ => &error.message,
+    };
     match &error.retry_hint {
-        Some(hint) if !hint.is_empty() => format!("{}\n{hint}", error.message),
-        _ => error.message.clone(),
+        Some(hint) if !hint.trim().is_empty() => format!("{message}\n{hint}"),
+        _ => message.to_owned(),
     }
 }
+
+/// An error's text when the tool gave no message.
+const NO_MESSAGE: &str = "The tool failed without saying why.";
 
 /// The text for APIs without an error flag (OpenAI): errors say they are errors.
 pub(crate) fn flagless_text(output: &ToolOutput) -> String {
@@ -378,6 +387,16 @@ mod tests {
             response["response"]["output"],
             "The chart:\n[audio: audio/wav, 4 bytes]\n[resource: test://r (text/plain)]\nnotes"
         );
+    }
+
+    #[test]
+    fn an_error_without_a_message_still_says_it_failed() {
+        for message in ["", " \n"] {
+            let error = ToolError::new(message);
+            assert_eq!(error_text(&error), NO_MESSAGE);
+            let hinted = error.with_retry_hint("Try again.");
+            assert_eq!(error_text(&hinted), format!("{NO_MESSAGE}\nTry again."));
+        }
     }
 
     #[test]
