@@ -1,4 +1,4 @@
-//! The last stage of one call: approval, the gate, the concurrency limit, the thread it runs
+//! The last stage of one call: the gate, approval, the concurrency limit, the thread it runs
 //! on, its timeout and cancellation, and a panic caught.
 
 use super::gate::Pass;

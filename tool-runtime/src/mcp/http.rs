@@ -316,8 +316,9 @@ async fn handle(
     service.handle(request).await
 }
 
-/// The most of a request's body read to see whether it opens a session.
-const MAX_PEEKED_BODY: usize = 16 << 20;
+/// The most of a request's body read to see whether it opens a session: rmcp's own limit
+/// (a larger body gets 413 from rmcp too).
+const MAX_PEEKED_BODY: usize = 4 << 20;
 
 /// Whether the request names a protocol version without sessions (2026-07-28 or later; the
 /// versions are dates, so they compare as text).
