@@ -9,6 +9,21 @@ use std::process::ExitCode;
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    // `exec_command` runs each program in a process group of its own (so its timeout can kill
+    // what the program started), out of reach of the terminal's Ctrl-C: pass it on, then end
+    // as Ctrl-C would have.
+    // Registered here, before any program starts, not when the task is first polled.
+    #[cfg(unix)]
+    if let Ok(mut interrupt) =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    {
+        tokio::spawn(async move {
+            if interrupt.recv().await.is_some() {
+                tool_examples::tools::exec_command::interrupt_running();
+                std::process::exit(130);
+            }
+        });
+    }
     // Not locked for the whole run: `serve` speaks MCP on stdout from other threads.
     let mut out = io::stdout();
     let result = match cli::run(args, &mut out).await {

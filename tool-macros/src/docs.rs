@@ -20,21 +20,24 @@ pub fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
         })
         .flat_map(|text| text.split('\n').map(str::to_owned).collect::<Vec<_>>())
         .collect();
+    // Only ASCII blanks are indentation: a line may open with a non-breaking or ideographic
+    // space that is part of the text (and is several bytes long).
     let indent = raw
         .iter()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
+        .map(|l| indentation(l))
         .min()
         .unwrap_or(0);
     raw.into_iter()
-        .map(|l| {
-            if l.len() >= indent {
-                l[indent..].trim_end().to_owned()
-            } else {
-                String::new()
-            }
-        })
+        .map(|l| l[indentation(&l).min(indent)..].trim_end().to_owned())
         .collect()
+}
+
+/// The number of leading spaces and tabs, which is also their length in bytes.
+fn indentation(line: &str) -> usize {
+    line.bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count()
 }
 
 /// A fn's doc comment split into the tool description and the per-parameter texts of its
@@ -53,6 +56,8 @@ impl FnDocs {
         let mut arguments = BTreeMap::new();
         let mut section_level: Option<usize> = None;
         let mut current: Option<(String, String)> = None;
+        // Deeper bullets are a list inside the current parameter's text, not parameters.
+        let mut entry_indent: Option<usize> = None;
         let mut in_code_block = false;
 
         for line in lines {
@@ -70,7 +75,11 @@ impl FnDocs {
                     section_level = None;
                     flush(&mut current, &mut arguments);
                 } else {
-                    if let Some((name, text)) = bullet(trimmed) {
+                    let entry = bullet(trimmed).filter(|_| {
+                        let indent = indentation(line);
+                        indent <= *entry_indent.get_or_insert(indent)
+                    });
+                    if let Some((name, text)) = entry {
                         flush(&mut current, &mut arguments);
                         current = Some((name, text));
                     } else if let Some((_, text)) = &mut current {
@@ -88,6 +97,7 @@ impl FnDocs {
                     || title.eq_ignore_ascii_case("parameters")
                 {
                     section_level = Some(level);
+                    entry_indent = None;
                     continue;
                 }
             }
@@ -213,6 +223,39 @@ mod tests {
             syn::parse_quote!(#[doc = ""]),
         ];
         assert_eq!(doc_lines(&attrs), vec!["First.", "    indented code", ""]);
+    }
+
+    #[test]
+    fn a_nested_list_belongs_to_its_parameter() {
+        let docs = FnDocs::parse(&lines(
+            "Pack.\n\n# Arguments\n\n  * `level` - One of:\n    - `fast` - quick\n    - `best` - small\n  * `path` - Where.",
+        ));
+        assert_eq!(
+            docs.arguments["level"],
+            "One of:\n- `fast` - quick\n- `best` - small"
+        );
+        assert_eq!(docs.arguments["path"], "Where.");
+        assert_eq!(docs.arguments.len(), 2);
+    }
+
+    #[test]
+    fn non_ascii_whitespace_is_text_not_indentation() {
+        let attrs: Vec<Attribute> = vec![
+            syn::parse_quote!(#[doc = " \u{3000}Wide."]),
+            syn::parse_quote!(#[doc = "\u{a0}Narrow."]),
+            syn::parse_quote!(#[doc = "  Plain."]),
+            syn::parse_quote!(#[doc = "\u{3000}"]),
+        ];
+        assert_eq!(
+            doc_lines(&attrs),
+            vec![" \u{3000}Wide.", "\u{a0}Narrow.", "  Plain.", ""]
+        );
+        let attrs: Vec<Attribute> = vec![
+            syn::parse_quote!(#[doc = " \u{3000}Wide."]),
+            syn::parse_quote!(#[doc = "  \u{a0}"]),
+            syn::parse_quote!(#[doc = "  Plain."]),
+        ];
+        assert_eq!(doc_lines(&attrs), vec!["\u{3000}Wide.", "", " Plain."]);
     }
 
     #[test]

@@ -3,11 +3,11 @@
 //! Everything that can be generic runtime code is: the expansion only wires the signature
 //! to `::tool_runtime::__private`, which keeps compile time and error messages small.
 
-use crate::signature::{OutputKind, ParamKind, ToolFn};
+use crate::signature::{mentions, OutputKind, ParamKind, ToolFn};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{LitBool, ReturnType};
+use syn::{Ident, LitBool, ReturnType};
 
 pub fn expand(model: ToolFn) -> TokenStream {
     let ToolFn {
@@ -27,20 +27,27 @@ pub fn expand(model: ToolFn) -> TokenStream {
     let mut fields = Vec::new();
     let mut default_fns = Vec::new();
     let mut field_idents = Vec::new();
+    let mut field_locals = Vec::new();
     let mut injections = Vec::new();
     let mut requirements = Vec::new();
-    for param in params {
+    let mut call_args = Vec::new();
+    let mut flattened = false;
+    for (i, param) in params.iter().enumerate() {
         let ident = &param.ident;
         let ty = &param.ty;
+        // The values live in generated locals: a parameter named like the fn would shadow it.
+        let local = Ident::new(&format!("__tool_arg_{i}"), Span::mixed_site());
+        call_args.push(local.clone());
         match &param.kind {
             ParamKind::Argument {
                 doc,
                 default,
                 forwarded,
             } => {
-                let describes = forwarded.iter().any(|a| {
-                    a.path().is_ident("schemars") && a.meta.to_token_stream_contains("description")
-                });
+                let describes = forwarded
+                    .iter()
+                    .any(|a| mentions(a, "schemars", "description"));
+                flattened |= forwarded.iter().any(|a| mentions(a, "serde", "flatten"));
                 let doc_attr = match doc {
                     Some(doc) if !describes => quote!(#[schemars(description = #doc)]),
                     _ => quote!(),
@@ -70,10 +77,11 @@ pub fn expand(model: ToolFn) -> TokenStream {
                     #ident: #ty,
                 });
                 field_idents.push(ident);
+                field_locals.push(local);
             }
             ParamKind::Injected => {
                 injections.push(quote_spanned! {ty.span()=>
-                    let #ident = match <#ty as __tr::Inject>::inject(#cx) {
+                    let #local = match <#ty as __tr::Inject>::inject(#cx) {
                         ::core::result::Result::Ok(value) => value,
                         ::core::result::Result::Err(output) => return __tr::Pending::Done(output),
                     };
@@ -94,7 +102,6 @@ pub fn expand(model: ToolFn) -> TokenStream {
     let convert = Ident::new(convert, at_return);
     let mut callee = fn_ident.clone();
     callee.set_span(fn_ident.span().located_at(return_span));
-    let call_args = params.iter().map(|p| &p.ident);
     let call = quote_spanned!(at_return=> #callee(#(#call_args),*));
     let pending = if item.sig.asyncness.is_some() {
         let converted = quote_spanned!(at_return=> __tr::#convert(#call.await));
@@ -144,6 +151,9 @@ pub fn expand(model: ToolFn) -> TokenStream {
     let derive = quote_spanned! {item.sig.paren_token.span.join()=>
         #[derive(__tr::serde::Deserialize, __tr::schemars::JsonSchema)]
     };
+    // serde doesn't support `deny_unknown_fields` with `flatten`: it would refuse every key the
+    // flattened field should collect.
+    let deny_unknown = (!flattened).then(|| quote!(, deny_unknown_fields));
     let handle_doc = format!("The `#[tool]` definition of [`{fn_ident}()`]: pass `{fn_ident}::TOOL` to `RegistryBuilder::register`.");
 
     quote! {
@@ -154,11 +164,13 @@ pub fn expand(model: ToolFn) -> TokenStream {
         #[allow(non_camel_case_types, dead_code)]
         #vis struct #fn_ident {}
 
+        // Wiring up a `#[deprecated]` tool fn isn't a use of it; the user's own calls still warn.
+        #[allow(deprecated)]
         const _: () = {
             use ::tool_runtime::__private as __tr;
 
             #derive
-            #[serde(crate = "::tool_runtime::__private::serde", deny_unknown_fields)]
+            #[serde(crate = "::tool_runtime::__private::serde" #deny_unknown)]
             #[schemars(crate = "::tool_runtime::__private::schemars")]
             #[allow(non_camel_case_types, non_snake_case)]
             struct __ToolArgs {
@@ -171,7 +183,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
                 #args: __tr::Args<'a>,
                 #cx: &'a __tr::CallContext<'a>,
             ) -> __tr::Pending<'a> {
-                let __ToolArgs { #(#field_idents),* } = match #args.parse::<__ToolArgs>(#cx) {
+                let __ToolArgs { #(#field_idents: #field_locals),* } = match #args.parse::<__ToolArgs>(#cx) {
                     ::core::result::Result::Ok(parsed) => parsed,
                     ::core::result::Result::Err(output) => return __tr::Pending::Done(output),
                 };
@@ -209,29 +221,5 @@ pub fn expand(model: ToolFn) -> TokenStream {
 
             __tr::submit!(#fn_ident::TOOL);
         };
-    }
-}
-
-use syn::Ident;
-
-trait ContainsWord {
-    fn to_token_stream_contains(&self, word: &str) -> bool;
-}
-
-impl ContainsWord for syn::Meta {
-    fn to_token_stream_contains(&self, word: &str) -> bool {
-        quote::ToTokens::to_token_stream(self)
-            .into_iter()
-            .any(|tt| contains(tt, word))
-    }
-}
-
-fn contains(tt: proc_macro2::TokenTree, word: &str) -> bool {
-    match tt {
-        proc_macro2::TokenTree::Ident(ident) => ident == word,
-        proc_macro2::TokenTree::Group(group) => {
-            group.stream().into_iter().any(|t| contains(t, word))
-        }
-        _ => false,
     }
 }

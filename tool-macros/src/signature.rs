@@ -2,9 +2,11 @@
 
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
 use crate::docs::{self, FnDocs};
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
+use syn::punctuated::Punctuated;
 use syn::{
-    Attribute, FnArg, GenericArgument, Ident, ItemFn, LitStr, Pat, PathArguments, ReturnType, Type,
+    Attribute, FnArg, GenericArgument, Ident, ItemFn, LitStr, Meta, Pat, PathArguments, ReturnType,
+    Token, Type,
 };
 
 /// Everything the expansion needs to know about one tool fn.
@@ -31,7 +33,8 @@ pub enum ParamKind {
     Argument {
         doc: Option<String>,
         default: Option<Box<syn::Expr>>,
-        /// `#[serde(...)]` and `#[schemars(...)]`, forwarded to the argument struct's field.
+        /// `#[serde(...)]` and `#[schemars(...)]`, forwarded to the argument struct's field,
+        /// also inside `#[cfg_attr(pred, ...)]`.
         forwarded: Vec<Attribute>,
     },
     /// Taken from the call's context by type (`State<T>`, `ToolContext`, or `#[tool(inject)]`).
@@ -179,6 +182,13 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
             FnArg::Typed(typed) => typed,
         };
 
+        if typed.attrs.iter().any(|a| a.path().is_ident("cfg")) {
+            errors.push(syn::Error::new_spanned(
+                &*typed,
+                "`#[cfg]` on a tool parameter is not supported: the macro can't evaluate the condition, so the tool's schema and call can't follow it; write one #[tool] fn per configuration, or keep the parameter and put the `#[cfg]` on the code that uses it",
+            ));
+        }
+
         let mut tool_attrs = ParamAttrs::default();
         let mut doc_attrs = Vec::new();
         let mut forwarded = Vec::new();
@@ -191,6 +201,8 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
                 doc_attrs.push(attr);
             } else if path.is_ident("serde") || path.is_ident("schemars") {
                 forwarded.push(attr);
+            } else if path.is_ident("cfg_attr") {
+                split_cfg_attr(attr, &mut forwarded, &mut kept, errors);
             } else {
                 kept.push(attr);
             }
@@ -246,6 +258,77 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
         params.push(Param { ident, ty, kind });
     }
     params
+}
+
+/// The condition and attributes of a `#[cfg_attr(pred, a, b)]`; `None` for anything else,
+/// or one rustc will reject on its own.
+fn cfg_attr_parts(attr: &Attribute) -> Option<(Meta, Vec<Meta>)> {
+    if !attr.path().is_ident("cfg_attr") {
+        return None;
+    }
+    let metas = attr
+        .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        .ok()?;
+    let mut metas = metas.into_iter();
+    Some((metas.next()?, metas.collect()))
+}
+
+/// Splits a parameter's `#[cfg_attr(pred, ...)]`: its `serde`/`schemars` attributes go to the
+/// argument struct's field under the same condition, the rest stay on the parameter.
+fn split_cfg_attr(
+    attr: Attribute,
+    forwarded: &mut Vec<Attribute>,
+    kept: &mut Vec<Attribute>,
+    errors: &mut Errors,
+) {
+    let Some((pred, metas)) = cfg_attr_parts(&attr) else {
+        kept.push(attr);
+        return;
+    };
+    let (mut ours, mut others) = (Vec::new(), Vec::new());
+    for meta in metas {
+        let path = meta.path();
+        if path.is_ident("serde") || path.is_ident("schemars") {
+            ours.push(meta);
+        } else if let Some(key) = ["tool", "doc", "cfg", "cfg_attr"]
+            .into_iter()
+            .find(|k| path.is_ident(k))
+        {
+            errors.push(syn::Error::new_spanned(
+                &meta,
+                format!("`{key}` inside `#[cfg_attr]` on a tool parameter is not supported: the macro reads it itself and can't evaluate the condition; write it without `cfg_attr`"),
+            ));
+        } else {
+            others.push(meta);
+        }
+    }
+    if !ours.is_empty() {
+        forwarded.push(syn::parse_quote!(#[cfg_attr(#pred, #(#ours),*)]));
+    }
+    if !others.is_empty() {
+        kept.push(syn::parse_quote!(#[cfg_attr(#pred, #(#others),*)]));
+    }
+}
+
+/// Whether a forwarded attribute is a `kind(...)` (say `serde`), possibly inside a
+/// `cfg_attr`, that mentions the key `word` (say `flatten`).
+pub fn mentions(attr: &Attribute, kind: &str, word: &str) -> bool {
+    if attr.path().is_ident(kind) {
+        return contains(quote::ToTokens::to_token_stream(&attr.meta), word);
+    }
+    cfg_attr_parts(attr).is_some_and(|(_, metas)| {
+        metas
+            .iter()
+            .any(|m| m.path().is_ident(kind) && contains(quote::ToTokens::to_token_stream(m), word))
+    })
+}
+
+fn contains(tokens: TokenStream, word: &str) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        TokenTree::Ident(ident) => ident == word,
+        TokenTree::Group(group) => contains(group.stream(), word),
+        _ => false,
+    })
 }
 
 fn check_argument_type(ty: &Type, errors: &mut Errors) {
@@ -314,8 +397,14 @@ fn is_option(ty: &Type) -> bool {
 }
 
 /// `State<T>` and `ToolContext` are injected by type; anything else needs `#[tool(inject)]`.
+/// A `State` without exactly one type argument is the user's own type, not the runtime's.
 fn is_injected_type(ty: &Type) -> bool {
-    last_segment(ty).is_some_and(|s| s.ident == "State" || s.ident == "ToolContext")
+    last_segment(ty).is_some_and(|s| match &s.arguments {
+        PathArguments::AngleBracketed(args) if s.ident == "State" => {
+            args.args.len() == 1 && matches!(args.args[0], GenericArgument::Type(_))
+        }
+        _ => s.ident == "ToolContext",
+    })
 }
 
 fn output_kind(output: &ReturnType) -> OutputKind {
@@ -334,10 +423,14 @@ fn output_kind(output: &ReturnType) -> OutputKind {
 pub fn strip_param_attrs(mut item: ItemFn) -> TokenStream {
     for input in item.sig.inputs.iter_mut() {
         if let FnArg::Typed(typed) = input {
-            typed.attrs.retain(|a| {
-                !["tool", "doc", "serde", "schemars"]
+            let ours = |path: &syn::Path| {
+                ["tool", "doc", "serde", "schemars"]
                     .iter()
-                    .any(|k| a.path().is_ident(k))
+                    .any(|k| path.is_ident(k))
+            };
+            typed.attrs.retain(|a| {
+                !ours(a.path())
+                    && !cfg_attr_parts(a).is_some_and(|(_, m)| m.iter().any(|m| ours(m.path())))
             });
         }
     }
@@ -428,6 +521,61 @@ mod tests {
         .unwrap();
         let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
         assert_eq!(messages.len(), 6, "{messages:#?}");
+    }
+
+    #[test]
+    fn only_a_state_with_one_type_argument_is_injected() {
+        let injected = |ty: TokenStream| is_injected_type(&syn::parse2(ty).unwrap());
+        assert!(injected(quote!(State<Db>)));
+        assert!(injected(quote!(tool_runtime::State<dyn Store>)));
+        assert!(!injected(quote!(State)));
+        assert!(!injected(quote!(crate::ticket::State)));
+        assert!(!injected(quote!(State<A, B>)));
+    }
+
+    #[test]
+    fn cfg_attr_serde_is_forwarded_and_the_rest_kept() {
+        let model = parse(
+            quote!(),
+            quote! {
+                /// Find.
+                fn find(
+                    #[cfg_attr(test, serde(flatten), allow(unused))] extra: Map,
+                ) {}
+            },
+        )
+        .unwrap();
+        let ParamKind::Argument { forwarded, .. } = &model.params[0].kind else {
+            unreachable!()
+        };
+        assert_eq!(forwarded.len(), 1);
+        assert!(mentions(&forwarded[0], "serde", "flatten"));
+        assert!(!mentions(&forwarded[0], "schemars", "flatten"));
+        let FnArg::Typed(param) = &model.item.sig.inputs[0] else {
+            unreachable!()
+        };
+        let kept = &param.attrs[0];
+        assert_eq!(
+            quote!(#kept).to_string(),
+            quote!(#[cfg_attr(test, allow(unused))]).to_string()
+        );
+    }
+
+    #[test]
+    fn cfg_on_a_parameter_is_an_error() {
+        let error = parse(
+            quote!(),
+            quote! {
+                /// Find.
+                fn find(#[cfg(unix)] a: u8, #[cfg_attr(unix, tool(default = 1))] b: u8) {}
+            },
+        )
+        .err()
+        .unwrap();
+        let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 2, "{messages:#?}");
+        assert!(messages[0].starts_with("`#[cfg]` on a tool parameter"));
+        assert!(messages[1].starts_with("`tool` inside `#[cfg_attr]`"));
     }
 
     #[test]

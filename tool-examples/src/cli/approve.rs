@@ -18,7 +18,7 @@ impl Approver for TerminalApprover {
         let question = format!(
             "Allow {} with {}? [y/N] ",
             request.tool.name(),
-            request.arguments
+            shown(request.arguments)
         );
         Box::pin(async move {
             // Reading the terminal blocks: keep it off the async threads.
@@ -27,6 +27,28 @@ impl Approver for TerminalApprover {
                 .unwrap_or_else(|_| Approval::deny("the approval prompt failed"))
         })
     }
+}
+
+/// The arguments as the user is shown them. The model's own text could hide the command
+/// (JSON allows `\r` between tokens) or carry terminal escapes, so it is never printed as it
+/// is: compact JSON when it parses, escaped text when it doesn't.
+fn shown(arguments: &str) -> String {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(arguments) else {
+        return arguments.escape_debug().to_string();
+    };
+    // serde_json escapes only C0 controls; DEL, C1 controls (CSI) and bidi overrides would
+    // still reach the terminal, so they get JSON escapes too.
+    let mut shown = String::new();
+    for c in value.to_string().chars() {
+        if matches!(c, '"' | '\\' | '\'') || c.escape_debug().len() == 1 {
+            shown.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                shown.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    shown
 }
 
 /// Asks on `/dev/tty`, so the question reaches the user even when stdin carries a model's
@@ -53,5 +75,28 @@ fn ask(question: &str) -> Approval {
             Approval::Allow
         }
         _ => Approval::deny("the user declined this call"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn nothing_the_model_wrote_reaches_the_terminal_raw() {
+        let arguments =
+            "{\"argv\": [\"touch\", \"pwned\"]\r \r, \"x\": \"\u{1b}[2K\u{9b}\u{202e}\u{7f}\"}";
+        let text = shown(arguments);
+        assert_eq!(
+            text,
+            r#"{"argv":["touch","pwned"],"x":"\u001b[2K\u009b\u202e\u007f"}"#
+        );
+        // Still the same JSON.
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value,
+            serde_json::from_str::<serde_json::Value>(arguments).unwrap()
+        );
+        assert_eq!(shown("{\"a\": 1\r"), r#"{\"a\": 1\r"#);
     }
 }

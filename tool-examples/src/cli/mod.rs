@@ -58,7 +58,8 @@ enum Command {
     /// Run the demo (what `tool-examples` alone does): a scratch workspace and a few calls.
     Demo,
     /// Route a model's output (read from stdin), run every call it makes, and print the
-    /// results as the provider's next request needs them; exits with 1 when a call failed.
+    /// results as the provider's next request needs them; exits with 1 when a call failed or
+    /// was left unanswered (a call to a tool that is not a function, such as a custom tool).
     Run(run::RunArgs),
     /// Serve the tools over MCP: on stdio, or over streamable HTTP with --http.
     Serve(serve::ServeArgs),

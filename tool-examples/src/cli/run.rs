@@ -7,7 +7,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use tool_runtime::router::text::TextFormat;
-use tool_runtime::router::{self, Format, RouteError, Routed};
+use tool_runtime::router::{self, Format, OtherCall, RouteError, Routed};
 use tool_runtime::{results, Dialect, Registry, ToolCall};
 
 /// The arguments of `run`.
@@ -52,7 +52,7 @@ fn input_help() -> String {
 }
 
 /// Routes stdin, runs every call through the registry, and prints the results; exit code 1
-/// when any call's output is an error.
+/// when any call's output is an error, or a call could not be answered at all.
 pub async fn run(
     registry: &Registry,
     root: Option<&Path>,
@@ -68,7 +68,7 @@ pub async fn run(
     }
     let mut input = String::new();
     io::stdin().read_to_string(&mut input)?;
-    let (calls, dialect) = route(registry, &input, args)?;
+    let (calls, other_calls, dialect) = route(registry, &input, args)?;
 
     let mut outputs = Vec::with_capacity(calls.len());
     for call in &calls {
@@ -80,19 +80,27 @@ pub async fn run(
         eprintln!("note: {problem}");
     }
     write_json(out, &formatted.messages)?;
-    Ok(if failed {
+    // The provider refuses a next request that leaves any call of the turn unanswered.
+    for other in &other_calls {
+        eprintln!(
+            "error: call {:?} ({:?}) is a {:?} call, not a function call: it was not run and has no answer above; add one before sending the next request",
+            other.id, other.name, other.kind
+        );
+    }
+    Ok(if failed || !other_calls.is_empty() {
         CALL_FAILED
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// The calls in the input, and the dialect their results go back in.
+/// The calls in the input, the calls that are not function calls, and the dialect the
+/// results go back in.
 fn route(
     registry: &Registry,
     input: &str,
     args: &RunArgs,
-) -> Result<(Vec<ToolCall>, Dialect), CliError> {
+) -> Result<(Vec<ToolCall>, Vec<OtherCall>, Dialect), CliError> {
     let provider = match args.format {
         Input::Text => None,
         Input::Provider(format) => match serde_json::from_str(input) {
@@ -112,20 +120,14 @@ fn route(
         let dialect = args
             .dialect
             .unwrap_or(Dialect::OpenAiChat { strict: false });
-        return Ok((parsed.calls, dialect));
+        return Ok((parsed.calls, Vec::new(), dialect));
     };
     let routed: Routed = router::route(format, &value).map_err(unreadable)?;
-    for other in &routed.other_calls {
-        eprintln!(
-            "note: {} call {} ({}) is not a function call; it is not run",
-            other.kind, other.id, other.name
-        );
-    }
     let dialect = args
         .dialect
         .or(routed.format.dialect())
         .unwrap_or(Dialect::OpenAiChat { strict: false });
-    Ok((routed.calls, dialect))
+    Ok((routed.calls, routed.other_calls, dialect))
 }
 
 fn unreadable(error: RouteError) -> CliError {

@@ -88,14 +88,18 @@ pub fn exec_command(
     }
 
     let started = Instant::now();
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .current_dir(&dir.path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| spawn_error(program, &e))?;
+        .stderr(Stdio::piped());
+    // A group of its own, so the timeout can kill what the program started as well.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn().map_err(|e| spawn_error(program, &e))?;
+    let _group = Running::register(&child);
     let stdout = Drain::start(child.stdout.take());
     let stderr = Drain::start(child.stderr.take());
     let status = wait(&mut child, effective_timeout(timeout_ms))
@@ -129,13 +133,65 @@ fn wait(child: &mut Child, timeout: Duration) -> io::Result<Option<ExitStatus>> 
         let now = Instant::now();
         if now >= deadline {
             // It may have exited just now; either way it is reaped.
-            let _ = child.kill();
+            kill(child);
             child.wait()?;
             return Ok(None);
         }
         thread::sleep(pause.min(deadline - now));
         pause = (pause * 2).min(Duration::from_millis(50));
     }
+}
+
+/// The process groups of the programs running now. In a group of its own a program no longer
+/// gets the terminal's Ctrl-C, so [`interrupt_running`] passes it on.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// A program's place in [`RUNNING`], given back when its call ends.
+struct Running(u32);
+
+impl Running {
+    fn register(child: &Child) -> Running {
+        let pid = child.id();
+        RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        Running(pid)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        running.retain(|&pid| pid != self.0);
+    }
+}
+
+/// Sends SIGINT to every program `exec_command` is running, as a terminal's Ctrl-C would
+/// have before each got a process group of its own. For a CLI's Ctrl-C handler.
+pub fn interrupt_running() {
+    #[cfg(unix)]
+    for &pid in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        if let Ok(pid) = libc::pid_t::try_from(pid) {
+            // SAFETY: killpg only sends a signal; a group that has ended makes it fail.
+            unsafe { libc::killpg(pid, libc::SIGINT) };
+        }
+    }
+}
+
+/// Kills the program's whole process group: `sh`, `make` or `cargo test` leave their work to
+/// children, which would otherwise outlive the timeout.
+#[cfg(unix)]
+fn kill(child: &mut Child) {
+    // The group's id is the child's pid, not reusable before the child is reaped.
+    // SAFETY: killpg only sends a signal to the group the child leads.
+    let killed = libc::pid_t::try_from(child.id())
+        .is_ok_and(|pid| unsafe { libc::killpg(pid, libc::SIGKILL) } == 0);
+    if !killed {
+        let _ = child.kill();
+    }
+}
+
+#[cfg(not(unix))]
+fn kill(child: &mut Child) {
+    let _ = child.kill();
 }
 
 #[cfg(unix)]

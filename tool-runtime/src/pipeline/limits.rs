@@ -76,6 +76,64 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// The depth limit on a value built from text [`check`](Self::check) never saw whole:
+    /// arguments sent double-encoded, a string holding JSON, text parsed leniently.
+    pub(crate) fn check_value(&self, value: &serde_json::Value) -> Result<(), LimitExceeded> {
+        if value_deeper_than(value, self.max_depth) {
+            return Err(LimitExceeded::TooDeep {
+                max: self.max_depth,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Whether `value` nests deeper than `max`, counted as [`max_depth_exceeds`] counts text
+/// (each object or array a level). Without recursion: the value may come from hostile text.
+fn value_deeper_than(value: &serde_json::Value, max: usize) -> bool {
+    use serde_json::Value;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let level = depth + 1;
+        match value {
+            Value::Object(_) | Value::Array(_) if level > max => return true,
+            Value::Object(map) => stack.extend(map.values().map(|child| (child, level))),
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, level))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// An upper bound on the `{`/`[` nesting of text in any quoting style (single quotes,
+/// comments), which the lenient parser must not be given past the limit: it recurses once
+/// per level, and a stack overflow aborts the process. Every opening bracket counts, inside
+/// quotes too; a closing one only outside them, so the bound never falls short.
+pub(crate) fn brackets_exceed(text: &str, max: usize) -> bool {
+    let (mut depth, mut quote, mut escaped) = (0usize, None, false);
+    for byte in text.bytes() {
+        match (byte, quote) {
+            (b'{' | b'[', _) => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            (b'}' | b']', None) => depth = depth.saturating_sub(1),
+            (b'"' | b'\'', None) => quote = Some(byte),
+            (b'\\', Some(_)) => {
+                escaped = !escaped;
+                continue;
+            }
+            (q, Some(open)) if q == open && !escaped => quote = None,
+            _ => {}
+        }
+        escaped = false;
+    }
+    false
+}
+
 /// Nesting deeper than `max` takes more than `max` opening brackets. This count is one
 /// vectorized pass, far cheaper than the scan below, which only runs when it can matter.
 fn could_nest_deeper_than(bytes: &[u8], max: usize) -> bool {

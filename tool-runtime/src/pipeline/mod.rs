@@ -367,9 +367,21 @@ impl Registry {
 
         let value = {
             let _stage = tracing::trace_span!("repair").entered();
-            match repair::parse_arguments(text, self.config.repair, &mut repairs) {
+            let max_depth = self.config.limits.max_depth;
+            match repair::parse_arguments(text, self.config.repair, max_depth, &mut repairs) {
                 Ok(mut value) if value.is_object() => {
                     repair::coerce(&mut value, nav, self.config.repair, &mut repairs);
+                    // Text the limits stage never saw whole (double-encoded, a string holding
+                    // JSON, repaired leniently) is held to the same depth.
+                    if repairs.iter().any(|r| r.kind.parses_nested_text()) {
+                        if let Err(limit) = self.config.limits.check_value(&value) {
+                            let message = format!("Arguments for {name} rejected: {limit}.");
+                            return done(
+                                ToolError::with_code(ErrorCode::LimitExceeded, message)
+                                    .for_tool(name),
+                            );
+                        }
+                    }
                     value
                 }
                 Ok(_) => {
@@ -379,7 +391,16 @@ impl Registry {
                         Vec::new(),
                     ))
                 }
-                Err(repair::Unparsable(reason)) => {
+                Err(repair::Unparsable::TooDeep) => {
+                    let limit = LimitExceeded::TooDeep {
+                        max: self.config.limits.max_depth,
+                    };
+                    let message = format!("Arguments for {name} rejected: {limit}.");
+                    return done(
+                        ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(name),
+                    );
+                }
+                Err(repair::Unparsable::Syntax(reason)) => {
                     let message = format!("Arguments for {name} are not valid JSON ({reason}). Send one JSON object of named parameters.");
                     let error = ToolError::with_code(ErrorCode::MalformedArguments, message)
                         .for_tool(name)

@@ -62,14 +62,31 @@ pub enum RepairKind {
     WholeNumber,
 }
 
+impl RepairKind {
+    /// Whether the repair parsed text inside the arguments, which the limits stage saw only
+    /// as a string.
+    pub(crate) fn parses_nested_text(self) -> bool {
+        matches!(
+            self,
+            RepairKind::DoubleEncoded | RepairKind::StringToJson | RepairKind::LenientJson
+        )
+    }
+}
+
 /// The arguments could not be read as JSON at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Unparsable(pub String);
+pub(crate) enum Unparsable {
+    /// Not JSON, not even leniently; why.
+    Syntax(String),
+    /// Text the lenient parser was not given: it may nest past the depth limit.
+    TooDeep,
+}
 
 /// Parses the argument text into a value, applying the whole-text repairs the policy allows.
 pub(crate) fn parse_arguments(
     text: &str,
     policy: RepairPolicy,
+    max_depth: usize,
     repairs: &mut Vec<Repair>,
 ) -> Result<Value, Unparsable> {
     let trimmed = text.trim();
@@ -84,14 +101,18 @@ pub(crate) fn parse_arguments(
     let value = match parse_json(trimmed) {
         Ok(value) => value,
         // A duplicate key (a data error) is refused under every policy, never "repaired".
-        Err(e) if policy == RepairPolicy::Lenient && !e.is_data() => match lenient(trimmed) {
-            Some(value) => {
-                repairs.push(repair(RepairKind::LenientJson, "", &e.to_string()));
-                value
+        Err(e) if policy == RepairPolicy::Lenient && !e.is_data() => {
+            match lenient(trimmed, max_depth) {
+                Ok(value) => {
+                    repairs.push(repair(RepairKind::LenientJson, "", &e.to_string()));
+                    value
+                }
+                Err(refused) => {
+                    return Err(refused.unwrap_or_else(|| Unparsable::Syntax(e.to_string())))
+                }
             }
-            None => return Err(Unparsable(e.to_string())),
-        },
-        Err(e) => return Err(Unparsable(e.to_string())),
+        }
+        Err(e) => return Err(Unparsable::Syntax(e.to_string())),
     };
     if policy == RepairPolicy::Off {
         return Ok(value);
@@ -195,18 +216,38 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicates {
 }
 
 /// Lenient JSON through `llm_json`. It is third-party code fed hostile text, so a panic in it
-/// is contained and treated as "not repairable".
-fn lenient(text: &str) -> Option<Value> {
-    let options = llm_json::RepairOptions::default();
-    let attempt = |text: &str| {
-        std::panic::catch_unwind(|| llm_json::loads(text, &options))
-            .ok()?
+/// is contained and treated as "not repairable" (`Err(None)`); `Err(Some(..))` is text
+/// refused for a reason worth telling the model.
+fn lenient(text: &str, max_depth: usize) -> Result<Value, Option<Unparsable>> {
+    // llm_json recurses once per level with no limit of its own: text that may nest past the
+    // limit never reaches it (a stack overflow can't be caught, it aborts the process).
+    if super::limits::brackets_exceed(text, max_depth) {
+        return Err(Some(Unparsable::TooDeep));
+    }
+    // The repaired text, not llm_json's value: its value keeps the last of a key written
+    // twice, and `parse_json` refuses that under every policy.
+    let options = llm_json::RepairOptions {
+        skip_json_loads: true,
+        ..llm_json::RepairOptions::default()
+    };
+    let attempt = |text: &str| -> Result<Value, Option<Unparsable>> {
+        let repaired = std::panic::catch_unwind(|| llm_json::repair_json(text, &options))
             .ok()
+            .and_then(Result::ok)
+            .ok_or(None)?;
+        parse_json(&repaired).map_err(|e| e.is_data().then(|| Unparsable::Syntax(e.to_string())))
     };
     // llm_json handles each fault alone but can trip on comments mixed with others.
-    let parsed = attempt(text).or_else(|| attempt(&strip_comments(text)))?;
+    let parsed = match attempt(text) {
+        Err(None) => attempt(&strip_comments(text))?,
+        other => other?,
+    };
     // An empty string or a bare word "repaired" into a string is not a recovered call.
-    matches!(parsed, Value::Object(_) | Value::Array(_)).then_some(parsed)
+    if matches!(parsed, Value::Object(_) | Value::Array(_)) {
+        Ok(parsed)
+    } else {
+        Err(None)
+    }
 }
 
 /// Removes `//` and `/* */` comments that stand outside strings (either quote kind).
@@ -381,7 +422,8 @@ fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer:
             }
         }
         if wanted.contains(Types::OBJECT) || wanted.contains(Types::ARRAY) {
-            if let Ok(inner) = serde_json::from_str::<Value>(trimmed) {
+            // `parse_json`: a key written twice inside is refused here too.
+            if let Ok(inner) = parse_json(trimmed) {
                 if matches!(inner, Value::Object(_) | Value::Array(_))
                     && wanted.contains(Types::of(&inner))
                 {
@@ -471,7 +513,7 @@ mod tests {
 
     fn parse(text: &str, policy: RepairPolicy) -> (Result<Value, Unparsable>, Vec<RepairKind>) {
         let mut repairs = Vec::new();
-        let value = parse_arguments(text, policy, &mut repairs);
+        let value = parse_arguments(text, policy, 64, &mut repairs);
         (value, repairs.into_iter().map(|r| r.kind).collect())
     }
 
@@ -479,11 +521,10 @@ mod tests {
     fn duplicate_keys_are_refused_under_every_policy() {
         for policy in [RepairPolicy::Off, RepairPolicy::Safe, RepairPolicy::Lenient] {
             for text in [r#"{"a": 1, "a": 2}"#, r#"{"a": {"b": 1, "c": 2, "b": 3}}"#] {
-                let err = parse_arguments(text, policy, &mut Vec::new()).unwrap_err();
+                let err = parse_arguments(text, policy, 64, &mut Vec::new()).unwrap_err();
                 assert!(
-                    err.0.contains("appears twice"),
-                    "{policy:?} {text}: {}",
-                    err.0
+                    matches!(&err, Unparsable::Syntax(reason) if reason.contains("appears twice")),
+                    "{policy:?} {text}: {err:?}"
                 );
             }
         }

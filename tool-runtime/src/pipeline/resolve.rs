@@ -211,11 +211,9 @@ fn fill_schema_defaults(
     if depth > MAX_WALK_DEPTH {
         return;
     }
-    let Some(properties) = nav
-        .branches(schema)
-        .into_iter()
-        .find_map(|b| b.get("properties").and_then(Value::as_object))
-    else {
+    // Only the branch this object is written for: another branch's defaults would make a
+    // valid value invalid.
+    let Some(properties) = nav.properties_for(schema, map) else {
         return;
     };
     for (name, property) in properties {

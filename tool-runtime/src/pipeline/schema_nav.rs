@@ -126,7 +126,9 @@ impl<'a> SchemaNav<'a> {
 
     /// The schema of property `key` in the branch an object `value` is written for: among
     /// several branches listing `key` (an adjacently tagged enum's `c`), the one whose
-    /// constant properties (its tag) match the value.
+    /// constant properties (its tag) match the value; without a matching tag, the schema
+    /// every listing branch gives `key`, if they agree (else none: a value valid in one
+    /// branch must not be "repaired" to fit another).
     pub fn property_for(
         &self,
         node: &'a Value,
@@ -137,18 +139,63 @@ impl<'a> SchemaNav<'a> {
         let listing = || {
             branches
                 .iter()
-                .filter_map(|b| Some((b, b.get("properties")?.as_object()?)))
-                .filter(|(_, p)| p.contains_key(key))
+                .filter_map(|b| b.get("properties")?.as_object())
+                .filter_map(|p| p.get(key).map(|schema| (p, schema)))
         };
-        let tagged = listing().find(|(_, properties)| {
-            properties.iter().any(|(name, schema)| {
-                let schema = self.resolve(schema);
-                schema.get("const").is_some() && value.get(name) == schema.get("const")
-            })
-        });
-        tagged
-            .or_else(|| listing().next())
-            .and_then(|(_, properties)| properties.get(key))
+        let tagged = listing().find(|(properties, _)| self.tag_matches(properties, value));
+        if let Some((_, schema)) = tagged {
+            return Some(schema);
+        }
+        let mut schemas = listing().map(|(_, schema)| schema);
+        let first = schemas.next()?;
+        schemas.all(|other| other == first).then_some(first)
+    }
+
+    /// The properties of the branch of an object schema an object `value` is written for:
+    /// the only branch with properties, or the only one whose constant properties (its tag)
+    /// don't contradict the value.
+    pub fn properties_for(
+        &self,
+        node: &'a Value,
+        value: &serde_json::Map<String, Value>,
+    ) -> Option<&'a serde_json::Map<String, Value>> {
+        let mut candidates = self
+            .branches(node)
+            .into_iter()
+            .filter_map(|b| b.get("properties")?.as_object())
+            .filter(|properties| !self.tag_contradicts(properties, value));
+        let only = candidates.next()?;
+        candidates.next().is_none().then_some(only)
+    }
+
+    /// Whether one of a branch's constant properties has the value `value` gives it.
+    fn tag_matches(
+        &self,
+        properties: &'a serde_json::Map<String, Value>,
+        value: &serde_json::Map<String, Value>,
+    ) -> bool {
+        self.constants(properties)
+            .any(|(name, constant)| value.get(name) == Some(constant))
+    }
+
+    /// Whether `value` gives one of a branch's constant properties another value.
+    fn tag_contradicts(
+        &self,
+        properties: &'a serde_json::Map<String, Value>,
+        value: &serde_json::Map<String, Value>,
+    ) -> bool {
+        self.constants(properties)
+            .any(|(name, constant)| value.get(name).is_some_and(|given| given != constant))
+    }
+
+    /// A branch's constant properties (its tag), with their constants.
+    fn constants(
+        &self,
+        properties: &'a serde_json::Map<String, Value>,
+    ) -> impl Iterator<Item = (&'a String, &'a Value)> + '_ {
+        properties
+            .iter()
+            .filter_map(|(name, schema)| Some((name, self.resolve(schema).get("const")?)))
     }
 
     /// The schema of the values of a map (`additionalProperties` as a schema), for keys the
@@ -159,11 +206,14 @@ impl<'a> SchemaNav<'a> {
             .find_map(|b| b.get("additionalProperties").filter(|s| s.is_object()))
     }
 
-    /// Whether an object schema says which properties it has and allows no others.
+    /// Whether an object schema says which properties it has and allows no others (a
+    /// `patternProperties` allows the names it matches: not closed).
     pub fn is_closed(&self, node: &'a Value) -> Option<&'a serde_json::Map<String, Value>> {
         let node = self.resolve(node);
         let properties = node.get("properties")?.as_object()?;
-        (node.get("additionalProperties") == Some(&Value::Bool(false))).then_some(properties)
+        let closed = node.get("additionalProperties") == Some(&Value::Bool(false))
+            && node.get("patternProperties").is_none();
+        closed.then_some(properties)
     }
 
     /// The schema of an array's items.

@@ -22,7 +22,11 @@ pub fn detect(output: &Value) -> Option<Format> {
         _ => return None,
     };
     let kind = object.get("type").and_then(Value::as_str);
-    if object.contains_key("candidates") || object.get("parts").is_some_and(Value::is_array) {
+    // A blocked prompt comes back with `promptFeedback` and no `candidates`.
+    if object.contains_key("candidates")
+        || object.contains_key("promptFeedback")
+        || object.get("parts").is_some_and(Value::is_array)
+    {
         return Some(Format::Gemini);
     }
     if object.contains_key("choices")

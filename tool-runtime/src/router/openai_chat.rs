@@ -40,6 +40,17 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
             routed.text.push_str(refusal);
         }
     }
+    // The deprecated `functions` API answers with one `function_call`, whose result goes back
+    // as a `function` message this crate doesn't write: refused by name, never dropped.
+    if message.get("function_call").is_some_and(|c| !c.is_null()) {
+        return Err(RouteError::Shape {
+            format: Format::OpenAiChat,
+            pointer: format!("{at}/function_call"),
+            expected:
+                "`tool_calls` (the deprecated `functions` API is not supported: send `tools`)",
+            found: "a legacy `function_call`",
+        });
+    }
     let pointer = format!("{at}/tool_calls");
     for (i, item) in READ
         .array(message.get("tool_calls"), &pointer)?

@@ -1,0 +1,282 @@
+//! The call pipeline's stages at their edges: the depth limit through text it didn't see
+//! whole (double-encoded, a string holding JSON, lenient quoting) and without a stack
+//! overflow, duplicate keys inside nested and lenient JSON, defaults and repairs in the
+//! branch a value is written for, `patternProperties` under `Lenient`. Each test failed on
+//! the code before the fix it guards.
+
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use tool_runtime::pipeline::RepairKind;
+use tool_runtime::{DynamicTool, ErrorCode, Registry, RepairPolicy, ToolOutput};
+
+fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// A dynamic tool that records the arguments it ran with.
+fn recorder(name: &str, schema: Value, seen: Arc<Mutex<Vec<Value>>>) -> DynamicTool {
+    DynamicTool::new(name, "Records its arguments.", schema, move |args, _cx| {
+        let seen = Arc::clone(&seen);
+        async move {
+            seen.lock().unwrap().push(args);
+            ToolOutput::text("ran")
+        }
+    })
+}
+
+fn registry_with(tool: DynamicTool, policy: RepairPolicy) -> Registry {
+    Registry::builder()
+        .without_inventory()
+        .repair(policy)
+        .dynamic(tool)
+        .build()
+        .unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Depth limit through string-encoded JSON
+
+fn any_value_schema() -> Value {
+    json!({"type": "object", "properties": {"data": {}, "obj": {"type": "object"}}})
+}
+
+#[tokio::test]
+async fn double_encoded_arguments_keep_the_depth_limit() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let registry = registry_with(
+        recorder("t", any_value_schema(), Arc::clone(&seen)),
+        RepairPolicy::Safe,
+    );
+    let inner = format!(r#"{{"data": {}1{}}}"#, "[".repeat(100), "]".repeat(100));
+    let text = Value::String(inner).to_string();
+    let output = registry.call("t", &text).await;
+    let ran = seen.lock().unwrap().first().map(depth);
+    assert!(
+        output.as_error().map(|e| e.code) == Some(ErrorCode::LimitExceeded),
+        "arguments 101 levels deep (limit 64) reached the tool with depth {ran:?}: {output:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_string_holding_json_keeps_the_depth_limit() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let registry = registry_with(
+        recorder("t", any_value_schema(), Arc::clone(&seen)),
+        RepairPolicy::Safe,
+    );
+    let inner = format!(r#"{{"a": {}1{}}}"#, "[".repeat(100), "]".repeat(100));
+    let text = json!({ "obj": inner }).to_string();
+    let output = registry.call("t", &text).await;
+    let ran = seen.lock().unwrap().first().map(depth);
+    assert!(
+        output.as_error().map(|e| e.code) == Some(ErrorCode::LimitExceeded),
+        "arguments 102 levels deep (limit 64) reached the tool with depth {ran:?}: {output:?}"
+    );
+}
+
+#[tokio::test]
+async fn lenient_single_quotes_keep_the_depth_limit() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let registry = registry_with(
+        recorder("t", any_value_schema(), Arc::clone(&seen)),
+        RepairPolicy::Lenient,
+    );
+    let text = format!(
+        r#"{{'note': 'say "hi', 'data': {}1{}}}"#,
+        "[".repeat(100),
+        "]".repeat(100)
+    );
+    let output = registry.call("t", &text).await;
+    let ran = seen.lock().unwrap().first().cloned();
+    assert!(
+        output.as_error().map(|e| e.code) == Some(ErrorCode::LimitExceeded),
+        "arguments 101 levels deep (limit 64) reached the tool with depth {:?}: {output:?}",
+        ran.as_ref().map(depth)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Duplicate keys
+
+#[tokio::test]
+async fn a_duplicate_key_inside_a_string_holding_json_is_refused() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let schema = json!({"type": "object", "properties": {"opts": {
+        "type": "object", "properties": {"path": {"type": "string"}}}}});
+    let registry = registry_with(recorder("t", schema, Arc::clone(&seen)), RepairPolicy::Safe);
+    let text = json!({"opts": r#"{"path": "/safe", "path": "/etc/passwd"}"#}).to_string();
+    let output = registry.call("t", &text).await;
+    let ran = seen.lock().unwrap().first().cloned();
+    assert!(
+        output.is_error(),
+        "a key written twice was resolved, the tool ran with {ran:?}"
+    );
+}
+
+#[tokio::test]
+async fn lenient_json_with_a_duplicate_key_is_refused() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    let registry = registry_with(
+        recorder("t", schema, Arc::clone(&seen)),
+        RepairPolicy::Lenient,
+    );
+    let output = registry
+        .call("t", r#"{'path': '/safe', 'path': '/etc/passwd'}"#)
+        .await;
+    let ran = seen.lock().unwrap().first().cloned();
+    assert!(
+        output.is_error(),
+        "a key written twice was resolved, the tool ran with {ran:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults in the branch of a tagged union
+
+fn shapes() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"shape": {"oneOf": [
+            {"type": "object",
+             "properties": {"kind": {"type": "string", "const": "circle"},
+                            "radius": {"type": "number", "default": 1}},
+             "required": ["kind"], "additionalProperties": false},
+            {"type": "object",
+             "properties": {"kind": {"type": "string", "const": "square"},
+                            "side": {"type": "number"}},
+             "required": ["kind", "side"], "additionalProperties": false}
+        ]}},
+        "required": ["shape"],
+        "additionalProperties": false
+    })
+}
+
+#[tokio::test]
+async fn a_default_is_filled_only_in_the_branch_the_value_is_written_for() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let registry = registry_with(
+        recorder("draw", shapes(), Arc::clone(&seen)),
+        RepairPolicy::Safe,
+    );
+    let (output, report) = registry
+        .call_with_report("draw", r#"{"shape": {"kind": "square", "side": 2}}"#)
+        .await;
+    assert!(
+        !output.is_error(),
+        "a valid square was refused after {:?} was filled: {}",
+        report.filled,
+        output.to_model_text()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coercion following the wrong branch
+
+#[tokio::test]
+async fn a_valid_value_is_not_coerced_for_another_branch() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let schema = json!({
+        "type": "object",
+        "properties": {"target": {"anyOf": [
+            {"type": "object", "properties": {"id": {"type": "integer"}},
+             "required": ["id"], "additionalProperties": false},
+            {"type": "object", "properties": {"id": {"type": "string"}, "scope": {"type": "string"}},
+             "required": ["id", "scope"], "additionalProperties": false}
+        ]}},
+        "required": ["target"]
+    });
+    let registry = registry_with(recorder("t", schema, Arc::clone(&seen)), RepairPolicy::Safe);
+    let (output, report) = registry
+        .call_with_report("t", r#"{"target": {"id": "007", "scope": "user"}}"#)
+        .await;
+    let ran = seen.lock().unwrap().first().cloned();
+    assert_eq!(
+        ran,
+        Some(json!({"target": {"id": "007", "scope": "user"}})),
+        "a valid call was changed by {:?}: {output:?}",
+        report.repairs
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lenient drops properties the schema allows by pattern
+
+#[tokio::test]
+async fn lenient_keeps_properties_allowed_by_a_pattern() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let schema = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "patternProperties": {"^x-": {"type": "string"}},
+        "additionalProperties": false
+    });
+    let registry = registry_with(
+        recorder("t", schema, Arc::clone(&seen)),
+        RepairPolicy::Lenient,
+    );
+    let (_, report) = registry
+        .call_with_report("t", r#"{"name": "a", "x-trace": "b"}"#)
+        .await;
+    let ran = seen.lock().unwrap().first().cloned();
+    assert!(
+        !report
+            .repairs
+            .iter()
+            .any(|r| r.kind == RepairKind::DroppedUnknown),
+        "a valid property was dropped: {:?}; the tool ran with {ran:?}",
+        report.repairs
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lenient text the depth scan misreads, deep enough to matter
+
+const CRASH_CHILD: &str = "PIPELINE_EDGES_CRASH_CHILD";
+
+#[test]
+fn lenient_deep_input_is_refused_without_crashing_the_process() {
+    if std::env::var_os(CRASH_CHILD).is_some() {
+        // In the child: the call a hostile model sends.
+        let schema = json!({"type": "object", "properties": {"data": {}}});
+        let registry = registry_with(
+            recorder("t", schema, Arc::new(Mutex::new(Vec::new()))),
+            RepairPolicy::Lenient,
+        );
+        let text = format!(r#"{{'note': '"', 'data': {}"#, "[".repeat(500_000));
+        let output = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(move || registry.call_blocking("t", &text))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(
+            output.as_error().map(|e| e.code),
+            Some(ErrorCode::LimitExceeded)
+        );
+        return;
+    }
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "lenient_deep_input_is_refused_without_crashing_the_process",
+            "--exact",
+            "--nocapture",
+        ])
+        .env(CRASH_CHILD, "1")
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "a 500,000-deep lenient call (1 MiB limit not reached) ended the process: {:?}\n{}",
+        status.status,
+        String::from_utf8_lossy(&status.stderr)
+            .lines()
+            .filter(|l| l.contains("overflow") || l.contains("panicked"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
