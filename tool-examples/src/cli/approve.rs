@@ -84,8 +84,10 @@ mod tests {
 
     #[test]
     fn nothing_the_model_wrote_reaches_the_terminal_raw() {
+        // Carriage returns between tokens; in the string an escaped ESC (JSON allows no raw
+        // C0 control there) and raw CSI, right-to-left override and DEL, which it does allow.
         let arguments =
-            "{\"argv\": [\"touch\", \"pwned\"]\r \r, \"x\": \"\u{1b}[2K\u{9b}\u{202e}\u{7f}\"}";
+            "{\"argv\": [\"touch\", \"pwned\"]\r \r, \"x\": \"\\u001b[2K\u{9b}\u{202e}\u{7f}\"}";
         let text = shown(arguments);
         assert_eq!(
             text,
