@@ -331,10 +331,7 @@ impl Registry {
     ) -> Pending<'a> {
         let config = &self.config;
         if let Err(limit) = config.limits.check(text) {
-            let message = format!("Arguments for {} rejected: {limit}.", entry.spec.name);
-            return Pending::Done(ToolOutput::from(
-                ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(&entry.spec.name),
-            ));
+            return Pending::Done(ToolOutput::from(over_limit(&entry.spec.name, limit)));
         }
         let needs_full_path = report.is_some()
             || !entry.resolvers.is_empty()
@@ -375,11 +372,7 @@ impl Registry {
                     // JSON, repaired leniently) is held to the same depth.
                     if repairs.iter().any(|r| r.kind.parses_nested_text()) {
                         if let Err(limit) = self.config.limits.check_value(&value) {
-                            let message = format!("Arguments for {name} rejected: {limit}.");
-                            return done(
-                                ToolError::with_code(ErrorCode::LimitExceeded, message)
-                                    .for_tool(name),
-                            );
+                            return done(over_limit(name, limit));
                         }
                     }
                     value
@@ -395,10 +388,7 @@ impl Registry {
                     let limit = LimitExceeded::TooDeep {
                         max: self.config.limits.max_depth,
                     };
-                    let message = format!("Arguments for {name} rejected: {limit}.");
-                    return done(
-                        ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(name),
-                    );
+                    return done(over_limit(name, limit));
                 }
                 Err(repair::Unparsable::Syntax(reason)) => {
                     let message = format!("Arguments for {name} are not valid JSON ({reason}). Send one JSON object of named parameters.");
@@ -608,4 +598,10 @@ fn record_outcome(span: &tracing::Span, output: &ToolOutput, elapsed: std::time:
 
 fn runtime_error(tool: &str, message: &str) -> ToolOutput {
     ToolOutput::from(ToolError::with_code(ErrorCode::RuntimeError, message).for_tool(tool))
+}
+
+/// The error for arguments past a limit.
+fn over_limit(tool: &str, limit: LimitExceeded) -> ToolError {
+    let message = format!("Arguments for {tool} rejected: {limit}.");
+    ToolError::with_code(ErrorCode::LimitExceeded, message).for_tool(tool)
 }
