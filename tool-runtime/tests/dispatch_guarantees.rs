@@ -72,26 +72,26 @@ async fn exclusive_calls_run_in_the_models_order_even_when_one_needs_approval() 
 static RUNNING_WRITES: AtomicIsize = AtomicIsize::new(0);
 static WRITE_OVERLAPS: AtomicUsize = AtomicUsize::new(0);
 
-/// Write slowly (sync, runs alone).
-#[tool]
-fn slow_write() -> &'static str {
+/// Writes for `ms` milliseconds, counting an overlap if another write is running.
+fn write_for(ms: u64) -> &'static str {
     if RUNNING_WRITES.fetch_add(1, Ordering::SeqCst) != 0 {
         WRITE_OVERLAPS.fetch_add(1, Ordering::SeqCst);
     }
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(ms));
     RUNNING_WRITES.fetch_sub(1, Ordering::SeqCst);
     "written"
+}
+
+/// Write slowly (sync, runs alone).
+#[tool]
+fn slow_write() -> &'static str {
+    write_for(300)
 }
 
 /// Write quickly (sync, runs alone).
 #[tool]
 fn quick_write() -> &'static str {
-    if RUNNING_WRITES.fetch_add(1, Ordering::SeqCst) != 0 {
-        WRITE_OVERLAPS.fetch_add(1, Ordering::SeqCst);
-    }
-    std::thread::sleep(Duration::from_millis(20));
-    RUNNING_WRITES.fetch_sub(1, Ordering::SeqCst);
-    "written"
+    write_for(20)
 }
 
 #[tokio::test]

@@ -17,24 +17,33 @@ fn depth(value: &Value) -> usize {
     }
 }
 
-/// A dynamic tool that records the arguments it ran with.
-fn recorder(name: &str, schema: Value, seen: Arc<Mutex<Vec<Value>>>) -> DynamicTool {
-    DynamicTool::new(name, "Records its arguments.", schema, move |args, _cx| {
-        let seen = Arc::clone(&seen);
+/// The arguments a recording tool ran with, one entry per run.
+type Seen = Arc<Mutex<Vec<Value>>>;
+
+/// A registry under `policy` holding one dynamic tool, `name`, that records the arguments it
+/// ran with.
+fn recording(name: &str, schema: Value, policy: RepairPolicy) -> (Registry, Seen) {
+    let seen = Seen::default();
+    let record = Arc::clone(&seen);
+    let tool = DynamicTool::new(name, "Records its arguments.", schema, move |args, _cx| {
+        let record = Arc::clone(&record);
         async move {
-            seen.lock().unwrap().push(args);
+            record.lock().unwrap().push(args);
             ToolOutput::text("ran")
         }
-    })
-}
-
-fn registry_with(tool: DynamicTool, policy: RepairPolicy) -> Registry {
-    Registry::builder()
+    });
+    let registry = Registry::builder()
         .without_inventory()
         .repair(policy)
         .dynamic(tool)
         .build()
-        .unwrap()
+        .unwrap();
+    (registry, seen)
+}
+
+/// A value nested `levels` arrays deep, as text.
+fn nested(levels: usize) -> String {
+    format!("{}1{}", "[".repeat(levels), "]".repeat(levels))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -46,12 +55,8 @@ fn any_value_schema() -> Value {
 
 #[tokio::test]
 async fn double_encoded_arguments_keep_the_depth_limit() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let registry = registry_with(
-        recorder("t", any_value_schema(), Arc::clone(&seen)),
-        RepairPolicy::Safe,
-    );
-    let inner = format!(r#"{{"data": {}1{}}}"#, "[".repeat(100), "]".repeat(100));
+    let (registry, seen) = recording("t", any_value_schema(), RepairPolicy::Safe);
+    let inner = format!(r#"{{"data": {}}}"#, nested(100));
     let text = Value::String(inner).to_string();
     let output = registry.call("t", &text).await;
     let ran = seen.lock().unwrap().first().map(depth);
@@ -63,12 +68,8 @@ async fn double_encoded_arguments_keep_the_depth_limit() {
 
 #[tokio::test]
 async fn a_string_holding_json_keeps_the_depth_limit() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let registry = registry_with(
-        recorder("t", any_value_schema(), Arc::clone(&seen)),
-        RepairPolicy::Safe,
-    );
-    let inner = format!(r#"{{"a": {}1{}}}"#, "[".repeat(100), "]".repeat(100));
+    let (registry, seen) = recording("t", any_value_schema(), RepairPolicy::Safe);
+    let inner = format!(r#"{{"a": {}}}"#, nested(100));
     let text = json!({ "obj": inner }).to_string();
     let output = registry.call("t", &text).await;
     let ran = seen.lock().unwrap().first().map(depth);
@@ -80,16 +81,8 @@ async fn a_string_holding_json_keeps_the_depth_limit() {
 
 #[tokio::test]
 async fn lenient_single_quotes_keep_the_depth_limit() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let registry = registry_with(
-        recorder("t", any_value_schema(), Arc::clone(&seen)),
-        RepairPolicy::Lenient,
-    );
-    let text = format!(
-        r#"{{'note': 'say "hi', 'data': {}1{}}}"#,
-        "[".repeat(100),
-        "]".repeat(100)
-    );
+    let (registry, seen) = recording("t", any_value_schema(), RepairPolicy::Lenient);
+    let text = format!(r#"{{'note': 'say "hi', 'data': {}}}"#, nested(100));
     let output = registry.call("t", &text).await;
     let ran = seen.lock().unwrap().first().cloned();
     assert!(
@@ -104,10 +97,9 @@ async fn lenient_single_quotes_keep_the_depth_limit() {
 
 #[tokio::test]
 async fn a_duplicate_key_inside_a_string_holding_json_is_refused() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
     let schema = json!({"type": "object", "properties": {"opts": {
         "type": "object", "properties": {"path": {"type": "string"}}}}});
-    let registry = registry_with(recorder("t", schema, Arc::clone(&seen)), RepairPolicy::Safe);
+    let (registry, seen) = recording("t", schema, RepairPolicy::Safe);
     let text = json!({"opts": r#"{"path": "/safe", "path": "/etc/passwd"}"#}).to_string();
     let output = registry.call("t", &text).await;
     let ran = seen.lock().unwrap().first().cloned();
@@ -119,12 +111,8 @@ async fn a_duplicate_key_inside_a_string_holding_json_is_refused() {
 
 #[tokio::test]
 async fn lenient_json_with_a_duplicate_key_is_refused() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
     let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
-    let registry = registry_with(
-        recorder("t", schema, Arc::clone(&seen)),
-        RepairPolicy::Lenient,
-    );
+    let (registry, seen) = recording("t", schema, RepairPolicy::Lenient);
     let output = registry
         .call("t", r#"{'path': '/safe', 'path': '/etc/passwd'}"#)
         .await;
@@ -158,11 +146,7 @@ fn shapes() -> Value {
 
 #[tokio::test]
 async fn a_default_is_filled_only_in_the_branch_the_value_is_written_for() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let registry = registry_with(
-        recorder("draw", shapes(), Arc::clone(&seen)),
-        RepairPolicy::Safe,
-    );
+    let (registry, _) = recording("draw", shapes(), RepairPolicy::Safe);
     let (output, report) = registry
         .call_with_report("draw", r#"{"shape": {"kind": "square", "side": 2}}"#)
         .await;
@@ -179,7 +163,6 @@ async fn a_default_is_filled_only_in_the_branch_the_value_is_written_for() {
 
 #[tokio::test]
 async fn a_valid_value_is_not_coerced_for_another_branch() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
     let schema = json!({
         "type": "object",
         "properties": {"target": {"anyOf": [
@@ -190,7 +173,7 @@ async fn a_valid_value_is_not_coerced_for_another_branch() {
         ]}},
         "required": ["target"]
     });
-    let registry = registry_with(recorder("t", schema, Arc::clone(&seen)), RepairPolicy::Safe);
+    let (registry, seen) = recording("t", schema, RepairPolicy::Safe);
     let (output, report) = registry
         .call_with_report("t", r#"{"target": {"id": "007", "scope": "user"}}"#)
         .await;
@@ -208,17 +191,13 @@ async fn a_valid_value_is_not_coerced_for_another_branch() {
 
 #[tokio::test]
 async fn lenient_keeps_properties_allowed_by_a_pattern() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
     let schema = json!({
         "type": "object",
         "properties": {"name": {"type": "string"}},
         "patternProperties": {"^x-": {"type": "string"}},
         "additionalProperties": false
     });
-    let registry = registry_with(
-        recorder("t", schema, Arc::clone(&seen)),
-        RepairPolicy::Lenient,
-    );
+    let (registry, seen) = recording("t", schema, RepairPolicy::Lenient);
     let (_, report) = registry
         .call_with_report("t", r#"{"name": "a", "x-trace": "b"}"#)
         .await;
@@ -243,10 +222,7 @@ fn lenient_deep_input_is_refused_without_crashing_the_process() {
     if std::env::var_os(CRASH_CHILD).is_some() {
         // In the child: the call a hostile model sends.
         let schema = json!({"type": "object", "properties": {"data": {}}});
-        let registry = registry_with(
-            recorder("t", schema, Arc::new(Mutex::new(Vec::new()))),
-            RepairPolicy::Lenient,
-        );
+        let (registry, _) = recording("t", schema, RepairPolicy::Lenient);
         let text = format!(r#"{{'note': '"', 'data': {}"#, "[".repeat(500_000));
         let output = std::thread::Builder::new()
             .stack_size(8 << 20)

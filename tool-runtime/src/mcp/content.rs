@@ -71,7 +71,7 @@ pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
     if result.is_error == Some(true) {
         let message = text();
         let message = if message.is_empty() {
-            "The tool failed without saying why.".to_owned()
+            crate::results::NO_MESSAGE.to_owned()
         } else {
             message
         };
@@ -90,11 +90,9 @@ pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
 /// empty), else the text followed by the JSON, so neither what the server wrote for the model
 /// nor the data is lost.
 fn structured_output(structured: &Value, text: String) -> ToolOutput {
-    let value = unwrapped(structured, &text);
-    let copy = text.is_empty()
-        || serde_json::from_str::<Value>(&text)
-            .is_ok_and(|copy| copy == value || &copy == structured);
-    if copy {
+    let copy = serde_json::from_str::<Value>(&text).ok();
+    let value = unwrapped(structured, copy.as_ref());
+    if text.is_empty() || copy.is_some_and(|copy| copy == value || &copy == structured) {
         ToolOutput::Json(JsonOutput::from(value))
     } else {
         ToolOutput::Text(format!("{text}\n{value}"))
@@ -103,19 +101,17 @@ fn structured_output(structured: &Value, text: String) -> ToolOutput {
 
 /// The value a `structuredContent` stands for: servers (this crate's, the Python SDK's) wrap
 /// a result that isn't an object as `{"result": value}`, the spec requiring an object, and
-/// send the value itself as the text copy. When the text is exactly the wrapped value, the
-/// value is what the tool returned.
-fn unwrapped(structured: &Value, text: &str) -> Value {
-    if let Some(inner) = structured
+/// send the value itself as the text copy. When the text (`copy`, parsed) is exactly the
+/// wrapped value, the value is what the tool returned.
+fn unwrapped(structured: &Value, copy: Option<&Value>) -> Value {
+    let inner = structured
         .as_object()
         .filter(|object| object.len() == 1)
-        .and_then(|object| object.get("result"))
-    {
-        if serde_json::from_str::<Value>(text).is_ok_and(|copy| &copy == inner) {
-            return inner.clone();
-        }
+        .and_then(|object| object.get("result"));
+    match inner {
+        Some(inner) if copy == Some(inner) => inner.clone(),
+        _ => structured.clone(),
     }
-    structured.clone()
 }
 
 /// One MCP content block (wire JSON) as ours; a `resource_link`, or a kind this version

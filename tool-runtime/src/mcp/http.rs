@@ -389,25 +389,25 @@ mod tests {
         assert_eq!(HttpOptions::default().path("mcp2").path, "/mcp2");
     }
 
-    /// One HTTP/1.1 exchange (`Connection: close`): the status and the `Mcp-Session-Id`.
-    fn exchange(addr: SocketAddr, method: &str, session: Option<&str>) -> (u16, Option<String>) {
+    const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    /// A 2026-07-28 request: its protocol version in `_meta`, no session.
+    const STATELESS_LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}"#;
+    const STATELESS_HEADERS: &str =
+        "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n";
+
+    /// One HTTP/1.1 exchange (`Connection: close`) with `headers` (each ending in `\r\n`):
+    /// the status, the `Mcp-Session-Id`, and the whole response.
+    fn exchange(
+        addr: SocketAddr,
+        method: &str,
+        body: &str,
+        headers: &str,
+    ) -> (u16, Option<String>, String) {
         use std::io::{Read, Write};
-        let body = if method == "POST" {
-            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#
-        } else {
-            ""
-        };
-        let mut request = format!(
-            "{method} /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        let request = format!(
+            "{method} /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n{headers}\r\n{body}",
             body.len()
         );
-        if let Some(id) = session {
-            request.push_str(&format!(
-                "Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n"
-            ));
-        }
-        request.push_str("\r\n");
-        request.push_str(body);
         let mut stream = std::net::TcpStream::connect(addr).unwrap();
         stream
             .set_read_timeout(Some(std::time::Duration::from_secs(10)))
@@ -424,12 +424,18 @@ mod tests {
             name.eq_ignore_ascii_case("mcp-session-id")
                 .then(|| value.trim().to_owned())
         });
-        (status, session)
+        (status, session, response)
     }
 
-    #[tokio::test]
-    async fn sessions_past_the_cap_wait_until_one_ends() {
-        let registry = Registry::builder().without_inventory().build().unwrap();
+    /// A server for `registry` that opens at most one session: its address, what stops it,
+    /// and its task.
+    async fn one_session_server(
+        registry: Registry,
+    ) -> (
+        SocketAddr,
+        CancellationToken,
+        tokio::task::JoinHandle<Result<(), McpError>>,
+    ) {
         let options = HttpOptions::default().max_sessions(1);
         let http = HttpServer::bind(
             McpServer::new(registry),
@@ -439,9 +445,22 @@ mod tests {
         .await
         .unwrap();
         let (addr, stop) = (http.local_addr(), http.stop_token());
-        let server = tokio::spawn(http.run());
+        (addr, stop, tokio::spawn(http.run()))
+    }
+
+    #[tokio::test]
+    async fn sessions_past_the_cap_wait_until_one_ends() {
+        let registry = Registry::builder().without_inventory().build().unwrap();
+        let (addr, stop, server) = one_session_server(registry).await;
         let call = |method: &'static str, session: Option<String>| {
-            tokio::task::spawn_blocking(move || exchange(addr, method, session.as_deref()))
+            tokio::task::spawn_blocking(move || {
+                let headers = session.map_or_else(String::new, |id| {
+                    format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n")
+                });
+                let body = if method == "POST" { INITIALIZE } else { "" };
+                let (status, session, _) = exchange(addr, method, body, &headers);
+                (status, session)
+            })
         };
 
         let (status, first) = call("POST", None).await.unwrap();
@@ -454,6 +473,53 @@ mod tests {
         assert_eq!(status, 200, "the first session ended: room for another");
         assert!(second.is_some());
 
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// A 2026-07-28 request opens no session (rmcp serves it statelessly), so the cap must not
+    /// refuse it; an `initialize` opens one whatever version it names, so the cap still does.
+    #[tokio::test]
+    async fn a_sessionless_request_is_not_refused_by_the_session_cap() {
+        let registry = Registry::builder()
+            .without_inventory()
+            .dynamic(crate::DynamicTool::new(
+                "a",
+                "A.",
+                serde_json::json!({"type": "object"}),
+                |_, _| async { crate::ToolOutput::text("") },
+            ))
+            .build()
+            .unwrap();
+        let (addr, stop, server) = one_session_server(registry).await;
+        let post = |body: String, headers: &'static str| {
+            tokio::task::spawn_blocking(move || exchange(addr, "POST", &body, headers))
+        };
+        let (status, _, _) = post(STATELESS_LIST.into(), STATELESS_HEADERS)
+            .await
+            .unwrap();
+        assert_eq!(
+            status, 200,
+            "a sessionless tools/list with room for sessions"
+        );
+        let (status, session, _) = post(INITIALIZE.into(), "").await.unwrap();
+        assert_eq!(status, 200);
+        assert!(session.is_some(), "the one session the cap allows");
+        let (status, session, body) = post(STATELESS_LIST.into(), STATELESS_HEADERS)
+            .await
+            .unwrap();
+        assert_eq!(
+            (status, session),
+            (200, None),
+            "a request that opens no session was refused by the session cap: {body}"
+        );
+        let initialize_2026 = INITIALIZE.replace("2025-11-25", "2026-07-28");
+        let (status, session, _) = post(initialize_2026, STATELESS_HEADERS).await.unwrap();
+        assert_eq!(
+            (status, session),
+            (503, None),
+            "a second session past the cap"
+        );
         stop.cancel();
         server.await.unwrap().unwrap();
     }

@@ -219,7 +219,8 @@ pub(crate) fn bounded(mut blocks: Vec<ContentBlock>, max_bytes: usize) -> Vec<Co
         .filter_map(ContentBlock::as_text)
         .map(str::len)
         .collect();
-    if lens.iter().sum::<usize>() <= max_bytes {
+    let total: usize = lens.iter().sum();
+    if total <= max_bytes {
         return blocks;
     }
     let shares = shares(&lens, max_bytes);
@@ -228,7 +229,7 @@ pub(crate) fn bounded(mut blocks: Vec<ContentBlock>, max_bytes: usize) -> Vec<Co
         .zip(&shares)
         .all(|(&len, &share)| share >= len || share >= truncate::longest_marker(len));
     if !each_cut_holds_its_marker {
-        return collapse(blocks, max_bytes);
+        return collapse(blocks, total, max_bytes);
     }
     for (text, share) in blocks
         .iter_mut()
@@ -264,13 +265,9 @@ fn shares(lens: &[usize], max: usize) -> Vec<usize> {
 
 /// The texts in order while they fit, the first that doesn't cut to what is left (when its
 /// marker fits), and every text after it replaced, where the first of them was, by one marker
-/// that counts them. Room for that marker is kept from the start.
-fn collapse(blocks: Vec<ContentBlock>, max: usize) -> Vec<ContentBlock> {
-    let total: usize = blocks
-        .iter()
-        .filter_map(ContentBlock::as_text)
-        .map(str::len)
-        .sum();
+/// that counts them. Room for that marker (counting at most `total`, the texts' bytes) is kept
+/// from the start.
+fn collapse(blocks: Vec<ContentBlock>, total: usize, max: usize) -> Vec<ContentBlock> {
     let mut budget = max.saturating_sub(truncate::longest_marker(total));
     let mut dropped = Truncation {
         original_bytes: 0,

@@ -220,7 +220,7 @@ pub(crate) fn error_text(error: &ToolError) -> String {
 }
 
 /// An error's text when the tool gave no message.
-const NO_MESSAGE: &str = "The tool failed without saying why.";
+pub(crate) const NO_MESSAGE: &str = "The tool failed without saying why.";
 
 /// The text for APIs without an error flag (OpenAI): errors say they are errors.
 pub(crate) fn flagless_text(output: &ToolOutput) -> String {
