@@ -1,10 +1,15 @@
 """Drives an MCP server with the official Python SDK (`mcp` from PyPI) and prints what it saw
 as one JSON object, for `tool-examples/tests/mcp.rs` to check.
 
-    python_client.py stdio COMMAND [ARGS...]
-    python_client.py http URL [TOKEN]
+    python_client.py MODE stdio COMMAND [ARGS...]
+    python_client.py MODE http URL [TOKEN]
 
-Steps: initialize, list every tool (following cursors), call `read_file` with good
+MODE is how the SDK negotiates: `legacy` is the classic `initialize` handshake
+(`ClientSession.initialize`), `auto` is the SDK's default (`mcp.Client`: it probes
+`server/discover` and speaks 2026-07-28 where the server offers it, falling back to the
+handshake). Both must succeed: the SDK validates every result against its own types.
+
+Steps: connect, list every tool (following cursors), call `read_file` with good
 arguments, `search_files` (a JSON result), `read_file` with bad arguments, and a tool that
 doesn't exist. Every step is bounded in time.
 """
@@ -13,7 +18,7 @@ import asyncio
 import json
 import sys
 
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -30,17 +35,24 @@ async def step(awaitable):
     return await asyncio.wait_for(awaitable, STEP_SECONDS)
 
 
-async def drive(session):
+async def drive(session, legacy):
+    """`session` is a `ClientSession` (legacy: not yet initialized) or an entered `Client`."""
     seen = {}
-    init = await step(session.initialize())
-    seen["server"] = init.server_info.name
-    seen["protocol"] = init.protocol_version
-    seen["capabilities"] = init.capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
+    if legacy:
+        init = await step(session.initialize())
+        seen["server"] = init.server_info.name
+        seen["protocol"] = init.protocol_version
+        capabilities = init.capabilities
+    else:
+        seen["server"] = session.server_info.name
+        seen["protocol"] = session.protocol_version
+        capabilities = session.server_capabilities
+    seen["capabilities"] = capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
 
     tools, cursor, pages = [], None, 0
     while True:
         params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        page = await step(session.list_tools(params=params))
+        page = await step(session.list_tools(params=params) if legacy else session.list_tools(cursor=cursor))
         pages += 1
         tools.extend(wire(tool) for tool in page.tools)
         cursor = page.next_cursor
@@ -61,18 +73,27 @@ async def drive(session):
 
 
 async def main():
-    transport, target = sys.argv[1], sys.argv[2]
+    mode, transport, target = sys.argv[1], sys.argv[2], sys.argv[3]
+    legacy = mode == "legacy"
     if transport == "stdio":
-        params = StdioServerParameters(command=target, args=sys.argv[3:])
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                seen = await drive(session)
-    else:
-        headers = {"Authorization": f"Bearer {sys.argv[3]}"} if len(sys.argv) > 3 else None
-        async with create_mcp_http_client(headers=headers) as http:
-            async with streamable_http_client(target, http_client=http) as (read, write):
+        params = StdioServerParameters(command=target, args=sys.argv[4:])
+        if legacy:
+            async with stdio_client(params) as (read, write):
                 async with ClientSession(read, write) as session:
-                    seen = await drive(session)
+                    seen = await drive(session, legacy)
+        else:
+            async with Client(params) as client:
+                seen = await drive(client, legacy)
+    else:
+        headers = {"Authorization": f"Bearer {sys.argv[4]}"} if len(sys.argv) > 4 else None
+        async with create_mcp_http_client(headers=headers) as http:
+            if legacy:
+                async with streamable_http_client(target, http_client=http) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        seen = await drive(session, legacy)
+            else:
+                async with Client(streamable_http_client(target, http_client=http)) as client:
+                    seen = await drive(client, legacy)
     print(json.dumps(seen))
 
 

@@ -10,7 +10,7 @@ use crate::output::{ContentBlock, JsonOutput, Resource, ResourceBody};
 use crate::{results, ToolCall, ToolOutput};
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::LoggingLevel;
-use rmcp::model::{CallToolResult, Tool};
+use rmcp::model::{CallToolResult, ResultType, Tool};
 use serde_json::Value;
 
 /// The registry's `tools/list` entries as rmcp's `Tool`s.
@@ -33,6 +33,11 @@ pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
 }
 
 /// One call's output as a `CallToolResult`, in the shape `results::format` gives MCP.
+///
+/// The result says `resultType: "complete"`, which protocol 2026-07-28 requires of every
+/// result (the official SDKs refuse one without it); rmcp's handler strips it again for a
+/// client that negotiated an older version. Read from JSON, rmcp leaves the field unset (an
+/// absent field is how older results look), so it is set here, once for every result.
 pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult {
     let text = output.to_model_text();
     let formatted = results::format(
@@ -40,12 +45,14 @@ pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult
         std::slice::from_ref(call),
         &[(call.id.clone(), output)],
     );
-    formatted
+    let mut result = formatted
         .messages
         .into_iter()
         .next()
-        .and_then(|message| serde_json::from_value(message).ok())
-        .unwrap_or_else(|| CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]))
+        .and_then(|message| serde_json::from_value::<CallToolResult>(message).ok())
+        .unwrap_or_else(|| CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]));
+    result.result_type = Some(ResultType::COMPLETE);
+    result
 }
 
 /// A remote server's `CallToolResult` as an output: an error when `isError`, JSON for

@@ -313,7 +313,16 @@ async fn handle(
             .handle(Request::from_parts(parts, Full::new(body)))
             .await;
     }
-    service.handle(request).await
+    let ends_session = request.method() == hyper::Method::DELETE;
+    let mut response = service.handle(request).await;
+    if ends_session && response.status() == StatusCode::ACCEPTED {
+        // The spec names no status for a session ended by DELETE; rmcp says 202, but the
+        // official SDKs' servers answer 200 and their clients take only 200 or 204 as done
+        // (the Python SDK warns "Session termination failed: 202"). The session is closed
+        // by now, so 200 is the truth.
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
 }
 
 /// The most of a request's body read to see whether it opens a session: rmcp's own limit
@@ -468,7 +477,8 @@ mod tests {
         let (status, none) = call("POST", None).await.unwrap();
         assert_eq!((status, none), (503, None), "a second session past the cap");
         let (status, _) = call("DELETE", first).await.unwrap();
-        assert!((200..300).contains(&status), "DELETE: {status}");
+        // 200, not rmcp's 202: the official clients warn about anything but 200 and 204.
+        assert_eq!(status, 200, "DELETE");
         let (status, second) = call("POST", None).await.unwrap();
         assert_eq!(status, 200, "the first session ended: room for another");
         assert!(second.is_some());
@@ -520,6 +530,47 @@ mod tests {
             (503, None),
             "a second session past the cap"
         );
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// 2026-07-28 has no `initialize` (a request carries its version in `_meta`), so an
+    /// `initialize` naming it is answered with the newest version that has one, as the
+    /// lifecycle's negotiation asks (the server answers a version it supports) and as the
+    /// official SDKs' servers do; `server/discover` lists every version, 2026-07-28 for
+    /// requests that name it and the older ones for the handshake. Both answers must agree.
+    #[tokio::test]
+    async fn initialize_and_discover_agree_on_the_versions() {
+        let registry = Registry::builder().without_inventory().build().unwrap();
+        let (addr, stop, server) = one_session_server(registry).await;
+        let post = |body: String, headers: &'static str| {
+            tokio::task::spawn_blocking(move || exchange(addr, "POST", &body, headers))
+        };
+        let initialize_2026 = INITIALIZE.replace("2025-11-25", "2026-07-28");
+        let (status, _, answer) = post(initialize_2026, "").await.unwrap();
+        assert_eq!(status, 200, "{answer}");
+        assert!(
+            answer.contains(r#""protocolVersion":"2025-11-25""#),
+            "{answer}"
+        );
+        let discover = STATELESS_LIST.replace("tools/list", "server/discover");
+        let headers = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\n";
+        let (status, _, answer) = post(discover, headers).await.unwrap();
+        assert_eq!(status, 200, "{answer}");
+        let data = answer
+            .lines()
+            .find_map(|line| line.strip_prefix("data: "))
+            .filter(|data| !data.is_empty())
+            .unwrap_or_else(|| panic!("no event in {answer}"));
+        let result: serde_json::Value = serde_json::from_str(data).unwrap();
+        let versions = &result["result"]["supportedVersions"];
+        for version in ["2025-11-25", "2026-07-28"] {
+            assert!(
+                versions.as_array().unwrap().iter().any(|v| v == version),
+                "{version} missing from {versions}"
+            );
+        }
+        assert_eq!(result["result"]["resultType"], "complete");
         stop.cancel();
         server.await.unwrap().unwrap();
     }
