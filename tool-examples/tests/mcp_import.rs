@@ -248,6 +248,24 @@ async fn foreign_servers_tools_are_called_and_export_to_every_dialect() {
     )
     .await;
     assert!(matches!(structured, ToolOutput::Json(_)), "{structured:?}");
+    // Content annotations (who a block is for, how much it matters) come in with the blocks.
+    let annotated = bounded(
+        30,
+        registry.call(
+            "everything__get-annotated-message",
+            r#"{"messageType": "success"}"#,
+        ),
+    )
+    .await;
+    let ToolOutput::Content(blocks) = &annotated else {
+        panic!("annotations lost: {annotated:?}");
+    };
+    let annotations = blocks[0].annotations().expect("the text's annotations");
+    assert_eq!(
+        annotations.audience.as_deref(),
+        Some(&["user".to_owned()][..])
+    );
+    assert_eq!(annotations.priority, Some(0.7));
     let image = bounded(30, registry.call("everything__get-tiny-image", "{}")).await;
     assert!(
         matches!(&image, ToolOutput::Content(blocks) if blocks.iter().any(|b| matches!(b, ContentBlock::Image { .. }))),

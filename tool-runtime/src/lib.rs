@@ -60,7 +60,8 @@ pub use dialect::{Dialect, StrictIssue, StrictIssueKind, StrictIssues, StrictLim
 pub use error::{ErrorCode, ToolError};
 pub use notify::{LogLevel, Notification, NotificationKind, Notifier};
 pub use output::{
-    safe_serialize, ContentBlock, JsonOutput, Resource, ResourceBody, ToolOutput, Truncation,
+    safe_serialize, Annotations, ContentBlock, JsonOutput, Resource, ResourceBody, ToolOutput,
+    Truncation,
 };
 pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};

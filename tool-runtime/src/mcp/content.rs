@@ -6,7 +6,7 @@
 use crate::dialect::Dialect;
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::LogLevel;
-use crate::output::{ContentBlock, JsonOutput, Resource, ResourceBody};
+use crate::output::{Annotations, ContentBlock, JsonOutput, Resource, ResourceBody};
 use crate::{results, ToolCall, ToolOutput};
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::LoggingLevel;
@@ -65,9 +65,16 @@ pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
         .filter_map(|block| serde_json::to_value(block).ok())
         .map(|block| content_block(&block))
         .collect();
-    let all_text = blocks
-        .iter()
-        .all(|b| matches!(b, ContentBlock::Text { .. }));
+    // Annotated text stays a block, so the annotations reach our own MCP clients.
+    let all_text = blocks.iter().all(|b| {
+        matches!(
+            b,
+            ContentBlock::Text {
+                annotations: None,
+                ..
+            }
+        )
+    });
     let text = || {
         blocks
             .iter()
@@ -95,8 +102,12 @@ pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
 
 /// A `structuredContent` and its result's text: the JSON when the text is only its copy (or
 /// empty), else the text followed by the JSON, so neither what the server wrote for the model
-/// nor the data is lost.
+/// nor the data is lost. A string wrapped as `{"result": "..."}` whose text is the string
+/// itself (the Python SDK's `-> str` tools) is that text.
 fn structured_output(structured: &Value, text: String) -> ToolOutput {
+    if wrapped_result(structured).and_then(Value::as_str) == Some(text.as_str()) {
+        return ToolOutput::Text(text);
+    }
     let copy = serde_json::from_str::<Value>(&text).ok();
     let value = unwrapped(structured, copy.as_ref());
     if text.is_empty() || copy.is_some_and(|copy| copy == value || &copy == structured) {
@@ -111,19 +122,42 @@ fn structured_output(structured: &Value, text: String) -> ToolOutput {
 /// send the value itself as the text copy. When the text (`copy`, parsed) is exactly the
 /// wrapped value, the value is what the tool returned.
 fn unwrapped(structured: &Value, copy: Option<&Value>) -> Value {
-    let inner = structured
-        .as_object()
-        .filter(|object| object.len() == 1)
-        .and_then(|object| object.get("result"));
-    match inner {
+    match wrapped_result(structured) {
         Some(inner) if copy == Some(inner) => inner.clone(),
         _ => structured.clone(),
     }
 }
 
+/// `value` of a `{"result": value}` wrapper.
+fn wrapped_result(structured: &Value) -> Option<&Value> {
+    structured
+        .as_object()
+        .filter(|object| object.len() == 1)
+        .and_then(|object| object.get("result"))
+}
+
 /// One MCP content block (wire JSON) as ours; a `resource_link`, or a kind this version
 /// doesn't know, becomes a text note.
 fn content_block(block: &Value) -> ContentBlock {
+    let converted = plain_block(block);
+    match block
+        .get("annotations")
+        .and_then(|a| serde_json::from_value::<Annotations>(a.clone()).ok())
+    {
+        Some(mut annotations) => {
+            // rmcp holds a priority as `f32`: 0.7 reaches us as 0.699999988079071. The
+            // shortest decimal of that `f32` is the number the server wrote.
+            annotations.priority = annotations
+                .priority
+                .map(|p| (p as f32).to_string().parse().unwrap_or(p));
+            converted.with_annotations(annotations)
+        }
+        None => converted,
+    }
+}
+
+/// [`content_block`] without its annotations.
+fn plain_block(block: &Value) -> ContentBlock {
     let text = |key: &str| block[key].as_str().unwrap_or_default().to_owned();
     match block["type"].as_str().unwrap_or_default() {
         "text" => ContentBlock::text(text("text")),
@@ -143,6 +177,7 @@ fn content_block(block: &Value) -> ContentBlock {
                 uri: field("uri").unwrap_or_default(),
                 mime_type: field("mimeType"),
                 body,
+                annotations: None,
             })
         }
         "resource_link" => ContentBlock::text(format!(
@@ -216,6 +251,12 @@ mod tests {
             remote_output(&named_result),
             ToolOutput::text("ok\n{\"result\":1}")
         );
+        // The Python SDK's `-> str` tools: the string as text, and wrapped as structured
+        // content. The string is the output, once.
+        let string = result(
+            json!({"content": [{"type": "text", "text": "HEY!"}], "structuredContent": {"result": "HEY!"}}),
+        );
+        assert_eq!(remote_output(&string), ToolOutput::text("HEY!"));
         let empty = result(json!({"content": [], "structuredContent": {"n": 1}}));
         assert_eq!(remote_output(&empty), ToolOutput::json(&json!({"n": 1})));
 
@@ -260,5 +301,36 @@ mod tests {
         let wire = serde_json::to_value(&out).unwrap();
         assert_eq!(wire["structuredContent"], json!({"result": [1, 2]}));
         assert_eq!(wire["content"][0]["text"], "[1,2]");
+    }
+
+    /// MCP content annotations come in with a remote result and go out again when we serve it.
+    #[test]
+    fn annotations_survive_import_and_serve() {
+        let annotated = result(json!({"content": [
+            {"type": "text", "text": "done", "annotations": {"audience": ["user"], "priority": 0.7}},
+            {"type": "image", "data": "AQID", "mimeType": "image/png", "annotations": {"priority": 0.5}}]}));
+        let output = remote_output(&annotated);
+        let ToolOutput::Content(blocks) = &output else {
+            panic!("annotated text became {output:?}");
+        };
+        assert_eq!(
+            blocks[0].annotations(),
+            Some(&Annotations::for_audience(["user"]).priority(0.7))
+        );
+        assert_eq!(blocks[1].annotations().unwrap().priority, Some(0.5));
+
+        let call = ToolCall::new("1", "annotated", "{}");
+        // As the wire has it: text (rmcp's `f32` priority written as its shortest decimal).
+        let wire = serde_json::to_string(&call_result(&call, output)).unwrap();
+        let served: Value = serde_json::from_str(&wire).unwrap();
+        assert_eq!(
+            served["content"][0]["annotations"],
+            json!({"audience": ["user"], "priority": 0.7})
+        );
+        assert_eq!(
+            served["content"][1]["annotations"],
+            json!({"priority": 0.5})
+        );
+        assert_eq!(served["resultType"], "complete");
     }
 }

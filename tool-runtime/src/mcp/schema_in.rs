@@ -113,7 +113,14 @@ pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
             Map::new()
         }
     };
-    root.remove("$schema");
+    if let Some(draft) = root.remove("$schema") {
+        let draft = draft
+            .as_str()
+            .map_or_else(|| draft.to_string(), str::to_owned);
+        changes.add(format!(
+            "`$schema` {draft} dropped: the schema is read as JSON Schema 2020-12"
+        ));
+    }
     if let Some(definitions) = root.remove("definitions") {
         changes.add("`definitions` became `$defs`".to_owned());
         let defs = root
@@ -208,10 +215,12 @@ fn walk(schema: &mut Value, changes: &mut Changes) {
         .collect();
     for key in unknown {
         map.remove(&key);
-        if !matches!(
+        if matches!(
             key.as_str(),
             "$schema" | "$id" | "$anchor" | "$dynamicAnchor" | "$comment"
         ) {
+            changes.add(format!("`{key}` dropped"));
+        } else {
             changes.add(format!("unknown keyword `{key}` dropped"));
         }
     }
@@ -284,6 +293,7 @@ mod tests {
         assert_eq!(
             changes,
             [
+                "`$schema` http://json-schema.org/draft-07/schema# dropped: the schema is read as JSON Schema 2020-12",
                 "`definitions` became `$defs`",
                 "unknown keyword `x-vendor` dropped"
             ]

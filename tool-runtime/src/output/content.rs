@@ -33,6 +33,9 @@ pub enum ContentBlock {
     Text {
         /// The text.
         text: String,
+        /// Who the block is for and how much it matters (MCP's content annotations).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
     },
     /// An image.
     Image {
@@ -40,6 +43,9 @@ pub enum ContentBlock {
         data: String,
         /// Its type: `image/png`, `image/jpeg`, ...
         mime_type: String,
+        /// Who the block is for and how much it matters (MCP's content annotations).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
     },
     /// A sound.
     Audio {
@@ -47,6 +53,9 @@ pub enum ContentBlock {
         data: String,
         /// Its type: `audio/wav`, `audio/mpeg`, ...
         mime_type: String,
+        /// Who the block is for and how much it matters (MCP's content annotations).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        annotations: Option<Annotations>,
     },
     /// A resource (a file, a record) with its contents, named by a URI.
     Resource(Resource),
@@ -63,6 +72,43 @@ pub struct Resource {
     /// Its contents.
     #[serde(flatten)]
     pub body: ResourceBody,
+    /// Who the block is for and how much it matters (MCP's content annotations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Annotations>,
+}
+
+/// MCP's content annotations: hints for the client about a block, kept through import and
+/// serve. Other providers have no place for them; they read the block as usual.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Annotations {
+    /// Who the block is meant for: `"user"`, `"assistant"`, or both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Vec<String>>,
+    /// How important the block is, from 0 (least) to 1 (most).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<f64>,
+    /// When what the block holds last changed (ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
+}
+
+impl Annotations {
+    /// Annotations for `audience` (`"user"`, `"assistant"`).
+    pub fn for_audience<S: Into<String>>(audience: impl IntoIterator<Item = S>) -> Annotations {
+        Annotations {
+            audience: Some(audience.into_iter().map(Into::into).collect()),
+            ..Annotations::default()
+        }
+    }
+
+    /// The same, with `priority` (0 to 1).
+    #[must_use]
+    pub fn priority(mut self, priority: f64) -> Annotations {
+        self.priority = Some(priority);
+        self
+    }
 }
 
 /// A resource's contents: text, or bytes in base64.
@@ -84,7 +130,10 @@ pub enum ResourceBody {
 impl ContentBlock {
     /// A text block.
     pub fn text(text: impl Into<String>) -> ContentBlock {
-        ContentBlock::Text { text: text.into() }
+        ContentBlock::Text {
+            text: text.into(),
+            annotations: None,
+        }
     }
 
     /// An image from its bytes (encoded to base64 here).
@@ -92,6 +141,7 @@ impl ContentBlock {
         ContentBlock::Image {
             data: super::safe::base64(bytes.as_ref()),
             mime_type: mime_type.into(),
+            annotations: None,
         }
     }
 
@@ -100,6 +150,7 @@ impl ContentBlock {
         ContentBlock::Image {
             data: data.into(),
             mime_type: mime_type.into(),
+            annotations: None,
         }
     }
 
@@ -108,6 +159,7 @@ impl ContentBlock {
         ContentBlock::Audio {
             data: super::safe::base64(bytes.as_ref()),
             mime_type: mime_type.into(),
+            annotations: None,
         }
     }
 
@@ -116,6 +168,7 @@ impl ContentBlock {
         ContentBlock::Audio {
             data: data.into(),
             mime_type: mime_type.into(),
+            annotations: None,
         }
     }
 
@@ -129,6 +182,7 @@ impl ContentBlock {
             uri: uri.into(),
             mime_type: Some(mime_type.into()),
             body: ResourceBody::Text { text: text.into() },
+            annotations: None,
         })
     }
 
@@ -144,18 +198,58 @@ impl ContentBlock {
             body: ResourceBody::Blob {
                 blob: super::safe::base64(bytes.as_ref()),
             },
+            annotations: None,
         })
+    }
+
+    /// The block with MCP content `annotations` (who it is for, how much it matters), which
+    /// MCP clients receive with it.
+    ///
+    /// ```
+    /// use tool_runtime::{Annotations, ContentBlock};
+    ///
+    /// let note = ContentBlock::text("for the user only")
+    ///     .with_annotations(Annotations::for_audience(["user"]).priority(0.2));
+    /// assert_eq!(note.annotations().unwrap().priority, Some(0.2));
+    /// ```
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: Annotations) -> ContentBlock {
+        *self.annotations_mut() = Some(annotations);
+        self
+    }
+
+    /// The block's MCP content annotations, if it has any.
+    pub fn annotations(&self) -> Option<&Annotations> {
+        match self {
+            ContentBlock::Text { annotations, .. }
+            | ContentBlock::Image { annotations, .. }
+            | ContentBlock::Audio { annotations, .. }
+            | ContentBlock::Resource(Resource { annotations, .. }) => annotations.as_ref(),
+        }
+    }
+
+    fn annotations_mut(&mut self) -> &mut Option<Annotations> {
+        match self {
+            ContentBlock::Text { annotations, .. }
+            | ContentBlock::Image { annotations, .. }
+            | ContentBlock::Audio { annotations, .. }
+            | ContentBlock::Resource(Resource { annotations, .. }) => annotations,
+        }
     }
 
     /// The block as a model reads it in plain text: text as is, a resource's text under a
     /// line naming it, and a short note for what isn't text (`[image: image/png, 68 bytes]`).
     pub fn to_model_text(&self) -> String {
         match self {
-            ContentBlock::Text { text } => text.clone(),
-            ContentBlock::Image { data, mime_type } => {
+            ContentBlock::Text { text, .. } => text.clone(),
+            ContentBlock::Image {
+                data, mime_type, ..
+            } => {
                 format!("[image: {mime_type}, {} bytes]", decoded_len(data))
             }
-            ContentBlock::Audio { data, mime_type } => {
+            ContentBlock::Audio {
+                data, mime_type, ..
+            } => {
                 format!("[audio: {mime_type}, {} bytes]", decoded_len(data))
             }
             ContentBlock::Resource(resource) => {
@@ -178,7 +272,7 @@ impl ContentBlock {
     /// resource's. What the output cap counts.
     fn text_mut(&mut self) -> Option<&mut String> {
         match self {
-            ContentBlock::Text { text }
+            ContentBlock::Text { text, .. }
             | ContentBlock::Resource(Resource {
                 body: ResourceBody::Text { text },
                 ..
@@ -189,7 +283,7 @@ impl ContentBlock {
 
     fn as_text(&self) -> Option<&str> {
         match self {
-            ContentBlock::Text { text }
+            ContentBlock::Text { text, .. }
             | ContentBlock::Resource(Resource {
                 body: ResourceBody::Text { text },
                 ..

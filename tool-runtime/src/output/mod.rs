@@ -7,7 +7,7 @@ mod safe;
 mod truncate;
 mod truncate_json;
 
-pub use content::{ContentBlock, Resource, ResourceBody};
+pub use content::{Annotations, ContentBlock, Resource, ResourceBody};
 pub use safe::safe_serialize;
 
 use crate::error::{ErrorCode, ToolError};

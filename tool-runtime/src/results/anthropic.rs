@@ -49,11 +49,11 @@ const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/w
 /// One block of a `tool_result`'s content; `None` for empty text, which the API refuses.
 fn content_block(block: &ContentBlock) -> Option<Value> {
     match block {
-        ContentBlock::Image { data, mime_type } if IMAGE_TYPES.contains(&mime_type.as_str()) => {
-            Some(
-                json!({"type": "image", "source": {"type": "base64", "media_type": mime_type, "data": data}}),
-            )
-        }
+        ContentBlock::Image {
+            data, mime_type, ..
+        } if IMAGE_TYPES.contains(&mime_type.as_str()) => Some(
+            json!({"type": "image", "source": {"type": "base64", "media_type": mime_type, "data": data}}),
+        ),
         other => {
             let text = other.to_model_text();
             (!text.is_empty()).then(|| json!({"type": "text", "text": text}))

@@ -61,7 +61,9 @@ const INLINE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/webp", "appli
 /// (python-genai `types.py`: `FunctionResponsePart.inline_data`, a `FunctionResponseBlob`).
 fn inline_data(block: &ContentBlock) -> Option<Value> {
     let (data, mime_type) = match block {
-        ContentBlock::Image { data, mime_type } => (data, mime_type.as_str()),
+        ContentBlock::Image {
+            data, mime_type, ..
+        } => (data, mime_type.as_str()),
         ContentBlock::Resource(resource) => match (&resource.body, resource.mime_type.as_deref()) {
             (ResourceBody::Blob { blob }, Some(mime_type)) => (blob, mime_type),
             _ => return None,

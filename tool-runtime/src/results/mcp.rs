@@ -40,16 +40,16 @@ pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {
         .collect()
 }
 
-/// One content block in MCP's shape.
+/// One content block in MCP's shape, with its annotations.
 fn block(block: &ContentBlock) -> Value {
-    match block {
-        ContentBlock::Text { text } => json!({"type": "text", "text": text}),
-        ContentBlock::Image { data, mime_type } => {
-            json!({"type": "image", "data": data, "mimeType": mime_type})
-        }
-        ContentBlock::Audio { data, mime_type } => {
-            json!({"type": "audio", "data": data, "mimeType": mime_type})
-        }
+    let mut wire = match block {
+        ContentBlock::Text { text, .. } => json!({"type": "text", "text": text}),
+        ContentBlock::Image {
+            data, mime_type, ..
+        } => json!({"type": "image", "data": data, "mimeType": mime_type}),
+        ContentBlock::Audio {
+            data, mime_type, ..
+        } => json!({"type": "audio", "data": data, "mimeType": mime_type}),
         ContentBlock::Resource(resource) => {
             let mut contents = Map::new();
             contents.insert("uri".into(), resource.uri.clone().into());
@@ -62,5 +62,9 @@ fn block(block: &ContentBlock) -> Value {
             };
             json!({"type": "resource", "resource": contents})
         }
+    };
+    if let Some(annotations) = block.annotations() {
+        wire["annotations"] = serde_json::to_value(annotations).unwrap_or_default();
     }
+    wire
 }

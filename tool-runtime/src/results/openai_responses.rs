@@ -28,7 +28,9 @@ pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {
 /// One item of an `output` list.
 fn content_item(block: &ContentBlock) -> Value {
     match block {
-        ContentBlock::Image { data, mime_type } => {
+        ContentBlock::Image {
+            data, mime_type, ..
+        } => {
             json!({"type": "input_image", "image_url": format!("data:{mime_type};base64,{data}")})
         }
         ContentBlock::Resource(resource) => match (&resource.body, resource.mime_type.as_deref()) {
