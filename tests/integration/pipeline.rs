@@ -455,3 +455,105 @@ async fn validation_off_still_checks_types() {
     let output = registry.call("search_products", r#"{"query": 5}"#).await;
     assert_eq!(error(&output).code, ErrorCode::InvalidArguments);
 }
+
+/// A tool whose schema has defaults its own schema refuses, shaped like what real schemas
+/// carry: pydantic's `str = None` (`"default": null` on a string), BFCL live function docs'
+/// `"dontcare"` placeholder on a non-string, a value outside the `enum` (OpenAPI documents
+/// generated from code), `"false"` as text on a boolean; in a union branch and on a `$ref`'d
+/// definition too. The tool echoes the arguments it was given.
+fn broken_defaults() -> tool_runtime::DynamicTool {
+    tool_runtime::DynamicTool::new(
+        "find_salon",
+        "Find a hair salon in a city.",
+        json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "stylist": {"type": "string", "default": null},
+                "rating": {"type": "integer", "default": "dontcare"},
+                "unisex": {"type": "boolean", "default": "false"},
+                "sort": {"type": "string", "enum": ["distance", "rating"], "default": "N/A"},
+                "price": {"anyOf": [
+                    {"type": "object", "properties": {"max": {"type": "integer", "default": "any"}}, "required": []},
+                    {"type": "string"}
+                ]},
+                "day": {"$ref": "#/$defs/Day", "default": "someday"},
+                "limit": {"type": "integer", "default": 5}
+            },
+            "required": ["city"],
+            "$defs": {"Day": {"type": "string", "enum": ["mon", "tue"]}}
+        }),
+        |args, _cx| async move { ToolOutput::json(&args) },
+    )
+}
+
+#[tokio::test]
+async fn defaults_a_schema_refuses_are_never_filled() {
+    let registry = builder()
+        .without_inventory()
+        .dynamic(broken_defaults())
+        .build()
+        .unwrap();
+    let mut noted: Vec<String> = registry
+        .notes()
+        .iter()
+        .map(|note| match note {
+            tool_runtime::registry::BuildNote::UnusableDefault { tool, pointer, .. } => {
+                assert_eq!(tool, "find_salon");
+                pointer.clone()
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    noted.sort();
+    assert_eq!(
+        noted,
+        [
+            "/properties/day/default",
+            "/properties/price/anyOf/0/properties/max/default",
+            "/properties/rating/default",
+            "/properties/sort/default",
+            "/properties/stylist/default",
+            "/properties/unisex/default",
+        ]
+    );
+
+    // Left out: valid, and only the usable default is filled (and recorded).
+    let (output, report) = registry
+        .call_with_report("find_salon", r#"{"city": "Berkeley", "price": {}}"#)
+        .await;
+    assert_eq!(
+        output,
+        ToolOutput::json(&json!({"city": "Berkeley", "price": {}, "limit": 5})),
+        "{report:?}"
+    );
+    let filled: Vec<&str> = report.filled.iter().map(|f| f.pointer.as_str()).collect();
+    assert_eq!(filled, ["/limit"]);
+
+    // `null` for "use the default" (what strict mode makes a model send): dropped where the
+    // default is unusable, filled where it is usable; the drops are recorded as repairs.
+    let (output, report) = registry
+        .call_with_report(
+            "find_salon",
+            r#"{"city": "Berkeley", "stylist": null, "rating": null, "limit": null}"#,
+        )
+        .await;
+    assert_eq!(
+        output,
+        ToolOutput::json(&json!({"city": "Berkeley", "limit": 5})),
+        "{report:?}"
+    );
+    let dropped: Vec<&str> = report
+        .repairs
+        .iter()
+        .filter(|r| r.kind == RepairKind::NullForUnusableDefault)
+        .map(|r| r.pointer.as_str())
+        .collect();
+    assert_eq!(dropped, ["/stylist", "/rating"]);
+
+    // A value the model does send is still checked: the defaults change nothing there.
+    let output = registry
+        .call("find_salon", r#"{"city": "Berkeley", "sort": "N/A"}"#)
+        .await;
+    assert_eq!(error(&output).code, ErrorCode::InvalidArguments);
+}

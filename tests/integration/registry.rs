@@ -191,3 +191,45 @@ fn get_gives_the_spec() {
     assert_eq!(spec.input_schema()["type"], "object");
     assert!(registry.get("nope").is_none());
 }
+
+/// A dynamic tool named `name` that echoes nothing: only its place in the list matters.
+fn named(name: &str) -> tool_runtime::DynamicTool {
+    tool_runtime::DynamicTool::new(
+        name,
+        format!("The tool {name}."),
+        serde_json::json!({"type": "object", "properties": {}}),
+        |_args, _cx| async { tool_runtime::ToolOutput::text("ok") },
+    )
+}
+
+/// Tools keep the order they were given in (an MCP server's list, a caller's ranking):
+/// `inventory`'s `#[tool]` fns, which come in no reliable order, first and by name, then the
+/// builder's tools as given, in every listing and export.
+#[test]
+fn tools_keep_the_order_they_were_given_in() {
+    let registry = Registry::builder()
+        .only(["noop", "add_numbers", "zeta", "alpha", "mid"])
+        .dynamic(named("zeta"))
+        .register(tool_tests::add::TOOL)
+        .dynamic(named("alpha"))
+        .dynamic(named("mid"))
+        .build()
+        .unwrap();
+    let names: Vec<&str> = registry.specs().map(|s| s.name()).collect();
+    // `noop` is collected by inventory only; `add_numbers` is registered by hand too, so it
+    // takes its place among the given tools.
+    assert_eq!(names, ["noop", "zeta", "add_numbers", "alpha", "mid"]);
+    for dialect in [
+        tool_runtime::Dialect::OpenAiChat { strict: false },
+        tool_runtime::Dialect::Mcp,
+        tool_runtime::Dialect::Anthropic { strict: true },
+    ] {
+        let exported = registry.export_schema(dialect);
+        let text = exported.to_string();
+        let at = |name: &str| text.find(&format!("\"{name}\"")).unwrap();
+        assert!(
+            at("noop") < at("zeta") && at("zeta") < at("add_numbers") && at("alpha") < at("mid"),
+            "{dialect:?}: {text}"
+        );
+    }
+}

@@ -1,5 +1,6 @@
 """An MCP server written with the official Python SDK (`mcp` from PyPI), for the import tests:
-a dotted tool name, pydantic's schemas (titles, a map), and a tool that kills the server.
+a dotted tool name, pydantic's schemas (titles, a map, a `None` default on a `str`, which
+pydantic writes as `"default": null` on `"type": "string"`), and a tool that kills the server.
 
     python_server.py
 """
@@ -27,6 +28,12 @@ def add(a: int, b: int = 1) -> int:
 def tally(counts: dict[str, int]) -> int:
     """Sum the counts of a map from word to count."""
     return sum(counts.values())
+
+
+@server.tool()
+def shout(text: str, suffix: str = None) -> str:  # noqa: RUF013 - the broken default is the point
+    """Shout the text, with a suffix if one is given."""
+    return text.upper() + (suffix or "!")
 
 
 @server.tool()

@@ -8,14 +8,15 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The example tools, in the registry's order: the order `tool_examples::TOOLS` gives them.
 const TOOLS: [&str; 8] = [
     "csv_summary",
-    "describe_tool",
     "exec_command",
     "list_dir",
     "read_file",
     "search_files",
     "search_tools",
+    "describe_tool",
     "update_plan",
 ];
 

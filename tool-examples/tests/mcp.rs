@@ -380,6 +380,26 @@ fn tool_examples(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// What the build and the import did to a Python SDK server's schemas is said on stderr by
+/// `list` and `schema`: `suffix: str = None` is `"default": null` on a string, never filled.
+#[test]
+fn list_and_schema_say_what_was_left_aside() {
+    let clients = clients();
+    let python = format!(
+        "{} {}",
+        clients.python.display(),
+        clients.script("python_server.py").display()
+    );
+    for command in ["list", "schema"] {
+        let (ok, _, stderr) = tool_examples(&["--mcp", &python, command]);
+        assert!(ok, "{stderr}");
+        assert!(
+            stderr.contains("tool `python-fixture__shout`: the default null at /properties/suffix/default is not used"),
+            "{command}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn server_everything_tools_join_list_call_and_run() {
     let everything = everything_flag();

@@ -295,6 +295,17 @@ async fn foreign_servers_tools_are_called_and_export_to_every_dialect() {
         .unwrap();
     assert_eq!(echo["function"]["strict"], true, "{echo}");
 
+    // pydantic writes `suffix: str = None` as `"type": "string", "default": null`: the default
+    // is noted and never filled, so a call without `suffix` is valid. The tool's string comes
+    // back as the server's `{"result": "HEY!"}` and its text, once.
+    let noted = registry.notes().iter().any(|note| {
+        matches!(note, tool_runtime::registry::BuildNote::UnusableDefault { tool, pointer, .. }
+            if tool == "py__shout" && pointer == "/properties/suffix/default")
+    });
+    assert!(noted, "{:?}", registry.notes());
+    let shout = bounded(30, registry.call("py__shout", r#"{"text": "hey"}"#)).await;
+    assert_eq!(shout, ToolOutput::text("HEY!"));
+
     // The Python server dies during a call: that call and the next are error outputs, fast.
     let died = bounded(60, registry.call("py__die", "{}")).await;
     assert!(died.is_error(), "{died:?}");

@@ -70,8 +70,9 @@ impl ToolContext {
         self.states.get::<T>().map(State)
     }
 
-    /// Every tool of the registry this call runs in, ordered by name: for tools that help the
-    /// model find other tools.
+    /// Every tool of the registry this call runs in, in the registry's order
+    /// ([`Registry::specs`](crate::Registry::specs)): for tools that help the model find other
+    /// tools.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolSpec> {
         self.catalog.iter().map(|spec| &**spec)
     }

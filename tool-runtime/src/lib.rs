@@ -44,7 +44,7 @@ mod notify;
 mod output;
 pub mod pipeline;
 mod registration;
-mod registry;
+pub mod registry;
 pub mod results;
 pub mod router;
 mod schema;

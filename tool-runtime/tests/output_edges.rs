@@ -11,7 +11,7 @@ fn text_bytes(out: &ToolOutput) -> Vec<String> {
         ToolOutput::Content(blocks) => blocks
             .iter()
             .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.clone()),
+                ContentBlock::Text { text, .. } => Some(text.clone()),
                 _ => None,
             })
             .collect(),

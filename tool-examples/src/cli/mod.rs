@@ -156,8 +156,8 @@ fn examples(root: Option<PathBuf>, yes: bool) -> RegistryBuilder {
     tool_examples::builder(root, Default::default()).approver(approve::TerminalApprover { yes })
 }
 
-/// Builds, connecting every `--mcp` server first; what an import renamed or cleaned is said
-/// on stderr.
+/// Builds, connecting every `--mcp` server first; what an import renamed or cleaned, and
+/// what the build left aside, is said on stderr.
 async fn build(mut builder: RegistryBuilder, mcp: &[String]) -> Result<Registry, CliError> {
     let setup =
         |e: &dyn fmt::Display| CliError::Setup(format!("the registry could not be built: {e}"));
@@ -172,7 +172,12 @@ async fn build(mut builder: RegistryBuilder, mcp: &[String]) -> Result<Registry,
         }
         builder = builder.mcp_tools(tools);
     }
-    builder.build().map_err(|e| setup(&e))
+    let registry = builder.build().map_err(|e| setup(&e))?;
+    // What the build left aside (defaults a schema refuses): said once, here.
+    for note in registry.notes() {
+        eprintln!("note: {note}");
+    }
+    Ok(registry)
 }
 
 /// Writes a value as pretty JSON and a newline. Going through a `Value` first indents the

@@ -412,6 +412,7 @@ impl Registry {
         }
 
         let mut filled = Vec::new();
+        let mut dropped = Vec::new();
         {
             let _stage = tracing::trace_span!("resolve").entered();
             let context_defaults: &[(String, Value)] = if entry.uses_context_defaults {
@@ -424,16 +425,27 @@ impl Registry {
                 context_defaults,
                 null_means_default: self.config.repair != RepairPolicy::Off,
             };
-            if let Err(mut error) = resolve::resolve(&mut value, nav, cx, &tools, &mut filled) {
+            // Unusable defaults are moved aside in the schema the resolver reads.
+            let resolve_nav = entry.resolve_schema.as_deref().map_or(nav, SchemaNav::new);
+            let stage = resolve::resolve(
+                &mut value,
+                resolve_nav,
+                cx,
+                &tools,
+                &mut filled,
+                &mut dropped,
+            );
+            if let Err(mut error) = stage {
                 error.code = ErrorCode::ResolverFailed;
                 error.tool = Some(name.to_owned());
                 return done(error);
             }
         }
-        unchanged &= filled.is_empty();
+        unchanged &= filled.is_empty() && dropped.is_empty();
         if let Some(report) = report.as_deref_mut() {
             report.timings.resolve = clock.lap();
             report.filled = filled;
+            report.repairs.append(&mut dropped);
         }
 
         if let Some(validator) = &entry.validator {

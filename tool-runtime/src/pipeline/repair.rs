@@ -57,6 +57,11 @@ pub enum RepairKind {
     DroppedUnknown,
     /// A tool name matched after normalization.
     ToolName,
+    /// A `null` sent for "use the default" (what strict-mode models send for a parameter
+    /// they leave out) where the schema's default is unusable (its own schema refuses it:
+    /// [`BuildNote::UnusableDefault`](crate::registry::BuildNote::UnusableDefault)) and `null`
+    /// isn't allowed: the parameter is left out instead.
+    NullForUnusableDefault,
     /// A whole number written as a float (`5.0`) where an integer is wanted. The schema
     /// accepts it, Rust's integer types don't: applied under every policy.
     WholeNumber,

@@ -2,10 +2,11 @@
 //! read injected state, from context defaults, and from the schema's `default`s. The model's
 //! values are never overwritten, and every filled field is recorded.
 
-use super::repair::push_segment;
+use super::repair::{push_segment, Repair, RepairKind};
 use super::schema_nav::{SchemaNav, Types};
 use crate::context::CallContext;
 use crate::error::ToolError;
+use crate::registry::UNUSABLE_DEFAULT;
 use crate::state::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -150,12 +151,16 @@ pub(crate) struct ToolResolvers<'a> {
 
 /// Runs the stage: resolvers first (the most specific), then context defaults, then the
 /// schema's defaults, each filling only what is still missing.
+///
+/// A `null` sent for "use the default" where the default is unusable (moved aside at build:
+/// `registry::defaults`) and `null` isn't allowed is dropped, recorded in `dropped`.
 pub(crate) fn resolve(
     args: &mut Value,
     nav: SchemaNav<'_>,
     cx: &CallContext<'_>,
     tool: &ToolResolvers<'_>,
     filled: &mut Vec<FilledField>,
+    dropped: &mut Vec<Repair>,
 ) -> Result<(), ToolError> {
     let Value::Object(map) = args else {
         return Ok(());
@@ -183,12 +188,13 @@ pub(crate) fn resolve(
         }
     }
     let mut pointer = String::new();
+    let mut out = Filled { filled, dropped };
     fill_schema_defaults(
         map,
         nav.root(),
         nav,
         tool.null_means_default,
-        filled,
+        &mut out,
         &mut pointer,
         0,
     );
@@ -197,6 +203,12 @@ pub(crate) fn resolve(
 
 const MAX_WALK_DEPTH: usize = 128;
 
+/// What filling schema defaults did: fields filled, and `null`s dropped.
+struct Filled<'a> {
+    filled: &'a mut Vec<FilledField>,
+    dropped: &'a mut Vec<Repair>,
+}
+
 /// Fills missing properties that have a schema `default`, in this object and in every nested
 /// object the model did send.
 fn fill_schema_defaults(
@@ -204,7 +216,7 @@ fn fill_schema_defaults(
     schema: &Value,
     nav: SchemaNav<'_>,
     null_means_default: bool,
-    filled: &mut Vec<FilledField>,
+    out: &mut Filled<'_>,
     pointer: &mut String,
     depth: usize,
 ) {
@@ -219,20 +231,30 @@ fn fill_schema_defaults(
     for (name, property) in properties {
         let len = pointer.len();
         push_segment(pointer, name);
-        if let Some(default) = property.get("default") {
+        let usable = property.get("default");
+        if usable.is_some() || property.get(UNUSABLE_DEFAULT).is_some() {
             let accepts_null = nav.types(property).contains(Types::NULL);
             let absent = match map.get(name) {
                 None => true,
                 Some(Value::Null) => null_means_default && !accepts_null,
                 Some(_) => false,
             };
-            if absent {
-                filled.push(FilledField {
+            match usable {
+                Some(default) if absent => {
+                    out.filled.push(FilledField {
+                        pointer: pointer.clone(),
+                        value: default.clone(),
+                        by: FilledBy::SchemaDefault,
+                    });
+                    map.insert(name.clone(), default.clone());
+                }
+                // The default can't stand in for the `null`: the parameter is left out.
+                None if absent && map.remove(name).is_some() => out.dropped.push(Repair {
+                    kind: RepairKind::NullForUnusableDefault,
                     pointer: pointer.clone(),
-                    value: default.clone(),
-                    by: FilledBy::SchemaDefault,
-                });
-                map.insert(name.clone(), default.clone());
+                    detail: "null".to_owned(),
+                }),
+                _ => {}
             }
         }
         match map.get_mut(name) {
@@ -241,7 +263,7 @@ fn fill_schema_defaults(
                 property,
                 nav,
                 null_means_default,
-                filled,
+                out,
                 pointer,
                 depth + 1,
             ),
@@ -256,7 +278,7 @@ fn fill_schema_defaults(
                                 item_schema,
                                 nav,
                                 null_means_default,
-                                filled,
+                                out,
                                 pointer,
                                 depth + 1,
                             );
@@ -299,7 +321,16 @@ mod tests {
             context_defaults: context,
             null_means_default: true,
         };
-        resolve(&mut args, SchemaNav::new(schema), &cx, &tool, &mut filled).unwrap();
+        let mut dropped = Vec::new();
+        resolve(
+            &mut args,
+            SchemaNav::new(schema),
+            &cx,
+            &tool,
+            &mut filled,
+            &mut dropped,
+        )
+        .unwrap();
         (args, filled)
     }
 

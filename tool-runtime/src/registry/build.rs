@@ -2,10 +2,13 @@
 //! calls (schema, validator, exactness, resolvers, dispatch settings).
 
 use super::build_error::{BuildError, Location};
+use super::build_note::BuildNote;
 use super::builder::RegistryBuilder;
 use super::candidate::Candidate;
+use super::defaults;
 use super::{Config, Entry, Registry};
 use crate::approval::ApprovalPolicy;
+use crate::def::ToolDef;
 use crate::dialect::names::ExportNames;
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::names::NameIndex;
@@ -34,8 +37,7 @@ struct PerTool<'a> {
 
 pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
     let RegistryBuilder {
-        mut defs,
-        runtime,
+        given,
         states,
         use_inventory,
         only,
@@ -56,16 +58,28 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         #[cfg(feature = "mcp")]
         mcp,
     } = builder;
-    if use_inventory {
-        defs.extend(crate::registration::collected());
-    }
-    // The same definition from inventory and from `register` is one tool, not a clash.
-    let mut seen = HashSet::new();
-    defs.retain(|d| seen.insert((d.name, d.location)));
-    let mut candidates: Vec<Candidate> = defs
+    // The registry's order: `#[tool]` fns collected by `inventory` (which has no order of its
+    // own) by name, then the tools given to the builder in the order given.
+    let mut collected: Vec<ToolDef> = if use_inventory {
+        crate::registration::collected().collect()
+    } else {
+        Vec::new()
+    };
+    // The same definition from inventory and from `register` is one tool, not a clash: it
+    // keeps its place among the given tools.
+    let registered: HashSet<_> = given
+        .iter()
+        .filter_map(|c| Some((c.name.as_str(), c.location?)))
+        .collect();
+    collected.retain(|d| !registered.contains(&(d.name, d.location)));
+    collected.sort_by(|a, b| {
+        (a.name, a.location.file, a.location.line).cmp(&(b.name, b.location.file, b.location.line))
+    });
+    collected.dedup_by(|a, b| (a.name, a.location) == (b.name, b.location));
+    let mut candidates: Vec<Candidate> = collected
         .into_iter()
         .map(Candidate::from)
-        .chain(runtime)
+        .chain(given)
         .collect();
 
     let mut errors = Vec::new();
@@ -94,13 +108,6 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         candidates.retain(|c| only.contains(&c.name));
     }
     candidates.retain(|c| !exclude.contains(&c.name));
-    candidates.sort_by(|a, b| {
-        let place = |c: &Candidate| c.location.map(|l| (l.file, l.line));
-        a.name
-            .cmp(&b.name)
-            .then(place(a).is_none().cmp(&place(b).is_none()))
-            .then(place(a).cmp(&place(b)))
-    });
 
     let settings = PerTool {
         states: &states,
@@ -114,6 +121,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         max_output,
         max_outputs: &max_outputs,
     };
+    let mut notes = Vec::new();
     let mut index =
         HashMap::with_capacity_and_hasher(candidates.len(), foldhash::fast::RandomState::default());
     let mut tools: Vec<Entry> = Vec::with_capacity(candidates.len());
@@ -132,7 +140,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
             });
             continue;
         }
-        if let Some(entry) = entry(candidate, &settings, &mut errors) {
+        if let Some(entry) = entry(candidate, &settings, &mut errors, &mut notes) {
             index.insert(entry.spec.name.clone(), tools.len());
             tools.push(entry);
         }
@@ -140,6 +148,9 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
 
     if let Some(error) = BuildError::from_list(errors) {
         return Err(error);
+    }
+    for note in &notes {
+        tracing::warn!("{note}");
     }
     let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
     let exported = ExportNames::new(tools.iter().map(|t| t.spec.name.as_str()));
@@ -163,6 +174,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         blocking: Default::default(),
         exports: Default::default(),
         export_texts: Default::default(),
+        notes,
     })
 }
 
@@ -172,6 +184,7 @@ fn entry(
     candidate: Candidate,
     settings: &PerTool<'_>,
     errors: &mut Vec<BuildError>,
+    notes: &mut Vec<BuildNote>,
 ) -> Option<Entry> {
     let Candidate {
         name,
@@ -220,6 +233,13 @@ fn entry(
     } else {
         None
     };
+    let (unusable, resolve_schema) = defaults::check(&input_schema);
+    notes.extend(unusable.into_iter().map(|u| BuildNote::UnusableDefault {
+        tool: name.clone(),
+        pointer: u.pointer,
+        default: u.default,
+        reason: u.reason,
+    }));
     let properties = input_schema.get("properties").and_then(Value::as_object);
     let uses_context_defaults = settings
         .context_defaults
@@ -244,6 +264,7 @@ fn entry(
             )
             .collect(),
         uses_context_defaults,
+        resolve_schema: resolve_schema.map(Box::new),
         typed,
         // Read-only tools may run beside others unless told otherwise.
         parallel: setting(settings.parallel, &name)

@@ -19,8 +19,9 @@ use std::time::Duration;
 /// [`build`](RegistryBuilder::build).
 #[must_use]
 pub struct RegistryBuilder {
-    pub(super) defs: Vec<ToolDef>,
-    pub(super) runtime: Vec<Candidate>,
+    /// The tools given to the builder (`register`, `tool`, `dynamic`, imports), in the order
+    /// given: the registry keeps it.
+    pub(super) given: Vec<Candidate>,
     pub(super) states: StateMap,
     pub(super) use_inventory: bool,
     pub(super) only: Option<Vec<String>>,
@@ -46,8 +47,7 @@ pub struct RegistryBuilder {
 impl Default for RegistryBuilder {
     fn default() -> Self {
         RegistryBuilder {
-            defs: Vec::new(),
-            runtime: Vec::new(),
+            given: Vec::new(),
             states: StateMap::default(),
             use_inventory: true,
             only: None,
@@ -81,12 +81,9 @@ impl RegistryBuilder {
             .then(crate::registration::collected)
             .into_iter()
             .flatten();
-        self.defs
-            .iter()
-            .copied()
-            .chain(collected)
+        collected
             .map(|def| def.name.to_owned())
-            .chain(self.runtime.iter().map(|c| c.name.clone()))
+            .chain(self.given.iter().map(|c| c.name.clone()))
             .collect()
     }
 
@@ -105,7 +102,7 @@ impl RegistryBuilder {
     /// work (such as wasm32) or with [`without_inventory`](Self::without_inventory); harmless
     /// for a tool `inventory` already collects.
     pub fn register(mut self, tool: ToolDef) -> Self {
-        self.defs.push(tool);
+        self.given.push(Candidate::from(tool));
         self
     }
 
@@ -238,13 +235,13 @@ impl RegistryBuilder {
 
     /// Adds a tool that owns its state: any value implementing [`Tool`].
     pub fn tool(mut self, tool: impl Tool) -> Self {
-        self.runtime.push(Candidate::from_tool(tool));
+        self.given.push(Candidate::from_tool(tool));
         self
     }
 
     /// Adds a tool known only at run time: see [`DynamicTool`].
     pub fn dynamic(mut self, tool: DynamicTool) -> Self {
-        self.runtime.push(Candidate::from_dynamic(tool));
+        self.given.push(Candidate::from_dynamic(tool));
         self
     }
 

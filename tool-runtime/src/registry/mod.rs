@@ -3,11 +3,15 @@
 
 mod build;
 mod build_error;
+mod build_note;
 mod builder;
 pub(crate) mod candidate;
+mod defaults;
 
 pub use build_error::{BuildError, Location};
+pub use build_note::BuildNote;
 pub use builder::RegistryBuilder;
+pub(crate) use defaults::UNUSABLE_DEFAULT;
 
 use crate::approval::Approver;
 use crate::dialect::names::ExportNames;
@@ -50,6 +54,8 @@ pub struct Registry {
     pub(crate) exports: [OnceLock<Arc<Value>>; Dialect::COUNT],
     /// The same exports as JSON text, written on first use (`export_schema_json`).
     pub(crate) export_texts: [OnceLock<Arc<RawValue>>; Dialect::COUNT],
+    /// What the build did not use as written ([`BuildNote`]).
+    pub(crate) notes: Vec<BuildNote>,
 }
 
 /// How the pipeline treats calls, set on the builder.
@@ -76,6 +82,9 @@ pub(crate) struct Entry {
     /// between the typed deserializer and full validation (see `pipeline::checked`).
     pub checks: Option<PropertyChecks>,
     pub resolvers: Vec<SharedResolver>,
+    /// The schema the ParamResolver reads when some of the tool's defaults are unusable (they
+    /// are moved aside in it: `registry::defaults`); `None` when it reads the tool's own.
+    pub resolve_schema: Option<Box<Value>>,
     /// Whether a context default names one of this tool's parameters.
     pub uses_context_defaults: bool,
     /// Whether arguments go into a Rust type (which applies schema defaults itself); a
@@ -111,12 +120,21 @@ impl Registry {
         RegistryBuilder::default()
     }
 
+    /// What the build did not use as written: defaults the schema refuses, and (in the CLI
+    /// and logs) why. Empty for a registry whose schemas are all usable as they are.
+    pub fn notes(&self) -> &[BuildNote] {
+        &self.notes
+    }
+
     /// A tool's spec, by name.
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {
         self.index.get(name).map(|&i| &*self.tools[i].spec)
     }
 
-    /// Every tool's spec, ordered by name.
+    /// Every tool's spec, in the registry's order: the `#[tool]` fns `inventory` collected,
+    /// by name (it gives them in no reliable order), then the tools given to the builder
+    /// (`register`, `tool`, `dynamic`, an MCP server's tools in the server's order) in the
+    /// order given. Exports and `tools/list` use the same order.
     pub fn specs(&self) -> impl ExactSizeIterator<Item = &ToolSpec> {
         self.tools.iter().map(|t| &*t.spec)
     }
