@@ -1,6 +1,6 @@
 //! Typing raw text values (Qwen3 XML parameters) with the tool's input schema.
 
-use super::json;
+use super::{json, pylit};
 use serde_json::{Number, Value};
 
 /// What a schema says a value is.
@@ -144,12 +144,19 @@ fn number(text: &str) -> Option<Value> {
     Number::from_f64(float).map(Value::Number)
 }
 
+/// An object or array written as JSON, or as a Python literal (vLLM's Qwen3-Coder parser
+/// reads it with `ast.literal_eval` after `json.loads` fails): either way exactly one value.
 fn structured(text: &str) -> Option<Value> {
     if !(text.starts_with('{') || text.starts_with('[')) {
         return None;
     }
-    let valid = json::to_valid(text).ok()?;
-    serde_json::from_str(&valid).ok()
+    if let Ok(valid) = json::to_valid(text) {
+        return serde_json::from_str(&valid).ok();
+    }
+    let mut py = pylit::Py::new(text, 0);
+    let value = py.value().ok()?;
+    py.ws();
+    (py.pos == text.len()).then_some(value)
 }
 
 /// A value with no schema to go by: JSON if it reads as a JSON number, boolean, null, object

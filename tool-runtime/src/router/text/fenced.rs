@@ -9,7 +9,7 @@
 
 use super::envelope;
 use super::format::TextFormat;
-use super::object::{first_key, read_array, read_object};
+use super::object::{self, first_key, read_array, read_object};
 use super::scan::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use memchr::memmem;
 
@@ -49,8 +49,9 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         None => return Step::Prose(bytes.len() - pos),
     };
     let language = text[info..line].trim();
-    if run == FENCE.len() && LANGUAGES.contains(&language) && cx.format.includes(TextFormat::Fenced)
-    {
+    // `JSON`, `Json`: the tag's case is the model's whim.
+    let call_language = LANGUAGES.iter().any(|l| l.eq_ignore_ascii_case(language));
+    if run == FENCE.len() && call_language && cx.format.includes(TextFormat::Fenced) {
         match call_block(cx, text, pos, line + 1) {
             Step::Prose(_) => {}
             decided => return decided,
@@ -104,19 +105,19 @@ fn call_block(cx: &Cx, text: &str, pos: usize, start: usize) -> Step {
     let read = match starts_like_a_call(text, content, cx.eof) {
         Err(need) => return cx.more(need),
         Ok(None) => return Step::Prose(1),
-        Ok(Some(Start::Envelope)) => envelope::read(cx, text, content),
-        Ok(Some(Start::Array)) => read_array(cx, text, content),
+        Ok(Some(Start::Envelope)) => envelope::read(cx, text, content).map(calls),
+        Ok(Some(Start::Array)) => read_array(cx, text, content).map(calls),
         Ok(Some(Start::Object)) => objects(cx, text, content),
     };
-    let (json_end, items) = match read {
-        Ok(read) => read,
+    let (json_end, (items, definitions)) = match read {
+        Ok((end, items)) => (end, items),
         Err(need) => return cx.more(need),
     };
     let names_known = items.iter().any(|item| match item {
         Item::Call { name, .. } => cx.accepts(name),
         _ => true,
     });
-    if !names_known {
+    if !names_known || definitions {
         return Step::Prose(1);
     }
     let after = skip_ws(text, json_end);
@@ -133,6 +134,11 @@ fn call_block(cx: &Cx, text: &str, pos: usize, start: usize) -> Step {
     region(pos, end, items)
 }
 
+/// Items read from a block that holds no definitions.
+fn calls((end, items): (usize, Vec<Item>)) -> (usize, (Vec<Item>, bool)) {
+    (end, (items, false))
+}
+
 /// What a block's content starts with.
 enum Start {
     Object,
@@ -140,25 +146,27 @@ enum Start {
     Envelope,
 }
 
-/// Whether the content at `at` starts like a call: an object whose first key is `name` or
-/// `function`, an array of those, or an envelope.
+/// Whether the content at `at` starts like a call: an object whose first key is `name`,
+/// `function` or `arguments` (a call missing its name is an error, not prose) or that starts
+/// `"type": "function"`, an array of those, or an envelope.
 fn starts_like_a_call(text: &str, at: usize, eof: bool) -> Result<Option<Start>, Need> {
     let bytes = text.as_bytes();
+    let object = |at: usize| -> Result<bool, Need> {
+        Ok(object::starts_like_a_call(text, at, eof)?
+            || matches!(first_key(text, at, eof)?, Some("arguments")))
+    };
     match bytes.get(at) {
         None if !eof => Err(Need::Any),
         Some(b'{') => Ok(match first_key(text, at, eof)? {
-            Some("name" | "function") => Some(Start::Object),
             Some("tool_call" | "tool_calls") => Some(Start::Envelope),
+            _ if object(at)? => Some(Start::Object),
             _ => None,
         }),
         Some(b'[') => {
-            let object = skip_ws(text, at + 1);
-            match bytes.get(object) {
+            let first = skip_ws(text, at + 1);
+            match bytes.get(first) {
                 None if !eof => Err(Need::Any),
-                Some(b'{') => Ok(match first_key(text, object, eof)? {
-                    Some("name" | "function") => Some(Start::Array),
-                    _ => None,
-                }),
+                Some(b'{') if object(first)? => Ok(Some(Start::Array)),
                 _ => Ok(None),
             }
         }
@@ -166,23 +174,31 @@ fn starts_like_a_call(text: &str, at: usize, eof: bool) -> Result<Option<Start>,
     }
 }
 
-/// One or more call objects in a row from `at`.
-fn objects(cx: &Cx, text: &str, mut at: usize) -> Result<(usize, Vec<Item>), Need> {
+/// One or more call objects in a row from `at`, and whether they are all tool definitions
+/// (which a model shows, not calls).
+fn objects(cx: &Cx, text: &str, mut at: usize) -> Result<(usize, (Vec<Item>, bool)), Need> {
     let mut items = Vec::new();
+    let mut definitions = true;
     loop {
         let (end, found) = read_object(cx, text, at)?;
         items.push(match found {
-            Ok(found) => found.into(),
-            Err(kind) => Item::Error {
-                span: at..end,
-                kind,
-            },
+            Ok(found) => {
+                definitions &= found.definition;
+                found.into()
+            }
+            Err(kind) => {
+                definitions = false;
+                Item::Error {
+                    span: at..end,
+                    kind,
+                }
+            }
         });
         let next = skip_ws(text, end);
         match starts_like_a_call(text, next, cx.eof) {
             Ok(Some(Start::Object)) => at = next,
             Err(need) => return Err(need),
-            _ => return Ok((end, items)),
+            _ => return Ok((end, (items, definitions))),
         }
     }
 }

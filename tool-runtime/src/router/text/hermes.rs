@@ -24,7 +24,18 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     let body = pos + OPEN.len();
     match body_end(cx, text, body) {
         Ok((body_end, end, closed)) => {
-            region(pos, end, read_body(cx, text, body, body_end, closed))
+            let step = region(pos, end, read_body(cx, text, body, body_end, closed));
+            // Qwen3's XML body inside the Hermes tag is Qwen3's format.
+            let xml =
+                text[skip_ws(text, body).min(body_end)..body_end].starts_with(qwen_xml::FUNCTION);
+            match step {
+                Step::Region { len, items, .. } if xml => Step::Region {
+                    len,
+                    items,
+                    format: Some(super::TextFormat::QwenXml),
+                },
+                step => step,
+            }
         }
         Err(need) => Step::More(need),
     }
@@ -192,13 +203,17 @@ mod tests {
     }
 
     #[test]
-    fn broken_json_is_repaired() {
+    fn broken_json_is_an_error_not_a_guess() {
+        // Python's dict syntax and a trailing comma: not JSON, and not repaired here (that is
+        // the pipeline's opt-in `RepairPolicy::Lenient`).
         let text =
             "<tool_call>\n{'name': 'f', 'arguments': {'a': True, 'b': [1, 2,],}}\n</tool_call>";
         let parsed = parse(text, TextFormat::Hermes, &());
-        assert_eq!(parsed.calls[0].name, "f");
-        assert_eq!(parsed.calls[0].arguments, r#"{"a":true,"b":[1,2]}"#);
-        // The closing brace models most often forget.
+        assert!(parsed.calls.is_empty(), "{parsed:?}");
+        assert_eq!(parsed.errors[0].kind, TextErrorKind::InvalidJson);
+        assert_eq!(parsed.errors[0].raw, text);
+        // The closing brace models most often forget, at the closing tag: nothing is guessed
+        // in closing it.
         let parsed = parse(
             "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}</tool_call>",
             TextFormat::Hermes,

@@ -1,6 +1,6 @@
-//! Lenient JSON for calls: where a value ends, how to close one the text cut off, and repair of
-//! the mistakes models make (raw newlines and bad escapes in strings, single quotes, trailing
-//! commas, Python literals), the last with `llm_json` behind guards.
+//! JSON for calls: where a value ends, how to close one the text cut off between values, and
+//! the one repair that changes no value (raw newlines and bad escapes inside strings). Nothing
+//! that needs a guess is repaired here (see [`to_valid`]).
 
 use super::error::{Cut, TextErrorKind};
 use serde::de::IgnoredAny;
@@ -236,25 +236,20 @@ pub(crate) fn is_valid(text: &str) -> bool {
     serde_json::from_str::<IgnoredAny>(text).is_ok()
 }
 
-/// `text` as valid JSON: itself when it already is, else repaired.
+/// `text` as valid JSON: itself when it already is, or with what models leave raw inside
+/// strings escaped ([`fix_strings`]: a newline in code, `\d` in a regex), which changes no
+/// value. Anything else is an error, never a guess: JSON with a value, a comma or a quote
+/// missing can be read more than one way, and a call read the wrong way runs with arguments
+/// the model never wrote. Lenient repair is the pipeline's `RepairPolicy::Lenient`, opt-in
+/// and recorded.
 pub(crate) fn to_valid(text: &str) -> Result<Cow<'_, str>, TextErrorKind> {
     if is_valid(text) {
         return Ok(Cow::Borrowed(text));
     }
-    let fixed = fix_strings(text);
-    if let Some(fixed) = &fixed {
-        if is_valid(fixed) {
-            return Ok(Cow::Owned(fixed.clone()));
-        }
+    match fix_strings(text) {
+        Some(fixed) if is_valid(&fixed) => Ok(Cow::Owned(fixed)),
+        _ => Err(TextErrorKind::InvalidJson),
     }
-    // Repair what is left; the string fixes usually help, but they read single-quoted strings
-    // as code, so the text as written gets a try too.
-    fixed
-        .as_deref()
-        .and_then(repair)
-        .or_else(|| repair(text))
-        .map(Cow::Owned)
-        .ok_or(TextErrorKind::InvalidJson)
 }
 
 /// Escapes what models leave raw in strings: control characters (a newline in code, say) and
@@ -320,62 +315,6 @@ pub(crate) fn fix_strings(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Limits that keep `llm_json` safe: it recurses once per bracket (so deep nesting would
-/// overflow the stack, which no `catch_unwind` can stop), and looks ahead over whitespace runs
-/// inside unquoted strings (quadratic on long runs).
-const MAX_REPAIR_LEN: usize = 256 * 1024;
-const MAX_REPAIR_BRACKETS: usize = 256;
-const MAX_REPAIR_SPACE_RUN: usize = 256;
-
-/// `llm_json`'s repair of `text` (an object or array), as compact valid JSON; `None` when the
-/// text is too big or too deep to repair safely, or repair fails.
-pub(crate) fn repair(text: &str) -> Option<String> {
-    let text = text.trim();
-    if text.len() > MAX_REPAIR_LEN
-        // It would repair only the code block inside.
-        || text.contains("```json")
-        || text.bytes().filter(|b| matches!(b, b'{' | b'[')).count() > MAX_REPAIR_BRACKETS
-        || longest_space_run(text.as_bytes()) > MAX_REPAIR_SPACE_RUN
-    {
-        return None;
-    }
-    let options = llm_json::RepairOptions {
-        skip_json_loads: false,
-        return_objects: false,
-        ensure_ascii: false,
-        stream_stable: false,
-    };
-    // It skips to the first `{` even inside an array, so arrays go in wrapped.
-    let wrapped = text.starts_with('[');
-    let input: Cow<str> = if wrapped {
-        Cow::Owned(format!("{{\"v\":{text}}}"))
-    } else {
-        Cow::Borrowed(text)
-    };
-    // No panicking path was found in llm_json 1.0.3, but it is a dependency we don't control.
-    let repaired = std::panic::catch_unwind(|| llm_json::repair_json(&input, &options))
-        .ok()?
-        .ok()?;
-    if !wrapped {
-        return Some(repaired);
-    }
-    let value: serde_json::Value = serde_json::from_str(&repaired).ok()?;
-    Some(value.get("v")?.to_string())
-}
-
-fn longest_space_run(bytes: &[u8]) -> usize {
-    let (mut longest, mut run) = (0, 0);
-    for &b in bytes {
-        if b.is_ascii_whitespace() {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    longest
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,17 +371,18 @@ mod tests {
     }
 
     #[test]
-    fn repair_handles_model_mistakes() {
-        let fixed = to_valid("{'city': 'Paris', \"days\": 3,}").unwrap();
-        let value: serde_json::Value = serde_json::from_str(&fixed).unwrap();
-        assert_eq!(value, serde_json::json!({"city": "Paris", "days": 3}));
-        let fixed = repair("[{'a': True}, {'b': None}]").unwrap();
-        assert_eq!(fixed, r#"[{"a":true},{"b":null}]"#);
-    }
-
-    #[test]
-    fn repair_refuses_what_could_hurt_it() {
-        assert_eq!(repair(&"[".repeat(10_000)), None);
-        assert_eq!(repair(&format!("{{a: b{}c}}", " ".repeat(10_000))), None);
+    fn what_needs_a_guess_is_not_repaired() {
+        // A missing value, a missing comma, an unterminated string before more text, single
+        // quotes, a trailing comma: each could be read more than one way.
+        for text in [
+            r#"{"a": 1, "b": }"#,
+            r#"{"a": 1 "b": 2}"#,
+            r#"{"a": "x, "b": 2}"#,
+            "{'city': 'Paris'}",
+            r#"{"a": 1,}"#,
+        ] {
+            assert_eq!(to_valid(text), Err(TextErrorKind::InvalidJson), "{text}");
+        }
+        assert_eq!(to_valid("{\"a\": \"x\ny\"}").unwrap(), r#"{"a": "x\ny"}"#);
     }
 }

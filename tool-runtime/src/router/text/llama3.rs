@@ -3,10 +3,12 @@
 //! built-in tool call in Python syntax, `brave_search.call(query="...")`.
 //!
 //! A bare object has no marker of its own, so it counts only when its first key is `name` (or
-//! `function`), it has an arguments key, and, when the tool list is known, it names a known tool.
+//! `function`, or it starts `"type": "function"` as llama.cpp's parser allows), it has an
+//! arguments key, it is not a tool's definition, and, when the tool list is known, it names a
+//! known tool.
 
 use super::error::{Cut, TextErrorKind};
-use super::object::{first_key, read_object};
+use super::object::{read_object, starts_like_a_call};
 use super::pylit::{Py, PyError};
 use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::Value;
@@ -39,10 +41,10 @@ pub(crate) fn tag_at(cx: &Cx, text: &str, pos: usize) -> Step {
 
 /// A bare `{` at `pos`.
 pub(crate) fn bare_at(cx: &Cx, text: &str, pos: usize) -> Step {
-    match first_key(text, pos, cx.eof) {
+    match starts_like_a_call(text, pos, cx.eof) {
         Err(need) => return cx.more(need),
-        Ok(Some("name" | "function")) => {}
-        Ok(_) => return Step::Prose(1),
+        Ok(true) => {}
+        Ok(false) => return Step::Prose(1),
     }
     match chain(cx, text, pos, false) {
         Ok(Some((end, items))) => region(pos, end, items),
@@ -66,14 +68,21 @@ fn chain(
     let mut end = start;
     loop {
         if !strong || !items.is_empty() {
-            match first_key(text, i, cx.eof)? {
-                Some("name" | "function") => {}
-                _ if items.is_empty() => return Ok(None),
-                _ => break,
+            match starts_like_a_call(text, i, cx.eof)? {
+                true => {}
+                false if items.is_empty() => return Ok(None),
+                false => break,
             }
         }
         let (object_end, read) = read_object(cx, text, i)?;
         let item = match read {
+            // A tool's definition printed bare is not a call.
+            Ok(found) if !strong && found.definition => {
+                if items.is_empty() {
+                    return Ok(None);
+                }
+                break;
+            }
             Ok(found) if strong || (found.has_arguments && cx.accepts(&found.name)) => found.into(),
             Ok(_) if items.is_empty() => return Ok(None),
             Ok(_) => break,

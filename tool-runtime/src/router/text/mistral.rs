@@ -72,11 +72,19 @@ fn named(cx: &Cx, text: &str, start: usize) -> Result<Option<(usize, Vec<Item>)>
         }
         Prefix::No => {}
     }
-    match prefix(text, i, ARGS, cx.eof) {
-        Prefix::Partial => return Err(Need::Any),
-        Prefix::Yes => i += ARGS.len(),
-        Prefix::No => {}
+    // Whitespace between the name and `[ARGS]` (or the object) is the model's, not a stop.
+    let spaced = skip_ws(text, i);
+    if spaced == bytes.len() && !cx.eof {
+        return Err(Need::Any);
     }
+    let marked = match prefix(text, spaced, ARGS, cx.eof) {
+        Prefix::Partial => return Err(Need::Any),
+        Prefix::Yes => {
+            i = spaced + ARGS.len();
+            true
+        }
+        Prefix::No => false,
+    };
     let args = skip_ws(text, i);
     match bytes.get(args) {
         None if !cx.eof => Err(Need::Any),
@@ -108,8 +116,41 @@ fn named(cx: &Cx, text: &str, start: usize) -> Result<Option<(usize, Vec<Item>)>
             };
             Ok(Some((end, vec![item])))
         }
+        // After `[ARGS]`, a JSON string holding the object is decoded once, as in the other
+        // JSON formats; anything else is no object, and an error: the markup says it is a call.
+        Some(_) if marked => {
+            let end = value_end(text, args);
+            if end == text.len() && !cx.eof {
+                return Err(Need::Any);
+            }
+            let item = match normalize_arguments(&text[args..end]) {
+                Ok(arguments) if bytes[args] == b'"' => Item::Call {
+                    name: name.to_owned(),
+                    arguments,
+                },
+                Ok(_) | Err(_) => error(start..end, TextErrorKind::ArgumentsNotObject),
+            };
+            Ok(Some((end, vec![item])))
+        }
         // A word after the marker, not a call (the marker quoted in prose, say).
         Some(_) => Ok(None),
+    }
+}
+
+/// Where the JSON value at `start` (not an object) ends: a string's closing quote, an
+/// array's bracket, or the end of a token.
+fn value_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    match bytes[start] {
+        b'"' => json::string_end(bytes, start).unwrap_or(text.len()),
+        b'[' => match json::extent(text, start) {
+            Extent::Closed(end) => end,
+            _ => text.len(),
+        },
+        _ => bytes[start..]
+            .iter()
+            .position(|b| b.is_ascii_whitespace() || *b == b'[')
+            .map_or(text.len(), |n| start + n),
     }
 }
 
@@ -152,10 +193,12 @@ mod tests {
         let text = "[TOOL_CALLS]a{\"x\": 1}[TOOL_CALLS]b{\"x\": [1, 2}[TOOL_CALLS]c{\"y\": \"cut";
         let parsed = parse(text, TextFormat::Mistral, &());
         let names: Vec<&str> = parsed.calls.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["a", "b"], "{parsed:?}");
-        assert_eq!(parsed.errors.len(), 1);
-        assert!(matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)));
-        assert!(parsed.errors[0].raw.starts_with("[TOOL_CALLS]c"));
+        assert_eq!(names, ["a"], "{parsed:?}");
+        assert_eq!(parsed.errors.len(), 2);
+        // `[1, 2}`: which bracket was meant is a guess.
+        assert_eq!(parsed.errors[0].kind, TextErrorKind::InvalidJson);
+        assert!(matches!(parsed.errors[1].kind, TextErrorKind::Truncated(_)));
+        assert!(parsed.errors[1].raw.starts_with("[TOOL_CALLS]c"));
     }
 
     #[test]

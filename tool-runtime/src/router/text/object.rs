@@ -3,7 +3,7 @@
 
 use super::error::{Cut, TextErrorKind};
 use super::json::{self, Extent};
-use super::scan::{skip_ws, Cx, Item, Need};
+use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 
@@ -18,6 +18,10 @@ pub(crate) struct Found {
     pub arguments: String,
     /// Whether the object had an arguments key (bare objects need one to count as calls).
     pub has_arguments: bool,
+    /// Whether it is a tool's definition rather than a call: a `description` beside
+    /// `parameters` that hold a JSON Schema (what a model echoes from its prompt). Outside
+    /// call markup (a fence, bare JSON) such an object is prose.
+    pub definition: bool,
 }
 
 impl From<Found> for Item {
@@ -63,6 +67,8 @@ fn from_valid(text: &str) -> Result<Found, TextErrorKind> {
     if name.is_empty() {
         return Err(TextErrorKind::MissingName);
     }
+    let definition = fields.contains_key("description")
+        && fields.get("parameters").is_some_and(|p| is_schema(p.get()));
     Ok(Found {
         name: name.to_owned(),
         arguments: match arguments {
@@ -70,7 +76,51 @@ fn from_valid(text: &str) -> Result<Found, TextErrorKind> {
             None => "{}".to_owned(),
         },
         has_arguments: arguments.is_some(),
+        definition,
     })
+}
+
+/// Whether JSON text is an object schema: `"type": "object"` with `properties`.
+fn is_schema(raw: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Schema<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<&'a str>,
+        properties: Option<&'a RawValue>,
+    }
+    serde_json::from_str::<Schema<'_>>(raw)
+        .is_ok_and(|schema| schema.kind == Some("object") && schema.properties.is_some())
+}
+
+/// Whether the object at `text[start]` (a `{`) begins like a call: its first key is `name`
+/// or `function`, or it is `"type": "function"` (Llama 3.x's and OpenAI's shapes write it
+/// first); `None` when it doesn't. `Err` when the text seen so far can't tell.
+pub(crate) fn starts_like_a_call(text: &str, start: usize, eof: bool) -> Result<bool, Need> {
+    match first_key(text, start, eof)? {
+        Some("name" | "function") => Ok(true),
+        Some("type") => {
+            // `{"type"` then `:` then `"function"`.
+            let bytes = text.as_bytes();
+            let key = memchr::memchr(b':', &bytes[start..])
+                .map(|n| start + n + 1)
+                .filter(|&colon| colon - start < 16);
+            let Some(colon) = key else {
+                return if eof || bytes.len() - start >= 16 {
+                    Ok(false)
+                } else {
+                    Err(Need::Any)
+                };
+            };
+            let value = skip_ws(text, colon);
+            match prefix(text, value, "\"function\"", eof) {
+                Prefix::Yes => Ok(true),
+                Prefix::Partial => Err(Need::Any),
+                Prefix::No if value == bytes.len() && !eof => Err(Need::Any),
+                Prefix::No => Ok(false),
+            }
+        }
+        _ => Ok(false),
+    }
 }
 
 /// The arguments as JSON object text: an object as written, a string holding one (double
@@ -231,9 +281,10 @@ mod tests {
         assert_eq!(call(r#"{"name": "f", "arguments": ""}"#).1, "{}");
         assert_eq!(call(r#"{"name": "f", "arguments": null}"#).1, "{}");
         assert_eq!(call(r#"{"name": "f"}"#).1, "{}");
+        // Double-encoded text that isn't JSON is not guessed at.
         assert_eq!(
-            call(r#"{"name": "f", "arguments": "{'x': 1,}"}"#).1,
-            r#"{"x":1}"#
+            read_call(r#"{"name": "f", "arguments": "{'x': 1,}"}"#),
+            Err(TextErrorKind::ArgumentsNotObject)
         );
     }
 

@@ -127,17 +127,28 @@ fn read_list(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>), Need
                 items.push(truncated(start..text.len()));
                 Ok((text.len(), items))
             }
-            PyError::Syntax(expected) => match list_end(text, pos) {
-                None if !cx.eof => Err(Need::Byte(b']', b']')),
-                end => {
-                    let end = end.unwrap_or(text.len());
-                    let kind = TextErrorKind::Syntax { expected };
+            // One bad call costs only itself: the list goes on after the element's comma.
+            PyError::Syntax(expected) => match element_end(text, start) {
+                Some((comma, false)) => {
                     items.push(Item::Error {
-                        span: start.min(end)..end,
-                        kind,
+                        span: start..comma,
+                        kind: TextErrorKind::Syntax { expected },
                     });
-                    Ok((end, items))
+                    py.pos = comma + 1;
+                    continue;
                 }
+                _ => match list_end(text, pos) {
+                    None if !cx.eof => Err(Need::Byte(b']', b']')),
+                    end => {
+                        let end = end.unwrap_or(text.len());
+                        let kind = TextErrorKind::Syntax { expected };
+                        items.push(Item::Error {
+                            span: start.min(end)..end,
+                            kind,
+                        });
+                        Ok((end, items))
+                    }
+                },
             },
             PyError::TooDeep => {
                 let end = list_end(text, pos).unwrap_or(text.len());
@@ -156,6 +167,30 @@ fn truncated(span: std::ops::Range<usize>) -> Item {
         span,
         kind: TextErrorKind::Truncated(Cut::InMarkup),
     }
+}
+
+/// Where the list element starting at `start` ends: the `,` after it (`false`) or the list's
+/// `]` (`true`), found at bracket depth 0 outside strings. `None` when the text ends first or
+/// the brackets don't balance, and then nothing after the element can be trusted.
+fn element_end(text: &str, start: usize) -> Option<(usize, bool)> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' | b'(' | b'{' => depth += 1,
+            b']' if depth == 0 => return Some((i, true)),
+            b',' if depth == 0 => return Some((i, false)),
+            b']' | b')' | b'}' => depth = depth.checked_sub(1)?,
+            b'"' | b'\'' => {
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The byte after the `]` that closes the `[` at `pos`, skipping brackets in strings.
@@ -242,9 +277,11 @@ mod tests {
             TextFormat::Pythonic,
             &(),
         );
-        assert_eq!(parsed.calls.len(), 1);
+        // The bad element costs only itself: `c()` after it is read.
+        let names: Vec<&str> = parsed.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["a", "c"]);
         assert_eq!(parsed.errors.len(), 1);
-        assert_eq!(parsed.errors[0].raw, "b(y=undefined_var), c()]");
+        assert_eq!(parsed.errors[0].raw, "b(y=undefined_var)");
         let parsed = parse("[a(x=1), b(y='cut", TextFormat::Pythonic, &());
         assert_eq!(parsed.calls.len(), 1);
         assert!(matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)));

@@ -6,7 +6,8 @@
 
 use super::coerce::coerce;
 use super::error::{Cut, TextErrorKind};
-use super::scan::{prefix, region, Cx, Item, Need, Prefix, Step};
+use super::hermes;
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 use serde_json::{Map, Value};
 
@@ -27,7 +28,16 @@ pub(crate) fn bare_at(cx: &Cx, text: &str, pos: usize) -> Step {
         None if !cx.eof => return Step::More(Need::Byte(b'>', b'>')),
         None => (text.len(), false),
     };
-    region(pos, end, read_functions(cx, text, pos, end, closed))
+    let items = read_functions(cx, text, pos, end, closed);
+    // Qwen3-Coder sometimes leaves out the opening `<tool_call>` but still writes the closing
+    // one: it belongs to the call, not to the prose.
+    let after = skip_ws(text, end);
+    match prefix(text, after, hermes::CLOSE, cx.eof) {
+        Prefix::Yes => region(pos, after + hermes::CLOSE.len(), items),
+        Prefix::Partial => Step::More(Need::Byte(b'>', b'>')),
+        Prefix::No if after == text.len() && !cx.eof => Step::More(Need::Any),
+        Prefix::No => region(pos, end, items),
+    }
 }
 
 /// Every function in `text[start..end]`; `closed` says the text around them was closed, so

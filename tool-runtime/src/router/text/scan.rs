@@ -19,15 +19,20 @@ use std::ops::Range;
 pub(crate) enum Step {
     /// No call starts here: the next `n` bytes are prose.
     Prose(usize),
-    /// A call region `len` bytes long, cut from the prose, with what it holds.
-    Region { len: usize, items: Vec<Item> },
+    /// A call region `len` bytes long, cut from the prose, with what it holds and the format
+    /// it is written in (`None`: the format of the matcher that found it).
+    Region {
+        len: usize,
+        items: Vec<Item>,
+        format: Option<TextFormat>,
+    },
     /// The text seen so far can't tell; wait for more.
     More(Need),
     /// The next `len` bytes are prose and open (or close) a code block.
     Fence { len: usize, fence: Fence },
 }
 
-/// Where the scan is with respect to code blocks.
+/// Where the scan is with respect to code blocks and reasoning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fence {
     /// Outside any.
@@ -36,6 +41,21 @@ pub(crate) enum Fence {
     Code,
     /// Inside a code block that holds calls, read through.
     Open,
+    /// Inside a reasoning block (`<think>`, `[THINK]`): prose up to this closing marker. A
+    /// call the model considers while it thinks is not a call it makes (llama.cpp's
+    /// Ministral "marker in reasoning" case): only the one after the block is.
+    Reasoning(&'static str),
+}
+
+impl Fence {
+    /// The marker that ends a block whose content is prose.
+    fn closer(self) -> Option<&'static str> {
+        match self {
+            Fence::Code => Some("```"),
+            Fence::Reasoning(close) => Some(close),
+            Fence::None | Fence::Open => None,
+        }
+    }
 }
 
 /// One thing a call region holds.
@@ -100,6 +120,7 @@ pub(crate) fn region(start: usize, end: usize, mut items: Vec<Item>) -> Step {
     Step::Region {
         len: end - start,
         items,
+        format: None,
     }
 }
 
@@ -139,7 +160,7 @@ pub(crate) fn skip_ws(text: &str, mut pos: usize) -> usize {
 /// Where the scan's results go: a [`TextParse`] or a list of [`TextEvent`]s.
 pub(crate) trait Sink {
     fn text(&mut self, text: &str);
-    fn call(&mut self, call: ToolCall);
+    fn call(&mut self, call: ToolCall, span: Range<usize>, format: TextFormat);
     fn error(&mut self, error: TextCallError);
 }
 
@@ -147,8 +168,8 @@ impl Sink for TextParse {
     fn text(&mut self, text: &str) {
         self.text.push_str(text);
     }
-    fn call(&mut self, call: ToolCall) {
-        self.calls.push(call);
+    fn call(&mut self, call: ToolCall, span: Range<usize>, format: TextFormat) {
+        self.push(TextEvent::Call { call, span, format });
     }
     fn error(&mut self, error: TextCallError) {
         self.errors.push(error);
@@ -162,8 +183,8 @@ impl Sink for Vec<TextEvent> {
             _ => self.push(TextEvent::Text(text.to_owned())),
         }
     }
-    fn call(&mut self, call: ToolCall) {
-        self.push(TextEvent::Call(call));
+    fn call(&mut self, call: ToolCall, span: Range<usize>, format: TextFormat) {
+        self.push(TextEvent::Call { call, span, format });
     }
     fn error(&mut self, error: TextCallError) {
         self.push(TextEvent::Error(error));
@@ -222,19 +243,17 @@ impl Scanner {
                     None => break (pos, Some(Need::Any)),
                 }
             }
-            if self.fence == Fence::Code {
+            if let Some(close) = self.fence.closer() {
                 let rest = &buf.as_bytes()[pos..];
-                match memchr::memmem::find(rest, b"```") {
-                    Some(n) => pos += n + 3,
+                match memchr::memmem::find(rest, close.as_bytes()) {
+                    Some(n) => pos += n + close.len(),
                     None if eof => pos = buf.len(),
                     None => {
-                        // Backticks at the end may begin the closing fence.
-                        let keep = rest
-                            .iter()
+                        // The end may begin the closing marker.
+                        let keep = (1..close.len())
                             .rev()
-                            .take(2)
-                            .take_while(|&&b| b == b'`')
-                            .count();
+                            .find(|&k| rest.ends_with(&close.as_bytes()[..k]))
+                            .unwrap_or(0);
                         let safe = buf.len() - keep;
                         self.prose(&buf[prose_start..safe], sink);
                         break (safe, Some(Need::Any));
@@ -255,9 +274,10 @@ impl Scanner {
             };
             match dispatch(&cx, buf, at) {
                 Step::Prose(n) => pos = at + n.max(1),
-                Step::Region { len, items } => {
+                Step::Region { len, items, format } => {
                     self.prose(&buf[prose_start..at], sink);
-                    self.items(buf, items, sink);
+                    let span = at..(at + len).min(buf.len());
+                    self.items(buf, items, span, format.unwrap_or(self.format), sink);
                     pos = (at + len).min(buf.len());
                     prose_start = pos;
                     self.absorb = true;
@@ -287,13 +307,23 @@ impl Scanner {
         sink.text(text);
     }
 
-    fn items(&mut self, buf: &str, items: Vec<Item>, sink: &mut dyn Sink) {
+    /// Gives out what a region (`span` of `buf`, written in `format`) holds; its calls take
+    /// the region's place in the whole text.
+    fn items(
+        &mut self,
+        buf: &str,
+        items: Vec<Item>,
+        span: Range<usize>,
+        format: TextFormat,
+        sink: &mut dyn Sink,
+    ) {
+        let place = self.offset + span.start..self.offset + span.end;
         for item in items {
             match item {
                 Item::Call { name, arguments } => {
                     let id = format!("call_{}", self.next_id);
                     self.next_id += 1;
-                    sink.call(ToolCall::new(id, name, arguments));
+                    sink.call(ToolCall::new(id, name, arguments), place.clone(), format);
                 }
                 Item::Error { span, kind } => sink.error(TextCallError {
                     raw: buf.get(span.clone()).unwrap_or_default().to_owned(),
@@ -319,40 +349,80 @@ fn never(_: &Cx, _: &str, _: usize) -> Step {
 fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
-    let off = (false, never as Matcher);
-    let candidates: [(bool, Matcher); 4] = match text.as_bytes()[at] {
+    let off = (false, never as Matcher, Auto);
+    // Reasoning first: what a model writes while it thinks is never a call.
+    let candidates: [(bool, Matcher, TextFormat); 5] = match text.as_bytes()[at] {
         b'<' => [
-            (f.includes(Hermes) || f == QwenXml, hermes::at),
-            (f.includes(QwenXml), qwen_xml::bare_at),
-            (f.includes(Llama3), llama3::tag_at),
-            (f.includes(Pythonic), pythonic::tag_at),
+            (true, reasoning_at, f),
+            (f.includes(Hermes) || f == QwenXml, hermes::at, Hermes),
+            (f.includes(QwenXml), qwen_xml::bare_at, QwenXml),
+            (f.includes(Llama3), llama3::tag_at, Llama3),
+            (f.includes(Pythonic), pythonic::tag_at, Pythonic),
         ],
         b'[' => [
-            (f.includes(Mistral), mistral::at),
-            (f.includes(Pythonic), pythonic::at),
+            (true, reasoning_at, f),
+            (f.includes(Mistral), mistral::at, Mistral),
+            (f.includes(Pythonic), pythonic::at, Pythonic),
             off,
             off,
         ],
         b'{' => [
-            (f.includes(Envelope), envelope::at),
-            (f == Llama3 || (f == Auto && cx.at_start), llama3::bare_at),
+            (f.includes(Envelope), envelope::at, Envelope),
+            (
+                f == Llama3 || (f == Auto && cx.at_start),
+                llama3::bare_at,
+                Llama3,
+            ),
+            off,
             off,
             off,
         ],
-        b'`' => [(true, fenced::at), off, off, off],
-        _ => [off; 4],
+        b'`' => [(true, fenced::at, Fenced), off, off, off, off],
+        _ => [off; 5],
     };
     let mut prose = usize::MAX;
-    for (enabled, matcher) in candidates {
+    for (enabled, matcher, format) in candidates {
         if !enabled {
             continue;
         }
         match matcher(cx, text, at) {
             Step::Prose(n) => prose = prose.min(n),
+            Step::Region {
+                len,
+                items,
+                format: found,
+            } => {
+                return Step::Region {
+                    len,
+                    items,
+                    format: found.or(Some(format)),
+                }
+            }
             decided => return decided,
         }
     }
     Step::Prose(if prose == usize::MAX { 1 } else { prose })
+}
+
+/// The reasoning blocks models write before they answer: the opening marker and the one that
+/// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens).
+const REASONING: [(&str, &str); 2] = [("<think>", "</think>"), ("[THINK]", "[/THINK]")];
+
+/// A reasoning block opening at `pos`: prose up to its end.
+fn reasoning_at(cx: &Cx, text: &str, pos: usize) -> Step {
+    for (open, close) in REASONING {
+        match prefix(text, pos, open, cx.eof) {
+            Prefix::Yes => {
+                return Step::Fence {
+                    len: open.len(),
+                    fence: Fence::Reasoning(close),
+                }
+            }
+            Prefix::Partial => return Step::More(Need::Any),
+            Prefix::No => {}
+        }
+    }
+    Step::Prose(1)
 }
 
 /// After a call: the spaces and the one line break that follow it, if nothing else comes

@@ -121,7 +121,7 @@ mod tests {
         assert!(stream.push("\"arguments\": {\"a\": \"}\"}}").is_empty());
         let events = stream.push("</tool_call>");
         assert!(
-            matches!(&events[..], [Call(call)] if call.name == "f" && call.arguments == r#"{"a": "}"}"#)
+            matches!(&events[..], [Call { call, .. }] if call.name == "f" && call.arguments == r#"{"a": "}"}"#)
         );
         assert_eq!(stream.push("\nThen prose."), [Text("Then prose.".into())]);
         assert!(stream.finish().is_empty());

@@ -1,0 +1,306 @@
+//! Malformed and borderline tool calls in model text: an error for what can't be read, never
+//! a guess, and every good call around it kept. The cases are written after the ones in the
+//! peers' own test suites (vLLM `tests/tool_parsers/`, llama.cpp `tests/test-chat.cpp`,
+//! SGLang `test/srt/test_function_call_parser.py`), named beside each.
+
+use tool_runtime::router::text::{parse, TextErrorKind, TextFormat, TextParse};
+
+fn names(parsed: &TextParse) -> Vec<&str> {
+    parsed.calls.iter().map(|c| c.name.as_str()).collect()
+}
+
+/// vLLM's Hermes tests feed `<tool_call>` bodies to `json.loads`: a body that isn't JSON is
+/// no call. Here it is an error with its raw text, and its neighbours are kept.
+#[test]
+fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
+    let cases: [(&str, TextFormat); 5] = [
+        (
+            "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
+            TextFormat::Hermes,
+        ),
+        (
+            "[TOOL_CALLS][{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1 \"y\": 2}}, {\"name\": \"c\", \"arguments\": {\"z\": 2}}]",
+            TextFormat::Mistral,
+        ),
+        (
+            "{\"tool_calls\": [{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": true \"y\": 2}}, {\"name\": \"c\", \"arguments\": {\"z\": 2}}]}",
+            TextFormat::Envelope,
+        ),
+        (
+            "```json\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": }}, {\"name\": \"c\", \"arguments\": {\"z\": 2}}]\n```",
+            TextFormat::Fenced,
+        ),
+        (
+            "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"x\": 1,, \"y\": 2}}; {\"name\": \"c\", \"parameters\": {\"z\": 2}}",
+            TextFormat::Llama3,
+        ),
+    ];
+    for (text, format) in cases {
+        for format in [format, TextFormat::Auto] {
+            let parsed = parse(text, format, &());
+            assert_eq!(names(&parsed), ["a", "c"], "{format:?}: {parsed:#?}");
+            assert_eq!(parsed.errors.len(), 1, "{format:?}: {parsed:#?}");
+            let error = &parsed.errors[0];
+            assert!(error.raw.contains("\"b\""), "{format:?}: {error:?}");
+            assert_eq!(&text[error.span.clone()], error.raw);
+        }
+    }
+}
+
+/// A pythonic list (vLLM `test_pythonic_tool_parser.py`, Llama 3.2 / ToolACE) with one call
+/// whose literal is broken: that call is an error, the others are read.
+#[test]
+fn one_broken_pythonic_call_costs_only_itself() {
+    let text = "[get_weather(city='Paris'), get_time(tz=), get_news(topic=\"rust\")]";
+    let parsed = parse(text, TextFormat::Pythonic, &());
+    assert_eq!(names(&parsed), ["get_weather", "get_news"], "{parsed:#?}");
+    assert_eq!(parsed.errors.len(), 1, "{parsed:#?}");
+    assert!(
+        parsed.errors[0].raw.contains("get_time(tz=)"),
+        "{parsed:#?}"
+    );
+}
+
+/// XML parameters (vLLM `qwen3coder_tool_parser.py`): a `<parameter=` left open ends where
+/// the next one starts, as vLLM's pattern reads it (one reading only); a function with no
+/// name is an error, and the call beside it is kept.
+#[test]
+fn qwen_xml_calls_are_read_one_by_one() {
+    let text = "<tool_call>\n<function=a>\n<parameter=x>\n1\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>";
+    let parsed = parse(text, TextFormat::QwenXml, &());
+    assert_eq!(names(&parsed), ["a"], "{parsed:#?}");
+    assert_eq!(parsed.calls[0].arguments, r#"{"x":1,"y":2}"#);
+    assert_eq!(parsed.errors.len(), 1, "{parsed:#?}");
+    assert!(!parsed.text.contains("</tool_call>"), "{parsed:#?}");
+}
+
+/// An object that parses but names no tool is an error, not prose.
+#[test]
+fn a_call_without_a_name_is_an_error() {
+    for (text, format) in [
+        (
+            "<tool_call>{\"arguments\": {\"x\": 1}}</tool_call>",
+            TextFormat::Hermes,
+        ),
+        (
+            "[TOOL_CALLS][{\"arguments\": {\"x\": 1}}]",
+            TextFormat::Mistral,
+        ),
+        (
+            "```json\n{\"arguments\": {\"x\": 1}}\n```",
+            TextFormat::Fenced,
+        ),
+    ] {
+        let parsed = parse(text, format, &());
+        assert!(parsed.calls.is_empty(), "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.errors.len(), 1, "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.errors[0].kind, TextErrorKind::MissingName);
+    }
+}
+
+/// Mistral v11 (`[TOOL_CALLS]name[ARGS]{..}`, llama.cpp's Magistral and Devstral cases):
+/// anything but an object after `[ARGS]` is an error; a JSON string holding the object is
+/// decoded once; whitespace between the name and `[ARGS]` is fine.
+#[test]
+fn mistral_v11_arguments_are_an_object() {
+    let parsed = parse(
+        "[TOOL_CALLS]get_time[ARGS]\"CET\"",
+        TextFormat::Mistral,
+        &(),
+    );
+    assert!(parsed.calls.is_empty(), "{parsed:#?}");
+    assert_eq!(parsed.errors[0].kind, TextErrorKind::ArgumentsNotObject);
+    let parsed = parse("[TOOL_CALLS]get_time[ARGS][1, 2]", TextFormat::Mistral, &());
+    assert!(parsed.calls.is_empty(), "{parsed:#?}");
+    assert_eq!(parsed.errors.len(), 1, "{parsed:#?}");
+
+    let parsed = parse(
+        "[TOOL_CALLS]get_time[ARGS]\"{\\\"tz\\\": \\\"CET\\\"}\"",
+        TextFormat::Mistral,
+        &(),
+    );
+    assert_eq!(parsed.calls[0].arguments, r#"{"tz": "CET"}"#, "{parsed:#?}");
+    let parsed = parse(
+        "[TOOL_CALLS]get_time [ARGS] {\"tz\": \"CET\"}",
+        TextFormat::Mistral,
+        &(),
+    );
+    assert_eq!(names(&parsed), ["get_time"], "{parsed:#?}");
+    assert!(parsed.errors.is_empty(), "{parsed:#?}");
+}
+
+/// llama.cpp's Ministral cases (`tests/test-chat.cpp`): reasoning, then a v11 call; and the
+/// same call considered inside the reasoning first ("fake tool call marker in reasoning").
+/// One call, once: what a model writes while it thinks is not a call it makes.
+#[test]
+fn a_call_after_a_reasoning_block_is_reported_once() {
+    let texts = [
+        "[THINK]I'm\nthinking[/THINK][TOOL_CALLS]special_function[ARGS]{\"arg1\":1}",
+        "[THINK]Let me think about [TOOL_CALLS]special_function[ARGS]{\"arg1\":1} and more[/THINK][TOOL_CALLS]special_function[ARGS]{\"arg1\":1}",
+    ];
+    for text in texts {
+        for format in [TextFormat::Mistral, TextFormat::Auto] {
+            let parsed = parse(text, format, &());
+            assert_eq!(
+                names(&parsed),
+                ["special_function"],
+                "{format:?}: {parsed:#?}"
+            );
+            assert_eq!(parsed.calls[0].arguments, r#"{"arg1":1}"#);
+            assert!(parsed.errors.is_empty(), "{format:?}: {parsed:#?}");
+            assert!(parsed.text.ends_with("[/THINK]"), "{format:?}: {parsed:#?}");
+        }
+    }
+    // Qwen3 and DeepSeek-R1 think in `<think>` tags.
+    let text = "<think>Maybe <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>?</think>\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>";
+    for format in [TextFormat::Hermes, TextFormat::Auto] {
+        let parsed = parse(text, format, &());
+        assert_eq!(names(&parsed), ["b"], "{format:?}: {parsed:#?}");
+    }
+}
+
+/// llama.cpp's Llama 3.x parser accepts `{"type": "function", "name": .., "parameters": ..}`,
+/// bare or after `<|python_tag|>`.
+#[test]
+fn llama3_calls_may_say_their_type_first() {
+    let call =
+        "{\"type\": \"function\", \"name\": \"special_function\", \"parameters\": {\"arg1\": 1}}";
+    for text in [call.to_owned(), format!("<|python_tag|>{call}")] {
+        for format in [TextFormat::Llama3, TextFormat::Auto] {
+            let parsed = parse(&text, format, &());
+            assert_eq!(
+                names(&parsed),
+                ["special_function"],
+                "{format:?}: {parsed:#?}"
+            );
+            assert_eq!(parsed.calls[0].arguments, r#"{"arg1": 1}"#);
+        }
+    }
+}
+
+/// A fence's language tag is matched whatever its case, and a fence holding a list of calls
+/// is read as the list.
+#[test]
+fn fences_are_read_whatever_the_tag_case_and_hold_lists() {
+    for tag in ["json", "JSON", "Json"] {
+        let text = format!("```{tag}\n{{\"name\": \"a\", \"arguments\": {{\"x\": 1}}}}\n```");
+        let parsed = parse(&text, TextFormat::Fenced, &());
+        assert_eq!(names(&parsed), ["a"], "{tag}: {parsed:#?}");
+    }
+    let text = "```json\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"y\": 2}}]\n```";
+    let parsed = parse(text, TextFormat::Fenced, &());
+    assert_eq!(names(&parsed), ["a", "b"], "{parsed:#?}");
+}
+
+/// A tool definition printed by the model (what it was told in the prompt, echoed back) is
+/// not a call: `name`, `description` and a schema-shaped `parameters`.
+#[test]
+fn a_tool_definition_is_not_a_call() {
+    let definition = "{\"name\": \"get_weather\", \"description\": \"The weather in a city.\", \"parameters\": {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}}";
+    for text in [format!("```json\n{definition}\n```"), definition.to_owned()] {
+        for format in [TextFormat::Auto, TextFormat::Fenced, TextFormat::Llama3] {
+            let parsed = parse(&text, format, &());
+            assert!(parsed.calls.is_empty(), "{format:?}: {parsed:#?}");
+            assert!(parsed.errors.is_empty(), "{format:?}: {parsed:#?}");
+            assert_eq!(parsed.text, text);
+        }
+    }
+}
+
+/// vLLM's Qwen3-Coder tests: the closing `</tool_call>` goes with the call, never into the
+/// prose.
+#[test]
+fn no_closing_tag_is_left_in_the_prose() {
+    let text = "Let me write it.\n<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>\nDone.";
+    for format in [TextFormat::QwenXml, TextFormat::Auto] {
+        let parsed = parse(text, format, &());
+        assert_eq!(names(&parsed), ["write_file"], "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.text, "Let me write it.\nDone.", "{format:?}");
+    }
+    // A bare `<function=..>` block (Qwen3-Coder without the outer tag), then a stray close.
+    let text = "<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>\nDone.";
+    let parsed = parse(text, TextFormat::QwenXml, &());
+    assert_eq!(names(&parsed), ["write_file"], "{parsed:#?}");
+    assert_eq!(parsed.text, "Done.", "{parsed:#?}");
+}
+
+/// Under `Auto`, the parse says which format it read, and every call where it stands.
+#[test]
+fn auto_says_which_format_it_read_and_where_each_call_is() {
+    let text = "Checking.\n<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>\n";
+    let parsed = parse(text, TextFormat::Auto, &());
+    assert_eq!(parsed.format, Some(TextFormat::Hermes));
+    assert_eq!(parsed.spans.len(), 1);
+    assert_eq!(
+        &text[parsed.spans[0].clone()],
+        "<tool_call>\n{\"name\": \"a\", \"arguments\": {}}\n</tool_call>"
+    );
+    let parsed = parse("[TOOL_CALLS]a{\"x\": 1}", TextFormat::Auto, &());
+    assert_eq!(parsed.format, Some(TextFormat::Mistral));
+    assert_eq!(parsed.spans.len(), 1);
+    assert_eq!(parsed.spans[0], 0..21);
+    let parsed = parse("Just prose.", TextFormat::Auto, &());
+    assert_eq!(parsed.format, None);
+}
+
+/// A string left unterminated before more text: where it was meant to end can't be known, so
+/// the call is an error that runs to the end of its list (a call after it in the same list
+/// can't be told from text inside the string), and nothing is invented. Calls in their own
+/// markup after it are still read.
+#[test]
+fn an_unterminated_string_is_an_error_never_a_value() {
+    let text = "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": \"open, \"y\": 2}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>";
+    let parsed = parse(text, TextFormat::Hermes, &());
+    assert_eq!(names(&parsed), ["b"], "{parsed:#?}");
+    assert_eq!(parsed.errors.len(), 1, "{parsed:#?}");
+    let text = "[TOOL_CALLS][{\"name\": \"a\", \"arguments\": {\"x\": \"open, \"y\": 2}}, {\"name\": \"b\", \"arguments\": {}}]";
+    let parsed = parse(text, TextFormat::Mistral, &());
+    assert!(parsed.calls.is_empty(), "{parsed:#?}");
+    assert_eq!(parsed.errors.len(), 1, "{parsed:#?}");
+}
+
+/// Every text above, streamed in chunks of every size from 1 to 16 bytes (at character
+/// boundaries), gives exactly what the whole text gives: calls, spans, formats, errors, prose.
+#[test]
+fn streamed_in_any_chunks_the_same_as_whole() {
+    use tool_runtime::router::text::TextStream;
+    let texts = [
+        "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
+        "[TOOL_CALLS][{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1 \"y\": 2}}]",
+        "[get_weather(city='Paris'), get_time(tz=), get_news(topic=\"rust\")]",
+        "[THINK]Let me think about [TOOL_CALLS]f[ARGS]{\"a\":1} and more[/THINK][TOOL_CALLS]f [ARGS] {\"a\": 1}",
+        "<think>Maybe <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>?</think>\n<tool_call>{\"name\": \"b\", \"arguments\": {}}</tool_call>",
+        "<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>\nDone.",
+        "{\"type\": \"function\", \"name\": \"f\", \"parameters\": {\"a\": 1}}",
+        "```JSON\n[{\"name\": \"a\", \"arguments\": {}}, {\"arguments\": {\"y\": 2}}]\n```\nok",
+        "[TOOL_CALLS]get_time[ARGS]\"{\\\"tz\\\": \\\"CET\\\"}\" then [TOOL_CALLS]x[ARGS][1]",
+    ];
+    for text in texts {
+        for format in [
+            TextFormat::Auto,
+            TextFormat::Hermes,
+            TextFormat::Mistral,
+            TextFormat::Pythonic,
+            TextFormat::QwenXml,
+            TextFormat::Llama3,
+            TextFormat::Fenced,
+        ] {
+            let whole = parse(text, format, &());
+            for size in 1..=16 {
+                let mut stream = TextStream::new(format, &());
+                let mut streamed = TextParse::default();
+                let mut rest = text;
+                while !rest.is_empty() {
+                    let mut cut = size.min(rest.len());
+                    while !rest.is_char_boundary(cut) {
+                        cut += 1;
+                    }
+                    streamed.extend(stream.push(&rest[..cut]));
+                    rest = &rest[cut..];
+                }
+                streamed.extend(stream.finish());
+                assert_eq!(streamed, whole, "{format:?}, chunks of {size}: {text}");
+            }
+        }
+    }
+}
