@@ -549,3 +549,48 @@ fn run_calls_imported_tools_from_a_model_reply() {
         json!([{"role": "tool", "tool_call_id": "call_1", "content": "Echo: from the model"}])
     );
 }
+
+/// `serve --http` with `--body-timeout` and `--max-connections`: a body that never arrives
+/// gets 408 and its connection closed, and connections past the cap get 503 at once.
+#[test]
+fn serve_bounds_slow_bodies_and_connections() {
+    use std::io::{Read, Write};
+    let dir = workspace();
+    let root = dir.path().to_str().unwrap();
+    let served = Served::start(
+        &["--root", root],
+        &["--body-timeout", "0.3", "--max-connections", "1"],
+    );
+    let authority = served.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let connect = || {
+        let stream = std::net::TcpStream::connect(&authority).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+    };
+    // The one place: a request whose body never comes.
+    let mut slow = connect();
+    write!(
+        slow,
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+    )
+    .unwrap();
+    // Meanwhile another connection is refused.
+    let mut refused = Vec::new();
+    let _ = connect().read_to_end(&mut refused);
+    let refused = String::from_utf8_lossy(&refused);
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    // And the slow one is answered 408 and closed.
+    let mut answer = Vec::new();
+    assert!(
+        slow.read_to_end(&mut answer).is_ok(),
+        "the server left it open"
+    );
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+}

@@ -24,6 +24,18 @@ pub struct ServeArgs {
     #[arg(long = "max-sessions", value_name = "N", requires = "http",
           default_value_t = HttpOptions::DEFAULT_MAX_SESSIONS)]
     max_sessions: usize,
+    /// The most HTTP connections open at once; one more is answered 503 and closed.
+    #[arg(long = "max-connections", value_name = "N", requires = "http",
+          default_value_t = HttpOptions::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Seconds a client may take to send a request's headers before its connection is closed.
+    #[arg(long = "header-timeout", value_name = "SECONDS", requires = "http",
+          default_value_t = HttpOptions::DEFAULT_HEADER_TIMEOUT.as_secs_f64())]
+    header_timeout: f64,
+    /// Seconds a client may take to send a request's body (408 after it).
+    #[arg(long = "body-timeout", value_name = "SECONDS", requires = "http",
+          default_value_t = HttpOptions::DEFAULT_BODY_TIMEOUT.as_secs_f64())]
+    body_timeout: f64,
     /// Serve the MCP conformance suite's test tools (`test_simple_text`, ...) instead of the
     /// example tools.
     #[arg(long)]
@@ -50,7 +62,16 @@ pub async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode, CliEr
             server.serve_stdio().await.map_err(failed)?;
         }
         Some(addr) => {
-            let mut options = HttpOptions::default().max_sessions(args.max_sessions);
+            let seconds = |s: f64, flag: &str| {
+                std::time::Duration::try_from_secs_f64(s).map_err(|_| {
+                    CliError::Setup(format!("{flag} takes a number of seconds, not {s}"))
+                })
+            };
+            let mut options = HttpOptions::default()
+                .max_sessions(args.max_sessions)
+                .max_connections(args.max_connections)
+                .header_timeout(seconds(args.header_timeout, "--header-timeout")?)
+                .body_timeout(seconds(args.body_timeout, "--body-timeout")?);
             if let Some(token) = &args.token {
                 options = options.bearer_token(token);
             }

@@ -25,6 +25,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -50,6 +51,9 @@ pub struct HttpOptions {
     hosts: Vec<String>,
     origins: Vec<String>,
     max_sessions: usize,
+    max_connections: usize,
+    header_timeout: Duration,
+    body_timeout: Duration,
 }
 
 impl Default for HttpOptions {
@@ -60,6 +64,9 @@ impl Default for HttpOptions {
             hosts: Vec::new(),
             origins: Vec::new(),
             max_sessions: HttpOptions::DEFAULT_MAX_SESSIONS,
+            max_connections: HttpOptions::DEFAULT_MAX_CONNECTIONS,
+            header_timeout: HttpOptions::DEFAULT_HEADER_TIMEOUT,
+            body_timeout: HttpOptions::DEFAULT_BODY_TIMEOUT,
         }
     }
 }
@@ -77,6 +84,41 @@ impl HttpOptions {
     #[must_use]
     pub fn max_sessions(mut self, sessions: usize) -> HttpOptions {
         self.max_sessions = sessions.max(1);
+        self
+    }
+
+    /// The default of [`max_connections`](Self::max_connections).
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+    /// The default of [`header_timeout`](Self::header_timeout).
+    pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default of [`body_timeout`](Self::body_timeout).
+    pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// The most connections open at once (default
+    /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS), at least 1). One past it is
+    /// answered 503 with `Retry-After` and closed at once, so clients that hold connections
+    /// open without finishing a request can't take every one: with the two timeouts below,
+    /// each such connection is closed after at most the header and body time.
+    #[must_use]
+    pub fn max_connections(mut self, connections: usize) -> HttpOptions {
+        self.max_connections = connections.max(1);
+        self
+    }
+
+    /// How long a client may take to send a request's headers, from the connection's start
+    /// or the end of its last request (default 10 s); the connection is closed after it.
+    #[must_use]
+    pub fn header_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// How long a client may take to send a request's whole body once its headers are in
+    /// (default 30 s); after it the request gets 408 and the connection is closed. A body
+    /// trickled a byte at a time can't hold a connection longer.
+    #[must_use]
+    pub fn body_timeout(mut self, timeout: Duration) -> HttpOptions {
+        self.body_timeout = timeout;
         self
     }
 
@@ -205,23 +247,39 @@ impl HttpServer {
     /// Accepts connections until [`stop_token`](Self::stop_token) is cancelled.
     pub async fn run(self) -> Result<(), McpError> {
         let mut connections = tokio::task::JoinSet::new();
+        let open = Arc::new(tokio::sync::Semaphore::new(self.options.max_connections));
         loop {
             let accepted = tokio::select! {
                 () = self.stop.cancelled() => break,
                 accepted = self.listener.accept() => accepted,
             };
-            let stream = match accepted {
+            let mut stream = match accepted {
                 Ok((stream, _)) => stream,
                 Err(error) => {
                     // Out of file descriptors and the like: wait a little, keep serving.
                     tracing::warn!(%error, "MCP HTTP server: accept failed");
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
+            };
+            // Reap finished connections so the set doesn't grow with every client.
+            while connections.try_join_next().is_some() {}
+            let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+                // Past the cap: say so and close, without waiting on what the client sends.
+                connections.spawn(async move {
+                    use tokio::io::AsyncWriteExt;
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(1),
+                        stream.write_all(TOO_MANY_CONNECTIONS),
+                    )
+                    .await;
+                });
+                continue;
             };
             let service = self.service.clone();
             let sessions = Arc::clone(&self.sessions);
             let options = Arc::clone(&self.options);
+            let header_timeout = options.header_timeout;
             connections.spawn(async move {
                 let handler = hyper::service::service_fn(move |request| {
                     let service = service.clone();
@@ -233,14 +291,14 @@ impl HttpServer {
                 });
                 let served = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
+                    .header_read_timeout(header_timeout)
                     .serve_connection(TokioIo::new(stream), handler)
                     .await;
                 if let Err(error) = served {
                     tracing::debug!(%error, "MCP HTTP connection ended with an error");
                 }
+                drop(permit);
             });
-            // Reap finished connections so the set doesn't grow with every client.
-            while connections.try_join_next().is_some() {}
         }
         connections.shutdown().await;
         Ok(())
@@ -285,34 +343,39 @@ async fn handle(
             return response;
         }
     }
+    // A body is read whole, within the body timeout and rmcp's own size limit, before rmcp
+    // sees it: a body trickled in a byte at a time can't hold the connection longer.
+    let (parts, body) = request.into_parts();
+    let body = if parts.method == hyper::Method::POST {
+        let limited = http_body_util::Limited::new(body, MAX_PEEKED_BODY).collect();
+        match tokio::time::timeout(options.body_timeout, limited).await {
+            Ok(Ok(body)) => body.to_bytes(),
+            Ok(Err(_)) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large"),
+            Err(_) => {
+                let mut response = plain(StatusCode::REQUEST_TIMEOUT, "Request Timeout");
+                response.headers_mut().insert(
+                    hyper::header::CONNECTION,
+                    hyper::header::HeaderValue::from_static("close"),
+                );
+                return response;
+            }
+        }
+    } else {
+        Bytes::new()
+    };
     // A POST without a session id asks for a new session (rmcp refuses anything but
     // `initialize` there), unless it speaks 2026-07-28 or later, which has no sessions: rmcp
     // serves such a request statelessly, an `initialize` excepted. Checked before rmcp opens
     // the session, so concurrent requests may pass together: the cap is exceeded by at most
     // the requests in flight.
-    if request.method() == hyper::Method::POST
-        && !request.headers().contains_key("mcp-session-id")
+    if parts.method == hyper::Method::POST
+        && !parts.headers.contains_key("mcp-session-id")
         && sessions.sessions.read().await.len() >= options.max_sessions
+        && (!sessionless_version(&parts.headers) || is_initialize(&body))
     {
-        if !sessionless_version(&request) {
-            return too_many_sessions();
-        }
-        // Only at the cap, so only then is the body read ahead of rmcp.
-        let (parts, body) = request.into_parts();
-        let Ok(body) = http_body_util::Limited::new(body, MAX_PEEKED_BODY)
-            .collect()
-            .await
-        else {
-            return plain(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large");
-        };
-        let body = body.to_bytes();
-        if is_initialize(&body) {
-            return too_many_sessions();
-        }
-        return service
-            .handle(Request::from_parts(parts, Full::new(body)))
-            .await;
+        return too_many_sessions();
     }
+    let request = Request::from_parts(parts, Full::new(body));
     let ends_session = request.method() == hyper::Method::DELETE;
     let mut response = service.handle(request).await;
     if ends_session && response.status() == StatusCode::ACCEPTED {
@@ -325,15 +388,16 @@ async fn handle(
     response
 }
 
-/// The most of a request's body read to see whether it opens a session: rmcp's own limit
-/// (a larger body gets 413 from rmcp too).
+/// The most of a request's body read: rmcp's own limit (a larger body gets 413 from rmcp too).
 const MAX_PEEKED_BODY: usize = 4 << 20;
+
+/// The answer to a connection past [`HttpOptions::max_connections`].
+const TOO_MANY_CONNECTIONS: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 38\r\n\r\nService Unavailable: too many requests";
 
 /// Whether the request names a protocol version without sessions (2026-07-28 or later; the
 /// versions are dates, so they compare as text).
-fn sessionless_version<B>(request: &Request<B>) -> bool {
-    request
-        .headers()
+fn sessionless_version(headers: &hyper::HeaderMap) -> bool {
+    headers
         .get("mcp-protocol-version")
         .and_then(|value| value.to_str().ok())
         .is_some_and(|version| version >= "2026-07-28")
@@ -571,6 +635,118 @@ mod tests {
             );
         }
         assert_eq!(result["result"]["resultType"], "complete");
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// A server for an empty registry with `options`: its address, what stops it, its task.
+    async fn server_with(
+        options: HttpOptions,
+    ) -> (
+        SocketAddr,
+        CancellationToken,
+        tokio::task::JoinHandle<Result<(), McpError>>,
+    ) {
+        let registry = Registry::builder().without_inventory().build().unwrap();
+        let http = HttpServer::bind(
+            McpServer::new(registry),
+            ([127, 0, 0, 1], 0).into(),
+            options,
+        )
+        .await
+        .unwrap();
+        let (addr, stop) = (http.local_addr(), http.stop_token());
+        (addr, stop, tokio::spawn(http.run()))
+    }
+
+    /// Writes `head` (and nothing more) and reads what the server answers: the answer, and
+    /// whether the server closed the connection (rather than the read's own 10 s running out).
+    fn answer_to(addr: SocketAddr, head: &str) -> (String, bool) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        stream.write_all(head.as_bytes()).unwrap();
+        let mut answer = Vec::new();
+        let closed = stream.read_to_end(&mut answer).is_ok();
+        (String::from_utf8_lossy(&answer).into_owned(), closed)
+    }
+
+    /// A body trickled in (here: promised and never sent) gets 408 once the body timeout is
+    /// over, and the connection is closed: it can't hold the connection for ever.
+    #[tokio::test]
+    async fn a_body_that_never_arrives_is_timed_out() {
+        let options = HttpOptions::default().body_timeout(Duration::from_millis(200));
+        let (addr, stop, server) = server_with(options).await;
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\""
+        );
+        let (answer, closed) = tokio::task::spawn_blocking(move || answer_to(addr, &head))
+            .await
+            .unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408") && closed, "{answer}");
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// Headers that never end close the connection once the header timeout is over.
+    #[tokio::test]
+    async fn headers_that_never_end_are_timed_out() {
+        let options = HttpOptions::default().header_timeout(Duration::from_millis(200));
+        let (addr, stop, server) = server_with(options).await;
+        let head = format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\nX-Slow: 1");
+        let (answer, closed) = tokio::task::spawn_blocking(move || answer_to(addr, &head))
+            .await
+            .unwrap();
+        // Closed by the server (hyper may say 408 first) before the read's own 10 s ran out.
+        assert!(closed, "still open: {answer}");
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// Past `max_connections`, a connection is answered 503 at once; once the ones holding
+    /// the places close, a request is served again.
+    #[tokio::test]
+    async fn connections_past_the_cap_are_refused_until_one_closes() {
+        let options = HttpOptions::default().max_connections(2);
+        let (addr, stop, server) = server_with(options).await;
+        let (first, second) = tokio::task::spawn_blocking(move || {
+            let first = std::net::TcpStream::connect(addr).unwrap();
+            let second = std::net::TcpStream::connect(addr).unwrap();
+            (first, second)
+        })
+        .await
+        .unwrap();
+        // Give the server the two connections before the third arrives.
+        let mut third = String::new();
+        let get = format!("GET /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+        for _ in 0..50 {
+            let get = get.clone();
+            third = tokio::task::spawn_blocking(move || answer_to(addr, &get).0)
+                .await
+                .unwrap();
+            if third.starts_with("HTTP/1.1 503") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(third.starts_with("HTTP/1.1 503"), "{third}");
+        assert!(third.contains("Retry-After"), "{third}");
+        drop((first, second));
+        let mut status = 0;
+        for _ in 0..100 {
+            let (code, _, _) =
+                tokio::task::spawn_blocking(move || exchange(addr, "POST", INITIALIZE, ""))
+                    .await
+                    .unwrap();
+            status = code;
+            if status == 200 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(status, 200, "the places were given back");
         stop.cancel();
         server.await.unwrap().unwrap();
     }
