@@ -132,16 +132,9 @@ fn run(root: &std::path::Path, args: &[&str], input: &[u8]) -> std::process::Out
 #[test]
 fn a_sample_through_the_mcp_server_gets_one_answer_per_request() {
     let workspace = AttackWorkspace::new();
-    // JSON that serde_json reads but the pipeline refuses (duplicate keys) can't cross MCP
-    // as it is: the JSON-RPC layer has parsed it, last key winning, before any tool sees it.
-    let sample: Vec<(String, Entry)> = sample()
-        .into_iter()
-        .filter(|(_, e)| {
-            let malformed =
-                e.expect.as_ref().and_then(|x| x.code.as_deref()) == Some("malformed_arguments");
-            !(malformed && serde_json::from_str::<Value>(&e.argument_text()).is_ok())
-        })
-        .collect();
+    // Every input, duplicate keys included: the server refuses those as the registry does,
+    // though the JSON-RPC layer reads a request into a map (`mcp/raw_arguments.rs`).
+    let sample: Vec<(String, Entry)> = sample();
     let mut child = Command::new(BINARY)
         .arg("--root")
         .arg(workspace.path())
@@ -187,20 +180,20 @@ fn a_sample_through_the_mcp_server_gets_one_answer_per_request() {
 
     // Arguments that aren't JSON can't be an MCP `arguments` object: they go as a string,
     // which the pipeline judges like any other argument text.
+    // An object goes as the model wrote it, byte for byte (a repeated key included; line
+    // breaks between its tokens made spaces for the line-delimited stream).
     for (i, (_, entry)) in sample.iter().enumerate() {
-        let arguments = serde_json::from_str::<Value>(&entry.argument_text())
-            .unwrap_or_else(|_| Value::String(entry.argument_text()));
-        let arguments = if arguments.is_object() {
-            arguments
-        } else {
-            json!({"__raw": arguments})
+        let raw = entry.argument_text();
+        let arguments = match serde_json::from_str::<Value>(&raw) {
+            Ok(value) if value.is_object() => raw.replace(['\n', '\r'], " "),
+            Ok(value) => json!({"__raw": value}).to_string(),
+            Err(_) => json!({"__raw": raw}).to_string(),
         };
-        send(
-            json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-            "params": {"name": entry.tool_name(), "arguments": arguments}})
-            .to_string()
-            .as_bytes(),
+        let message = format!(
+            r#"{{"jsonrpc": "2.0", "id": {i}, "method": "tools/call", "params": {{"name": {}, "arguments": {arguments}}}}}"#,
+            json!(entry.tool_name())
         );
+        send(message.as_bytes());
     }
     let mut answers: Vec<Option<Value>> = vec![None; sample.len()];
     while answers.iter().any(Option::is_none) {

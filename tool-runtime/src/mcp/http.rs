@@ -375,6 +375,7 @@ async fn handle(
     {
         return too_many_sessions();
     }
+    let body = super::raw_arguments::shield(&body).map_or(body, Bytes::from);
     let request = Request::from_parts(parts, Full::new(body));
     let ends_session = request.method() == hyper::Method::DELETE;
     let mut response = service.handle(request).await;
@@ -747,6 +748,45 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(status, 200, "the places were given back");
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// A repeated key in a call's arguments over HTTP is refused as the registry refuses it,
+    /// not resolved "last one wins" by the JSON-RPC layer.
+    #[tokio::test]
+    async fn repeated_argument_keys_are_refused_over_http() {
+        let echo = crate::DynamicTool::new(
+            "echo",
+            "Echo the text.",
+            serde_json::json!({"type": "object", "properties": {"text": {"type": "string"}}}),
+            |args, _cx| async move { crate::ToolOutput::json(&args) },
+        );
+        let registry = Registry::builder()
+            .without_inventory()
+            .dynamic(echo)
+            .build()
+            .unwrap();
+        let http = HttpServer::bind(
+            McpServer::new(registry),
+            ([127, 0, 0, 1], 0).into(),
+            HttpOptions::default(),
+        )
+        .await
+        .unwrap();
+        let (addr, stop) = (http.local_addr(), http.stop_token());
+        let server = tokio::spawn(http.run());
+        let call = STATELESS_LIST
+            .replace("\"tools/list\",\"params\":{", "\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a\",\"text\":\"../b\"},");
+        let headers =
+            "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n";
+        let (status, _, answer) =
+            tokio::task::spawn_blocking(move || exchange(addr, "POST", &call, headers))
+                .await
+                .unwrap();
+        assert_eq!(status, 200, "{answer}");
+        assert!(answer.contains(r#""isError":true"#), "{answer}");
+        assert!(answer.contains("appears twice"), "{answer}");
         stop.cancel();
         server.await.unwrap().unwrap();
     }

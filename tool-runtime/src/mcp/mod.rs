@@ -38,6 +38,7 @@ mod error;
 mod http;
 mod import;
 mod names;
+mod raw_arguments;
 mod schema_in;
 mod server;
 mod stdio;

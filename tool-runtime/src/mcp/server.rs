@@ -120,7 +120,11 @@ impl McpServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let arguments = match &request.arguments {
-            Some(arguments) => Value::Object(arguments.clone()).to_string(),
+            // Arguments that repeat a key come as their own text, for the registry to refuse.
+            Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
+                || Value::Object(arguments.clone()).to_string(),
+                str::to_owned,
+            ),
             None => "{}".to_owned(),
         };
         let call = ToolCall::new(

@@ -29,7 +29,7 @@ impl McpServer {
         // `logging/setLevel` must not silence another's logs.
         let running = self
             .for_session()
-            .serve((read, write))
+            .serve((shielded(read), write))
             .await
             .map_err(|e| McpError::Serve(e.to_string()))?;
         running
@@ -38,4 +38,37 @@ impl McpServer {
             .map_err(|e| McpError::Serve(e.to_string()))?;
         Ok(())
     }
+}
+
+/// `read`, one JSON-RPC line at a time, with every `tools/call` whose arguments repeat a key
+/// rewritten so the registry sees their exact text (`raw_arguments`). A task copies the lines
+/// through a pipe; it ends when either side closes.
+fn shielded<R>(read: R) -> tokio::io::DuplexStream
+where
+    R: AsyncRead + Send + Unpin + 'static,
+{
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (pipe, mut feed) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(read);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match lines.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let written = match super::raw_arguments::shield(&line) {
+                Some(mut rewritten) => {
+                    rewritten.push(b'\n');
+                    feed.write_all(&rewritten).await
+                }
+                None => feed.write_all(&line).await,
+            };
+            if written.is_err() {
+                break;
+            }
+        }
+    });
+    pipe
 }
