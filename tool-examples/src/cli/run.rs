@@ -6,7 +6,7 @@ use clap::Args;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::router::text::{TextFormat, TextParse};
 use tool_runtime::router::{self, Format, OtherCall, RouteError, Routed};
 use tool_runtime::{results, Dialect, Registry, ToolCall};
 
@@ -101,26 +101,38 @@ fn route(
     input: &str,
     args: &RunArgs,
 ) -> Result<(Vec<ToolCall>, Vec<OtherCall>, Dialect), CliError> {
-    let provider = match args.format {
-        Input::Text => None,
-        Input::Provider(format) => match serde_json::from_str(input) {
-            Ok(value) => Some((format, value)),
-            Err(_) if format == Format::Auto => {
-                eprintln!("note: the input is not JSON; reading it as text");
-                None
-            }
-            Err(e) => return Err(unreadable(RouteError::NotJson(e.to_string()))),
-        },
-    };
-    let Some((format, value)) = provider else {
-        let parsed = registry.parse_text(input, TextFormat::Auto);
+    let as_text = |parsed: TextParse| {
         for error in &parsed.errors {
             eprintln!("note: {error}");
         }
         let dialect = args
             .dialect
             .unwrap_or(Dialect::OpenAiChat { strict: false });
-        return Ok((parsed.calls, Vec::new(), dialect));
+        (parsed.calls, Vec::new(), dialect)
+    };
+    let format = match args.format {
+        Input::Text => return Ok(as_text(registry.parse_text(input, TextFormat::Auto))),
+        Input::Provider(format) => format,
+    };
+    let value = match router::parse_reply(input) {
+        Ok(value) => value,
+        // Under `auto`, text that isn't JSON may be a model's reply with calls written in it;
+        // but input that starts like JSON and holds no call is a reply that failed to read
+        // (nested too deep, cut short): its error is said, as for a named format, never an
+        // empty answer.
+        Err(error) if format == Format::Auto => {
+            let parsed = registry.parse_text(input, TextFormat::Auto);
+            let json_like = input
+                .trim_start_matches('\u{feff}')
+                .trim_start()
+                .starts_with(['{', '[']);
+            if json_like && parsed.calls.is_empty() && parsed.errors.is_empty() {
+                return Err(unreadable(error));
+            }
+            eprintln!("note: the input is not JSON; reading it as text");
+            return Ok(as_text(parsed));
+        }
+        Err(error) => return Err(unreadable(error)),
     };
     let routed: Routed = router::route(format, &value).map_err(unreadable)?;
     let dialect = args

@@ -28,6 +28,12 @@ pub enum RouteError {
         /// The error's message (or the whole error object, as JSON text).
         message: String,
     },
+    /// The output nests deeper than [`MAX_REPLY_DEPTH`](super::MAX_REPLY_DEPTH) levels.
+    #[error("the model output nests deeper than {max} levels")]
+    TooDeep {
+        /// The deepest nesting read.
+        max: usize,
+    },
     /// Auto-detection matched no provider's shape.
     #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini); name the format instead of `auto`")]
     Undetected,

@@ -43,6 +43,7 @@ mod format;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
+mod reply_json;
 mod routed;
 mod shape;
 
@@ -53,6 +54,7 @@ pub use format::Format;
 pub use gemini::gemini;
 pub use openai_chat::openai_chat;
 pub use openai_responses::openai_responses;
+pub use reply_json::{parse_reply, MAX_REPLY_DEPTH};
 pub use routed::{OtherCall, Routed};
 
 pub(crate) use gemini::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
@@ -77,9 +79,8 @@ pub fn route(format: Format, output: &Value) -> Result<Routed, RouteError> {
     }
 }
 
-/// [`route`] for a response still in text form.
+/// [`route`] for a response still in text form, read with [`parse_reply`] (a byte order
+/// mark skipped, a number too large for an `f64` kept as its text).
 pub fn route_str(format: Format, output: &str) -> Result<Routed, RouteError> {
-    let value: Value =
-        serde_json::from_str(output).map_err(|e| RouteError::NotJson(e.to_string()))?;
-    route(format, &value)
+    route(format, &parse_reply(output)?)
 }
