@@ -9,7 +9,9 @@
 //!   nothing;
 //! - `calls_100`: the prose with 100 Hermes `<tool_call>` blocks spread through it;
 //! - each text parsed whole with `text::parse`, and fed to `TextStream` in 16-byte chunks
-//!   (the events collected, as a caller does).
+//!   (the events collected, as a caller does);
+//! - `text_parser_hostile`: text that opens calls and never closes them, at 64, 128 and
+//!   256 KiB, whose time must double with its size.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
@@ -84,5 +86,32 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Hostile text that opens calls and never closes them, at 64, 128 and 256 KiB: the time must
+/// double with the size (it grew with its cube before: 11 s for 144 KB of unclosed Qwen XML).
+fn hostile(c: &mut Criterion) {
+    let patterns = [
+        ("qwen_xml_unclosed", "<tool_call><function=f><parameter=a>"),
+        ("tool_call_open", "<tool_call>"),
+        (
+            "json_string_open",
+            "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+        ),
+        ("mistral_open", "[TOOL_CALLS]f[ARGS]{\"a\": ["),
+        ("pythonic_open", "[a(x=["),
+    ];
+    let mut group = c.benchmark_group("text_parser_hostile");
+    group.sample_size(10);
+    for (label, piece) in patterns {
+        for kib in [64, 128, 256] {
+            let text = repeat_to(piece, kib * 1024);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_function(format!("{label}/{kib}KiB"), |b| {
+                b.iter(|| text::parse(black_box(&text), TextFormat::Auto, &()))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, hostile);
 criterion_main!(benches);

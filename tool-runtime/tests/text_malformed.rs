@@ -304,3 +304,38 @@ fn streamed_in_any_chunks_the_same_as_whole() {
         }
     }
 }
+
+/// Text that opens calls and never closes them (the parser traps: unclosed tags, nested
+/// markers, enormous repeats), 256 KiB of each: every format answers, each opened call is an
+/// error, and nothing is taken for a call. Before, unclosed Qwen XML cost time with the cube
+/// of its size (11 s for 144 KB); the time now doubles with the size
+/// (`cargo bench -p tool-tests --features bench --bench text_parser -- text_parser_hostile`).
+#[test]
+fn text_that_never_closes_its_calls_is_answered() {
+    let patterns = [
+        "<tool_call><function=f><parameter=a>",
+        "<tool_call>",
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
+        "[TOOL_CALLS]f[ARGS]{\"a\": [",
+        "[a(x=[",
+        "<think><tool_call>",
+        "```json\n{\"name\": \"f\", \"arguments\": {",
+    ];
+    for piece in patterns {
+        let text = piece.repeat(256 * 1024 / piece.len());
+        for format in [
+            TextFormat::Auto,
+            TextFormat::Hermes,
+            TextFormat::QwenXml,
+            TextFormat::Mistral,
+            TextFormat::Pythonic,
+        ] {
+            let parsed = parse(&text, format, &());
+            assert!(
+                parsed.calls.is_empty(),
+                "{piece} as {format:?}: {} calls",
+                parsed.calls.len()
+            );
+        }
+    }
+}

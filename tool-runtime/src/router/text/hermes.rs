@@ -55,15 +55,9 @@ fn body_end(cx: &Cx, text: &str, body: usize) -> Result<(usize, usize, bool), Ne
     };
     let mut first = None;
     let mut from = body;
+    let mut quoted_tags = 0;
     loop {
-        let rest = &bytes[from..];
-        let close = memmem::find(rest, CLOSE.as_bytes()).map(|n| (from + n, true));
-        let reopen = memmem::find(rest, OPEN.as_bytes()).map(|n| (from + n, false));
-        let tag = match (close, reopen) {
-            (Some(c), Some(r)) => Some(if r.0 < c.0 { r } else { c }),
-            (c, r) => c.or(r),
-        };
-        let Some((at, close)) = tag else {
+        let Some((at, close)) = next_tag(bytes, from) else {
             if !cx.eof {
                 return Err(Need::Byte(b'>', b'>'));
             }
@@ -83,7 +77,36 @@ fn body_end(cx: &Cx, text: &str, body: usize) -> Result<(usize, usize, bool), Ne
         if !quoted {
             return Ok(ends(at, close));
         }
-        from = at + 1;
+        // Tags inside a value are looked past a few at a time, never to the end of the text
+        // for every tag: text that opens calls and never closes them costs its length.
+        quoted_tags += 1;
+        if quoted_tags > MAX_QUOTED_TAGS {
+            let (at, close) = first.unwrap_or((at, close));
+            return Ok(ends(at, close));
+        }
+        from = at + if close { CLOSE.len() } else { OPEN.len() };
+    }
+}
+
+/// How many tags inside a body's strings or parameter values are looked past before the body
+/// is taken to end at the first tag after all (a value quoting more tags than this is read
+/// as cut there). Keeps the search for a body's end linear in the text.
+const MAX_QUOTED_TAGS: usize = 16;
+
+/// The nearest `<tool_call>` or `</tool_call>` at or after `from`: where, and whether it
+/// closes. One search for both, so finding it costs the distance to it.
+fn next_tag(bytes: &[u8], from: usize) -> Option<(usize, bool)> {
+    const NAME: &[u8] = b"tool_call>";
+    let mut search = from;
+    loop {
+        let at = search + memmem::find(bytes.get(search..)?, NAME)?;
+        if at >= from + 2 && &bytes[at - 2..at] == b"</" {
+            return Some((at - 2, true));
+        }
+        if at > from && bytes[at - 1] == b'<' {
+            return Some((at - 1, false));
+        }
+        search = at + NAME.len();
     }
 }
 
