@@ -234,15 +234,6 @@ fn tools_keep_the_order_they_were_given_in() {
     }
 }
 
-/// A local tool that must survive whatever the schemas beside it hold.
-#[tool(name = "local_echo")]
-fn local_echo(
-    /// The text.
-    text: String,
-) -> String {
-    text
-}
-
 /// `tests/attacks/schemas/*.json`: each tool given at run time with a legacy or hostile
 /// schema (from the public source each file names). The build never fails because of it: the
 /// legacy forms are rewritten to their 2020-12 meaning (a note says so) and validate as their
@@ -295,17 +286,12 @@ fn legacy_and_hostile_schemas_replayed() {
         let at = file.display();
         let registry = Registry::builder()
             .without_inventory()
-            .register(local_echo::TOOL)
+            .register(tool_tests::noop::TOOL)
             .dynamic(tool_of(&case))
             .build()
             .unwrap_or_else(|e| panic!("{at}: the build failed: {e}"));
-        assert_eq!(
-            registry
-                .call_blocking("local_echo", r#"{"text": "hi"}"#)
-                .to_model_text(),
-            "hi",
-            "{at}"
-        );
+        // The program's own tool is kept, whatever the schema beside it.
+        assert!(!registry.call_blocking("noop", "{}").is_error(), "{at}");
         let kept = case["kept"].as_bool().unwrap();
         assert_eq!(registry.get(name).is_some(), kept, "{at}");
         let wanted = case["note_contains"].as_str().unwrap();
@@ -324,7 +310,7 @@ fn legacy_and_hostile_schemas_replayed() {
             );
             let strict = Registry::builder()
                 .without_inventory()
-                .register(local_echo::TOOL)
+                .register(tool_tests::noop::TOOL)
                 .dynamic(tool_of(&case))
                 .strict_build(true)
                 .build();
