@@ -400,6 +400,48 @@ fn list_and_schema_say_what_was_left_aside() {
     }
 }
 
+/// An imported server's description carries terminal escapes (clear screen, title, a hidden
+/// link, a bidi override, a C1 CSI): `list` and `schema` print none of them raw.
+#[test]
+fn untrusted_text_reaches_the_terminal_escaped() {
+    let clients = clients();
+    let python = format!(
+        "{} {}",
+        clients.python.display(),
+        clients.script("python_server.py").display()
+    );
+    let raw = |c: char| c.is_control() && !matches!(c, '\n') || matches!(c, '\u{202e}');
+    for command in ["list", "schema"] {
+        let (ok, out, stderr) = tool_examples(&["--mcp", &python, command]);
+        assert!(ok, "{stderr}");
+        assert!(out.contains("count_files"), "{command}: {out}");
+        assert!(out.contains("Count the files."), "{command}: {out}");
+        assert!(
+            !out.chars().any(raw),
+            "{command} printed a raw escape: {out:?}"
+        );
+        assert!(
+            !stderr.chars().any(raw),
+            "{command} printed a raw escape: {stderr:?}"
+        );
+    }
+    // The schema is still JSON, and says what the server said.
+    let (_, out, _) = tool_examples(&["--mcp", &python, "schema"]);
+    let tools: Value = serde_json::from_str(&out).unwrap();
+    let description = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|t| {
+            let description = t["description"]
+                .as_str()
+                .or(t["function"]["description"].as_str());
+            description.filter(|d| d.starts_with("Count"))
+        })
+        .unwrap();
+    assert!(description.contains('\u{1b}') && description.contains('\u{202e}'));
+}
+
 #[test]
 fn server_everything_tools_join_list_call_and_run() {
     let everything = everything_flag();

@@ -4,6 +4,9 @@
 use std::io::{BufRead, BufReader, Write};
 use tool_runtime::{Approval, ApprovalRequest, Approver, BoxFuture};
 
+/// The most characters of arguments the approval prompt shows: a few lines of a terminal.
+const PROMPT_CHARS: usize = 400;
+
 /// Asks on the terminal, or says yes to everything when told to.
 pub struct TerminalApprover {
     /// `--yes`: allow every call without asking.
@@ -15,10 +18,12 @@ impl Approver for TerminalApprover {
         if self.yes {
             return Box::pin(std::future::ready(Approval::Allow));
         }
+        // The name may come from an imported server; the arguments are the model's, which
+        // could pad a command with spaces until it scrolls away: summed up, both ends kept.
         let question = format!(
             "Allow {} with {}? [y/N] ",
-            request.tool.name(),
-            shown(request.arguments)
+            super::terminal::text(request.tool.name()),
+            super::terminal::summary(&shown(request.arguments), PROMPT_CHARS)
         );
         Box::pin(async move {
             // Reading the terminal blocks: keep it off the async threads.

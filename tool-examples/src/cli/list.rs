@@ -13,11 +13,16 @@ pub fn run(registry: &Registry, out: &mut dyn Write) -> Result<ExitCode, CliErro
 
 /// Writes one aligned line per tool: name, flags, and the first line of its description.
 pub fn write(registry: &Registry, out: &mut dyn Write) -> io::Result<()> {
-    let rows: Vec<(&str, String, &str)> = registry
+    // Names and descriptions may come from an imported server: escaped for the terminal.
+    let rows: Vec<(String, String, String)> = registry
         .specs()
         .map(|spec| {
             let summary = spec.description().lines().next().unwrap_or("").trim();
-            (spec.name(), flags(spec.flags()), summary)
+            (
+                super::terminal::text(spec.name()).into_owned(),
+                flags(spec.flags()),
+                super::terminal::text(summary).into_owned(),
+            )
         })
         .collect();
     let name_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);

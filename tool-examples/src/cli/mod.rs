@@ -7,6 +7,7 @@ mod list;
 mod run;
 mod schema;
 mod serve;
+mod terminal;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -168,22 +169,25 @@ async fn build(mut builder: RegistryBuilder, mcp: &[String]) -> Result<Registry,
             .await
             .map_err(|e| setup(&e))?;
         for note in tools.notes() {
-            eprintln!("note: {}: {note}", tools.prefix());
+            let note = format!("{}: {note}", tools.prefix());
+            eprintln!("note: {}", terminal::text(&note));
         }
         builder = builder.mcp_tools(tools);
     }
     let registry = builder.build().map_err(|e| setup(&e))?;
     // What the build left aside (defaults a schema refuses): said once, here.
     for note in registry.notes() {
-        eprintln!("note: {note}");
+        eprintln!("note: {}", terminal::text(&note.to_string()));
     }
     Ok(registry)
 }
 
 /// Writes a value as pretty JSON and a newline. Going through a `Value` first indents the
 /// JSON a tool returned too, which `ToolOutput` keeps as raw text.
+/// The JSON is escaped for a terminal (`terminal::json`): tool names, descriptions and outputs
+/// can come from outside the program.
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let value = serde_json::to_value(value)?;
-    serde_json::to_writer_pretty(&mut *out, &value)?;
-    writeln!(out)
+    let text = serde_json::to_string_pretty(&value)?;
+    writeln!(out, "{}", terminal::json(&text))
 }

@@ -10,16 +10,26 @@ use crate::timestamp::{self, Timestamp};
 use crate::workspace::Workspace;
 use serde::Serialize;
 use serde_json::Number;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader};
 use tool_runtime::{tool, State, ToolError};
 
 /// Distinct values are counted up to this many per column; past it the count is a floor.
 const DISTINCT_CAP: usize = 1000;
+/// A fixed hasher for distinct values: 64-bit hashes of at most 1000 values per column
+/// collide with odds near 1 in 10^13.
+const DISTINCT_HASH: std::hash::BuildHasherDefault<std::hash::DefaultHasher> =
+    std::hash::BuildHasherDefault::new();
 /// Sample values kept per column.
 const SAMPLES: usize = 3;
 /// Sample values are cut to this many chars.
 const SAMPLE_CHARS: usize = 60;
+/// The most columns summarized in one call: the result is sized by this, never by the file.
+/// Past it, the first ones are summarized and the rest counted (`columns_left_out`); `columns`
+/// names others.
+pub const MAX_COLUMNS: usize = 50;
+/// Column names in the result (and in errors) are cut to this many chars.
+const NAME_CHARS: usize = 100;
 
 /// What a CSV file holds, column by column.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -28,8 +38,16 @@ pub struct CsvSummary {
     pub path: String,
     /// Data rows (the header row not counted).
     pub rows: u64,
+    /// Columns of the file not summarized because it has more than 50: name them in
+    /// `columns` to see them. (Before `columns`, so the output cap never cuts it.)
+    #[serde(skip_serializing_if = "is_zero")]
+    pub columns_left_out: u64,
     /// One summary per column, in file order or in the order asked for.
     pub columns: Vec<ColumnSummary>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One column's profile.
@@ -109,7 +127,8 @@ pub struct TimestampStats {
 /// The first row is the header. Kinds are inferred from the non-empty values: integer,
 /// float, bool, timestamp or text. Numeric columns get min, max, sum and mean, with NaN and
 /// infinite values counted apart; timestamp columns get their earliest and latest value as
-/// RFC 3339 (UTC). Returns JSON.
+/// RFC 3339 (UTC). At most 50 columns are summarized at a time: the first 50, or those
+/// named in `columns`. Returns JSON.
 #[tool(read_only, idempotent)]
 pub fn csv_summary(
     /// Path of the CSV file, relative to the workspace root.
@@ -154,7 +173,7 @@ pub fn csv_summary(
             "{path:?} is empty; a CSV file needs a header row"
         )));
     }
-    let selected = select(&headers, columns.as_deref(), &path)?;
+    let (selected, columns_left_out) = select(&headers, columns.as_deref(), &path)?;
 
     let mut stats: Vec<Column> = selected.iter().map(|_| Column::default()).collect();
     let mut rows = 0u64;
@@ -168,10 +187,11 @@ pub fn csv_summary(
     Ok(CsvSummary {
         path: resolved.display(),
         rows,
+        columns_left_out,
         columns: selected
             .iter()
             .zip(stats)
-            .map(|(&i, column)| column.finish(headers[i].clone()))
+            .map(|(&i, column)| column.finish(truncate_chars(&headers[i], NAME_CHARS)))
             .collect(),
     })
 }
@@ -189,36 +209,59 @@ fn parse_delimiter(text: &str) -> Result<u8, ToolError> {
     }
 }
 
-/// The indexes of the columns to summarize: all, or those named, in the order named.
+/// The indexes of the columns to summarize (all, or those named, in the order named; at most
+/// [`MAX_COLUMNS`]) and how many of the file's were left out. Names are looked up in a map,
+/// so asking for many costs what they are, not their number times the file's.
 fn select(
     headers: &[String],
     wanted: Option<&[String]>,
     path: &str,
-) -> Result<Vec<usize>, ToolError> {
+) -> Result<(Vec<usize>, u64), ToolError> {
     let Some(wanted) = wanted else {
-        return Ok((0..headers.len()).collect());
+        let shown = headers.len().min(MAX_COLUMNS);
+        return Ok(((0..shown).collect(), (headers.len() - shown) as u64));
     };
     if wanted.is_empty() {
         return Err(ToolError::new(
             "columns is empty: leave it out to summarize every column, or name at least one",
         ));
     }
-    let missing: Vec<&str> = wanted
-        .iter()
-        .filter(|w| !headers.contains(w))
-        .map(String::as_str)
-        .collect();
-    if !missing.is_empty() {
+    if wanted.len() > MAX_COLUMNS {
         return Err(ToolError::new(format!(
-            "{path:?} has no column named {}; its columns are: {}",
-            missing.join(", "),
-            headers.join(", ")
+            "columns names {} columns; ask for at most {MAX_COLUMNS} at a time",
+            wanted.len()
         )));
     }
-    Ok(wanted
+    // The first column of each name, as `position` found it.
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(headers.len());
+    for (i, header) in headers.iter().enumerate() {
+        index.entry(header.as_str()).or_insert(i);
+    }
+    let missing: Vec<String> = wanted
         .iter()
-        .filter_map(|w| headers.iter().position(|h| h == w))
-        .collect())
+        .filter(|w| !index.contains_key(w.as_str()))
+        .take(10)
+        .map(|w| truncate_chars(w, NAME_CHARS))
+        .collect();
+    if !missing.is_empty() {
+        let known: Vec<String> = headers
+            .iter()
+            .take(50)
+            .map(|h| truncate_chars(h, NAME_CHARS))
+            .collect();
+        let more = headers.len().saturating_sub(known.len());
+        return Err(ToolError::new(format!(
+            "{path:?} has no column named {}; its columns are: {}{}",
+            missing.join(", "),
+            known.join(", "),
+            if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            }
+        )));
+    }
+    Ok((wanted.iter().map(|w| index[w.as_str()]).collect(), 0))
 }
 
 fn csv_error(path: &str, error: csv::Error) -> ToolError {
@@ -255,7 +298,9 @@ struct Column {
     earliest: Option<Timestamp>,
     latest: Option<Timestamp>,
     without_offset: u64,
-    distinct: HashSet<String>,
+    /// Hashes of the distinct values seen (up to [`DISTINCT_CAP`]): a value's size doesn't
+    /// count, only their number.
+    distinct: HashSet<u64>,
     distinct_capped: bool,
     samples: Vec<String>,
 }
@@ -321,12 +366,18 @@ impl Column {
                 None => self.all_timestamp = false,
             }
         }
-        if !self.distinct.contains(value) {
+        let hash = {
+            use std::hash::{BuildHasher, Hasher};
+            let mut hasher = DISTINCT_HASH.build_hasher();
+            hasher.write(value.as_bytes());
+            hasher.finish()
+        };
+        if !self.distinct.contains(&hash) {
             if self.distinct.len() < DISTINCT_CAP {
                 if self.samples.len() < SAMPLES {
                     self.samples.push(truncate_chars(value, SAMPLE_CHARS));
                 }
-                self.distinct.insert(value.to_owned());
+                self.distinct.insert(hash);
             } else {
                 self.distinct_capped = true;
             }

@@ -57,13 +57,19 @@ pub fn read_file(
     let mut line = Vec::new();
     let mut lines_seen = 0usize;
     let mut more = false;
+    let binary = || {
+        ToolError::new(format!(
+            "{path:?} is a binary file (it contains NUL bytes); read_file only reads text"
+        ))
+    };
     loop {
-        line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
+        // At most a line's shown length is held: a file that is one enormous line costs a
+        // few kilobytes, not its size.
+        let read = next_line(&mut reader, MAX_LINE_BYTES, &mut line)
             .map_err(|e| ToolError::new(format!("{path:?} can't be read: {e}")))?;
-        if read == 0 {
-            break;
+        let Some(complete) = read else { break };
+        if complete == Line::Binary {
+            return Err(binary());
         }
         lines_seen += 1;
         if lines_seen >= end {
@@ -74,15 +80,21 @@ pub fn read_file(
             continue;
         }
         let bytes = strip_line_ending(&line);
+        // A line cut short may end inside a character: keep the whole ones.
+        let bytes = match (std::str::from_utf8(bytes), complete) {
+            (Err(e), Line::Cut) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+            _ => bytes,
+        };
         let text = std::str::from_utf8(bytes).map_err(|_| {
             ToolError::new(format!(
                 "line {lines_seen} of {path:?} is not valid UTF-8: the file is binary or in another encoding, and read_file only reads UTF-8 text"
             ))
         })?;
-        out.push_str(&format!(
-            "L{lines_seen}: {}\n",
-            truncate_chars(text, MAX_LINE_CHARS)
-        ));
+        let mut shown = truncate_chars(text, MAX_LINE_CHARS);
+        if complete == Line::Cut && !shown.ends_with('…') {
+            shown.push('…');
+        }
+        out.push_str(&format!("L{lines_seen}: {shown}\n"));
     }
 
     if lines_seen == 0 {
@@ -100,6 +112,55 @@ pub fn read_file(
         ));
     }
     Ok(out)
+}
+
+/// The most bytes of one line kept while reading: enough for [`MAX_LINE_CHARS`] characters of
+/// any width, and one more to know it was cut.
+const MAX_LINE_BYTES: usize = MAX_LINE_CHARS * 4 + 4;
+
+/// How a line read by [`next_line`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// All of it is in the buffer.
+    Whole,
+    /// Only its first bytes are; the rest was read past.
+    Cut,
+    /// It holds a NUL byte: the file is binary.
+    Binary,
+}
+
+/// Reads the next line into `line`, keeping at most `keep` bytes of it and reading past the
+/// rest chunk by chunk, and looks at every byte read for a NUL. `None` at the end of the file.
+fn next_line(
+    reader: &mut impl BufRead,
+    keep: usize,
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<Line>> {
+    line.clear();
+    let mut state = None;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(state);
+        }
+        let (taken, done) = match memchr::memchr(b'\n', chunk) {
+            Some(n) => (n + 1, true),
+            None => (chunk.len(), false),
+        };
+        let part = &chunk[..taken];
+        let binary = memchr::memchr(0, part).is_some();
+        let room = keep.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        let cut = part.len() > room || state == Some(Line::Cut);
+        reader.consume(taken);
+        if binary {
+            return Ok(Some(Line::Binary));
+        }
+        state = Some(if cut { Line::Cut } else { Line::Whole });
+        if done {
+            return Ok(state);
+        }
+    }
 }
 
 fn strip_line_ending(line: &[u8]) -> &[u8] {
