@@ -338,3 +338,47 @@ fn legacy_and_hostile_schemas_replayed() {
         }
     }
 }
+
+/// A schema nested right up to `MAX_SCHEMA_DEPTH` is kept: it builds, exports in every
+/// dialect and takes a call on a test thread's 2 MiB stack; one level more is left out.
+#[test]
+fn a_schema_at_the_depth_limit_is_kept_and_one_past_it_left_out() {
+    use serde_json::{Map, Value};
+    use tool_runtime::registry::MAX_SCHEMA_DEPTH;
+    use tool_runtime::{Dialect, DynamicTool, ToolOutput};
+
+    // `{"type": "string"}` is 1 level; each wrapping object adds 2.
+    let nested = |levels: usize| {
+        let mut schema = serde_json::json!({"type": "string"});
+        for _ in 0..levels {
+            let mut properties = Map::new();
+            properties.insert("a".into(), schema);
+            let mut object = Map::new();
+            object.insert("type".into(), "object".into());
+            object.insert("properties".into(), Value::Object(properties));
+            schema = Value::Object(object);
+        }
+        DynamicTool::new("deep", "Deep.", schema, |args, _| async move {
+            ToolOutput::json(&args)
+        })
+    };
+    let at_limit = (MAX_SCHEMA_DEPTH - 1) / 2;
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(nested(at_limit))
+        .build()
+        .unwrap();
+    assert!(registry.get("deep").is_some() && registry.notes().is_empty());
+    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
+        let _ = registry.export_schema(dialect);
+    }
+    let call = format!("{}\"x\"{}", r#"{"a": "#.repeat(20), "}".repeat(20));
+    let _ = registry.call_blocking("deep", &call);
+
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(nested(at_limit + 1))
+        .build()
+        .unwrap();
+    assert!(registry.get("deep").is_none());
+}
