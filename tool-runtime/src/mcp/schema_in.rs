@@ -22,7 +22,8 @@
 //!   strict exporters fall back to non-strict for it, saying why;
 //! - older drafts' forms get their 2020-12 meaning (`registry::legacy`): draft-04/OpenAPI 3.0
 //!   boolean `exclusiveMinimum`/`exclusiveMaximum`, draft-03 `required: true` on a property and
-//!   `divisibleBy`, draft-07 `dependencies` (as `dependentRequired`/`dependentSchemas`);
+//!   `divisibleBy`, draft-07 `dependencies` (as `dependentRequired`/`dependentSchemas`),
+//!   OpenAPI 3.0 `nullable`;
 //! - keywords no JSON Schema draft defines (`x-...` extensions, typos) are dropped.
 //!
 //! A schema still unusable after this (a `$ref` to a definition that isn't there) leaves its

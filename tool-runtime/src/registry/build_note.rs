@@ -48,7 +48,7 @@ pub enum BuildNote {
     /// A schema given at run time ([`DynamicTool`](crate::DynamicTool), an imported tool)
     /// written in an older draft's forms, rewritten to their JSON Schema 2020-12 meaning:
     /// draft-04/OpenAPI 3.0 boolean `exclusiveMinimum`/`exclusiveMaximum`, draft-03
-    /// `required: true` and `divisibleBy`, draft-07 `dependencies`.
+    /// `required: true` and `divisibleBy`, draft-07 `dependencies`, OpenAPI 3.0 `nullable`.
     SchemaRewritten {
         /// The tool.
         tool: String,

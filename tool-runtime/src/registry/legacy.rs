@@ -3,7 +3,8 @@
 //! Tools from outside the program (an MCP server's, an OpenAPI document's) still carry forms
 //! the 2020-12 validator refuses or ignores: draft-04 and OpenAPI 3.0's boolean
 //! `exclusiveMinimum`/`exclusiveMaximum` beside `minimum`/`maximum`, draft-03's
-//! `required: true` on a property, its `divisibleBy`, and draft-07's `dependencies`. Each has
+//! `required: true` on a property, its `divisibleBy`, draft-07's `dependencies`, and OpenAPI
+//! 3.0's `nullable`. Each has
 //! one meaning in 2020-12, so it is rewritten to it (one line per kind of change, for a note)
 //! instead of failing the build or being dropped as unknown.
 
@@ -140,6 +141,29 @@ fn rewrite(map: &mut Map<String, Value>, changes: &mut Vec<String>) {
             "a draft-03 `required: true` on a property moved to its object's `required`",
         );
     }
+    // OpenAPI 3.0's `nullable: true`: `null` joins the listed type (and the `enum`, which
+    // would refuse it otherwise). Without a `type`, `null` is already allowed.
+    if let Some(Value::Bool(nullable)) = map.get("nullable") {
+        let nullable = *nullable;
+        map.remove("nullable");
+        if nullable {
+            let null = Value::from("null");
+            match map.get_mut("type") {
+                Some(Value::String(one)) if one != "null" => {
+                    let one = Value::String(std::mem::take(one));
+                    map.insert("type".into(), Value::Array(vec![one, null.clone()]));
+                }
+                Some(Value::Array(types)) if !types.contains(&null) => types.push(null.clone()),
+                _ => {}
+            }
+            if let Some(Value::Array(values)) = map.get_mut("enum") {
+                if !values.contains(&Value::Null) {
+                    values.push(Value::Null);
+                }
+            }
+        }
+        note(changes, "OpenAPI 3.0 `nullable` became a `null` type");
+    }
     if let Some(divisor) = map.remove("divisibleBy") {
         map.entry("multipleOf").or_insert(divisor);
         note(changes, "draft-03 `divisibleBy` became `multipleOf`");
@@ -198,6 +222,7 @@ mod tests {
                 "name": {"type": "string", "required": true},
                 "note": {"type": "string", "required": false},
                 "step": {"type": "integer", "divisibleBy": 5},
+                "unit": {"type": "string", "enum": ["c", "f"], "nullable": true},
                 "card": {"type": "object", "properties": {"n": {"type": "string", "required": true}}}
             },
             "required": ["price"],
@@ -213,6 +238,7 @@ mod tests {
                     "name": {"type": "string"},
                     "note": {"type": "string"},
                     "step": {"type": "integer", "multipleOf": 5},
+                    "unit": {"type": ["string", "null"], "enum": ["c", "f", null]},
                     "card": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"]}
                 },
                 "required": ["price", "name"],
@@ -220,7 +246,7 @@ mod tests {
                 "dependentSchemas": {"note": {"required": ["step"]}}
             })
         );
-        assert_eq!(changes.len(), 4, "{changes:?}");
+        assert_eq!(changes.len(), 5, "{changes:?}");
         assert!(
             translate(&mut schema).is_empty(),
             "a second pass has nothing to do"
