@@ -233,3 +233,152 @@ fn tools_keep_the_order_they_were_given_in() {
         );
     }
 }
+
+/// `tests/attacks/schemas/*.json`: each tool given at run time with a legacy or hostile
+/// schema (from the public source each file names). The build never fails because of it: the
+/// legacy forms are rewritten to their 2020-12 meaning (a note says so) and validate as their
+/// draft meant, a schema that can't be used leaves its tool out (a note says so), and the
+/// local tool is always kept. `strict_build(true)` makes a left-out tool a build error.
+#[test]
+fn legacy_and_hostile_schemas_replayed() {
+    use serde_json::{json, Value};
+    use tool_runtime::registry::BuildNote;
+    use tool_runtime::{DynamicTool, ToolOutput};
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("attacks/schemas");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "the corpus is there");
+    let schema_of = |case: &Value| -> Value {
+        match case["tool"]["nested"].as_u64() {
+            // Built in code: serde_json reads no deeper than 128 levels.
+            Some(levels) => {
+                let mut schema = json!({"type": "string"});
+                for _ in 0..levels {
+                    // Not `json!` with `schema` inside: it would copy it, recursively.
+                    let mut properties = serde_json::Map::new();
+                    properties.insert("a".into(), schema);
+                    let mut object = serde_json::Map::new();
+                    object.insert("type".into(), "object".into());
+                    object.insert("properties".into(), Value::Object(properties));
+                    schema = Value::Object(object);
+                }
+                schema
+            }
+            None => case["tool"]["inputSchema"].clone(),
+        }
+    };
+    let tool_of = |case: &Value| {
+        DynamicTool::new(
+            case["tool"]["name"].as_str().unwrap(),
+            "A tool from outside.",
+            schema_of(case),
+            |args, _cx| async move { ToolOutput::json(&args) },
+        )
+    };
+    for file in files {
+        let case: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let name = case["tool"]["name"].as_str().unwrap();
+        let at = file.display();
+        let registry = Registry::builder()
+            .without_inventory()
+            .register(tool_tests::noop::TOOL)
+            .dynamic(tool_of(&case))
+            .build()
+            .unwrap_or_else(|e| panic!("{at}: the build failed: {e}"));
+        // The program's own tool is kept, whatever the schema beside it.
+        assert!(!registry.call_blocking("noop", "{}").is_error(), "{at}");
+        let kept = case["kept"].as_bool().unwrap();
+        assert_eq!(registry.get(name).is_some(), kept, "{at}");
+        let wanted = case["note_contains"].as_str().unwrap();
+        let notes: Vec<String> = registry.notes().iter().map(ToString::to_string).collect();
+        assert!(
+            notes.iter().any(|n| n.contains(wanted) && n.contains(name)),
+            "{at}: {notes:?}"
+        );
+        if !kept {
+            assert!(
+                registry
+                    .notes()
+                    .iter()
+                    .any(|n| matches!(n, BuildNote::ToolLeftOut { tool, .. } if tool == name)),
+                "{at}"
+            );
+            let strict = Registry::builder()
+                .without_inventory()
+                .register(tool_tests::noop::TOOL)
+                .dynamic(tool_of(&case))
+                .strict_build(true)
+                .build();
+            assert!(
+                matches!(strict, Err(BuildError::InvalidSchema { ref tool, .. }) if tool == name),
+                "{at}: {strict:?}"
+            );
+        }
+        for call in case["calls"].as_array().into_iter().flatten() {
+            let arguments = call["arguments"].as_str().unwrap();
+            let output = registry.call_blocking(name, arguments);
+            match call["code"].as_str() {
+                None => assert!(!output.is_error(), "{at}: {arguments}: {output:?}"),
+                Some(code) => {
+                    let error = output
+                        .as_error()
+                        .unwrap_or_else(|| panic!("{at}: {arguments} must fail, got {output:?}"));
+                    assert_eq!(
+                        serde_json::to_value(error.code).unwrap(),
+                        code,
+                        "{at}: {arguments}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A schema nested right up to `MAX_SCHEMA_DEPTH` is kept: it builds, exports in every
+/// dialect and takes a call on a test thread's 2 MiB stack; one level more is left out.
+#[test]
+fn a_schema_at_the_depth_limit_is_kept_and_one_past_it_left_out() {
+    use serde_json::{Map, Value};
+    use tool_runtime::registry::MAX_SCHEMA_DEPTH;
+    use tool_runtime::{Dialect, DynamicTool, ToolOutput};
+
+    // `{"type": "string"}` is 1 level; each wrapping object adds 2.
+    let nested = |levels: usize| {
+        let mut schema = serde_json::json!({"type": "string"});
+        for _ in 0..levels {
+            let mut properties = Map::new();
+            properties.insert("a".into(), schema);
+            let mut object = Map::new();
+            object.insert("type".into(), "object".into());
+            object.insert("properties".into(), Value::Object(properties));
+            schema = Value::Object(object);
+        }
+        DynamicTool::new("deep", "Deep.", schema, |args, _| async move {
+            ToolOutput::json(&args)
+        })
+    };
+    let at_limit = (MAX_SCHEMA_DEPTH - 1) / 2;
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(nested(at_limit))
+        .build()
+        .unwrap();
+    assert!(registry.get("deep").is_some() && registry.notes().is_empty());
+    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
+        let _ = registry.export_schema(dialect);
+    }
+    let call = format!("{}\"x\"{}", r#"{"a": "#.repeat(20), "}".repeat(20));
+    let _ = registry.call_blocking("deep", &call);
+
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(nested(at_limit + 1))
+        .build()
+        .unwrap();
+    assert!(registry.get("deep").is_none());
+}

@@ -172,23 +172,43 @@ async fn a_dynamic_tool_is_validated_defaulted_and_dispatched() {
     assert_eq!(outputs[3], ToolOutput::text("hi"));
 }
 
+/// A schema from outside that can't be used leaves its tool out with a note (issue 17 item 9:
+/// one such tool used to fail the whole build); `strict_build(true)` makes it a build error.
 #[test]
-fn a_dynamic_tool_with_a_bad_schema_is_a_build_error() {
-    let not_an_object = DynamicTool::new("a", "A.", json!({"type": "string"}), |_, _| async {
-        ToolOutput::text("")
-    });
-    let broken = DynamicTool::new(
-        "b",
-        "B.",
-        json!({"type": "object", "properties": {"x": {"type": 5}}}),
-        |_, _| async { ToolOutput::text("") },
+fn a_dynamic_tool_with_a_bad_schema_is_left_out_or_a_strict_build_error() {
+    let tools = || {
+        let not_an_object = DynamicTool::new("a", "A.", json!({"type": "string"}), |_, _| async {
+            ToolOutput::text("")
+        });
+        let broken = DynamicTool::new(
+            "b",
+            "B.",
+            json!({"type": "object", "properties": {"x": {"type": 5}}}),
+            |_, _| async { ToolOutput::text("") },
+        );
+        let fine = DynamicTool::new("c", "C.", json!({"type": "object"}), |_, _| async {
+            ToolOutput::text("c")
+        });
+        Registry::builder()
+            .without_inventory()
+            .dynamic(not_an_object)
+            .dynamic(broken)
+            .dynamic(fine)
+    };
+    let registry = tools().build().unwrap();
+    assert_eq!(
+        registry.specs().map(|s| s.name()).collect::<Vec<_>>(),
+        ["c"]
     );
-    let error = Registry::builder()
-        .without_inventory()
-        .dynamic(not_an_object)
-        .dynamic(broken)
-        .build()
-        .unwrap_err();
+    let notes: Vec<String> = registry.notes().iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].contains("tool `a` was left out") && notes[0].contains("must describe an object"),
+        "{notes:?}"
+    );
+    assert!(notes[1].contains("tool `b` was left out"), "{notes:?}");
+
+    let error = tools().strict_build(true).build().unwrap_err();
     let problems: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(

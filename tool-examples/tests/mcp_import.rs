@@ -458,3 +458,57 @@ async fn awkward_remote_schemas_come_in_clean_for_every_dialect() {
     assert_eq!(good, ToolOutput::text("added Dune"));
     stop.cancel();
 }
+
+/// Issue 17 item 9, end to end: a server offering one tool whose schema can't be used (a `$ref`
+/// to a definition that isn't there; the serving registry here doesn't validate, so it serves
+/// the schema as written) no longer fails the importing build: that tool is left out with a
+/// note, the server's other tool and the builder's own are kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_unusable_imported_schema_leaves_only_its_tool_out() {
+    let dangling = DynamicTool::new(
+        "update_pet",
+        "Update a pet.",
+        json!({"type": "object", "properties": {
+            "petId": {"type": "integer"}, "pet": {"$ref": "#/components/schemas/Pet"}}}),
+        |_, _| async { ToolOutput::text("updated") },
+    );
+    let fine = DynamicTool::new(
+        "get_pet",
+        "Get a pet.",
+        json!({"type": "object", "properties": {"petId": {"type": "integer"}}}),
+        |_, _| async { ToolOutput::text("a cat") },
+    );
+    let served = Registry::builder()
+        .without_inventory()
+        .validation(false)
+        .dynamic(dangling)
+        .dynamic(fine)
+        .build()
+        .unwrap();
+    let (url, stop) = serve(McpServer::new(served), HttpOptions::default()).await;
+    let local = DynamicTool::new("local", "Mine.", json!({"type": "object"}), |_, _| async {
+        ToolOutput::text("mine")
+    });
+    let registry = bounded(
+        30,
+        Registry::builder()
+            .without_inventory()
+            .dynamic(local)
+            .mcp(McpImport::http(&url).named("pets"))
+            .build_async(),
+    )
+    .await
+    .expect("one unusable schema doesn't fail the build");
+    let names: Vec<&str> = registry.specs().map(|s| s.name()).collect();
+    assert_eq!(names, ["local", "pets__get_pet"]);
+    let notes: Vec<String> = registry.notes().iter().map(ToString::to_string).collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("pets__update_pet") && n.contains("was left out")),
+        "{notes:?}"
+    );
+    let got = bounded(30, registry.call("pets__get_pet", r#"{"petId": 1}"#)).await;
+    assert_eq!(got, ToolOutput::text("a cat"));
+    stop.cancel();
+}

@@ -78,7 +78,11 @@ pub trait Tool: Send + Sync + 'static {
 /// A tool known only at run time: a name, a description, a JSON Schema, and a closure over
 /// the arguments as a `serde_json::Value`. Register it with
 /// [`RegistryBuilder::dynamic`](crate::RegistryBuilder::dynamic); its schema is compiled and
-/// checked like any other.
+/// checked like any other, read as JSON Schema 2020-12 with older drafts' forms rewritten
+/// ([`BuildNote::SchemaRewritten`](crate::registry::BuildNote::SchemaRewritten)). A schema that
+/// still can't be used leaves the tool out with a
+/// [`BuildNote::ToolLeftOut`](crate::registry::BuildNote::ToolLeftOut), or fails a
+/// [`strict_build`](crate::RegistryBuilder::strict_build).
 ///
 /// ```
 /// use serde_json::json;

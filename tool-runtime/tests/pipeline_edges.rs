@@ -256,3 +256,51 @@ fn lenient_deep_input_is_refused_without_crashing_the_process() {
             .join("\n")
     );
 }
+
+/// Issue 17 item 12: a number is an integer by its JSON text, not by the float it rounds to.
+/// `2.9999999999999999` parses to 3.0, which JSON Schema's `integer` accepted: the tool got 3.
+#[test]
+fn an_integer_is_decided_by_its_text() {
+    let tool = DynamicTool::new(
+        "page",
+        "A page of results.",
+        json!({"type": "object", "properties": {
+            "n": {"type": "integer"},
+            "x": {"type": "number"},
+            "filter": {"type": "object", "properties": {"limit": {"type": "integer"}}}
+        }}),
+        |args, _cx| async move { ToolOutput::json(&args) },
+    );
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(tool)
+        .build()
+        .unwrap();
+    for refused in [
+        r#"{"n": 2.9999999999999999}"#,
+        r#"{"n": 1e-400}"#,
+        r#"{"n": "2.9999999999999999"}"#,
+        // Inside a string holding JSON, repaired into the object it holds.
+        r#"{"filter": "{\"limit\": 2.9999999999999999}"}"#,
+    ] {
+        let output = registry.call_blocking("page", refused);
+        let error = output
+            .as_error()
+            .unwrap_or_else(|| panic!("{refused}: {output:?}"));
+        assert!(
+            error.message.contains("expected integer"),
+            "{refused}: {}",
+            error.message
+        );
+    }
+    for (accepted, seen) in [
+        (r#"{"n": 3.0}"#, r#"{"n":3}"#),
+        (r#"{"n": 30e-1}"#, r#"{"n":3}"#),
+        (r#"{"x": 2.9999999999999999}"#, r#"{"x":3.0}"#),
+    ] {
+        assert_eq!(
+            registry.call_blocking("page", accepted).to_model_text(),
+            seen
+        );
+    }
+}

@@ -20,7 +20,14 @@
 //! - `additionalProperties: {}` (a schema that allows anything) becomes `true`, what it
 //!   means, which every exporter understands; a real schema there is kept (a map), and the
 //!   strict exporters fall back to non-strict for it, saying why;
+//! - older drafts' forms get their 2020-12 meaning (`registry::legacy`): draft-04/OpenAPI 3.0
+//!   boolean `exclusiveMinimum`/`exclusiveMaximum`, draft-03 `required: true` on a property and
+//!   `divisibleBy`, draft-07 `dependencies` (as `dependentRequired`/`dependentSchemas`),
+//!   OpenAPI 3.0 `nullable`;
 //! - keywords no JSON Schema draft defines (`x-...` extensions, typos) are dropped.
+//!
+//! A schema still unusable after this (a `$ref` to a definition that isn't there) leaves its
+//! tool out of the registry with a note (`BuildNote::ToolLeftOut`), not the whole build.
 
 use serde_json::{Map, Value};
 
@@ -154,6 +161,10 @@ pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
             .or_insert_with(|| Value::Object(Map::new()));
     }
     let mut root = Value::Object(root);
+    // Older drafts' forms first: `walk` would drop `dependencies` and `divisibleBy` as unknown.
+    for line in crate::registry::legacy::translate(&mut root) {
+        changes.add(line);
+    }
     walk(&mut root, &mut changes);
     (root, changes.lines)
 }
@@ -318,6 +329,32 @@ mod tests {
         );
         assert_eq!(schema["properties"]["a"], json!({}));
         assert_eq!(changes.len(), 1);
+    }
+
+    #[test]
+    fn legacy_forms_are_rewritten_not_dropped() {
+        // An OpenAPI 3.0-derived tool (boolean `exclusiveMinimum`), a draft-03 `required: true`
+        // and draft-07 `dependencies`: before, the first two failed the whole registry build
+        // and `dependencies` was dropped as unknown.
+        let (schema, changes) = clean(&json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {
+                "page": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
+                "name": {"type": "string", "required": true},
+                "card": {"type": "number"}, "address": {"type": "string"}
+            },
+            "dependencies": {"card": ["address"]}
+        }));
+        assert_eq!(
+            schema["properties"]["page"],
+            json!({"type": "integer", "exclusiveMinimum": 0})
+        );
+        assert_eq!(schema["required"], json!(["name"]));
+        assert_eq!(schema["dependentRequired"], json!({"card": ["address"]}));
+        assert!(schema.get("dependencies").is_none());
+        assert_eq!(changes.len(), 4, "{changes:?}");
+        assert!(crate::pipeline::validate::compile(&schema).is_ok());
     }
 
     #[test]

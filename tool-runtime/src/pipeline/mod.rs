@@ -15,6 +15,7 @@ pub(crate) mod checked;
 pub(crate) mod exact;
 pub(crate) mod limits;
 pub(crate) mod names;
+pub(crate) mod number_text;
 pub(crate) mod repair;
 pub(crate) mod report;
 pub(crate) mod resolve;
@@ -361,13 +362,23 @@ impl Registry {
         let name = entry.spec.name.as_str();
         let nav = SchemaNav::new(&entry.spec.input_schema);
         let mut repairs = Vec::new();
+        // Numbers whose text is not an integer though their float is whole (`number_text`).
+        let mut inexact = Vec::new();
 
         let value = {
             let _stage = tracing::trace_span!("repair").entered();
             let max_depth = self.config.limits.max_depth;
-            match repair::parse_arguments(text, self.config.repair, max_depth, &mut repairs) {
+            let parsed = repair::parse_arguments(
+                text,
+                self.config.repair,
+                max_depth,
+                &mut repairs,
+                &mut inexact,
+            );
+            match parsed {
                 Ok(mut value) if value.is_object() => {
-                    repair::coerce(&mut value, nav, self.config.repair, &mut repairs);
+                    let policy = self.config.repair;
+                    repair::coerce(&mut value, nav, policy, &mut repairs, &mut inexact);
                     // Text the limits stage never saw whole (double-encoded, a string holding
                     // JSON, repaired leniently) is held to the same depth.
                     if repairs.iter().any(|r| r.kind.parses_nested_text()) {
@@ -450,7 +461,11 @@ impl Registry {
 
         if let Some(validator) = &entry.validator {
             let _stage = tracing::trace_span!("validate").entered();
-            let violations = validate::violations(validator, &value, nav);
+            let mut violations = validate::violations(validator, &value, nav);
+            // JSON Schema takes a whole float as an integer; the model's text decides here.
+            let refused = inexact.iter().filter(|n| n.refused);
+            violations.extend(refused.map(number_text::InexactNumber::violation));
+            violations.sort_by(|a, b| a.pointer.cmp(&b.pointer));
             if let Some(report) = report.as_deref_mut() {
                 report.timings.validate = clock.lap();
                 report.violations = violations.clone();

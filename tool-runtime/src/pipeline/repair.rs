@@ -1,6 +1,7 @@
 //! Stage 2: repair of the harmless mistakes models make, under a [`RepairPolicy`], each
 //! repair recorded.
 
+use super::number_text::{self, InexactNumber};
 use super::schema_nav::{SchemaNav, Types};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -88,11 +89,15 @@ pub(crate) enum Unparsable {
 }
 
 /// Parses the argument text into a value, applying the whole-text repairs the policy allows.
+///
+/// The numbers whose text is not an integer but whose float is whole go to `inexact`
+/// (`number_text`).
 pub(crate) fn parse_arguments(
     text: &str,
     policy: RepairPolicy,
     max_depth: usize,
     repairs: &mut Vec<Repair>,
+    inexact: &mut Vec<InexactNumber>,
 ) -> Result<Value, Unparsable> {
     let trimmed = text.trim();
     if policy != RepairPolicy::Off && (trimmed.is_empty() || trimmed == "null") {
@@ -104,10 +109,13 @@ pub(crate) fn parse_arguments(
         return Ok(Value::Object(Map::new()));
     }
     let value = match parse_json(trimmed) {
-        Ok(value) => value,
+        Ok(value) => {
+            number_text::find_inexact(trimmed, &value, "", inexact);
+            value
+        }
         // A duplicate key (a data error) is refused under every policy, never "repaired".
         Err(e) if policy == RepairPolicy::Lenient && !e.is_data() => {
-            match lenient(trimmed, max_depth) {
+            match lenient(trimmed, max_depth, inexact) {
                 Ok(value) => {
                     repairs.push(repair(RepairKind::LenientJson, "", &e.to_string()));
                     value
@@ -126,6 +134,7 @@ pub(crate) fn parse_arguments(
         Value::String(inner) => match parse_json(&inner) {
             Ok(object @ Value::Object(_)) => {
                 repairs.push(repair(RepairKind::DoubleEncoded, "", "a JSON string"));
+                number_text::find_inexact(&inner, &object, "", inexact);
                 Ok(object)
             }
             _ => Ok(Value::String(inner)),
@@ -223,7 +232,11 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicates {
 /// Lenient JSON through `llm_json`. It is third-party code fed hostile text, so a panic in it
 /// is contained and treated as "not repairable" (`Err(None)`); `Err(Some(..))` is text
 /// refused for a reason worth telling the model.
-fn lenient(text: &str, max_depth: usize) -> Result<Value, Option<Unparsable>> {
+fn lenient(
+    text: &str,
+    max_depth: usize,
+    inexact: &mut Vec<InexactNumber>,
+) -> Result<Value, Option<Unparsable>> {
     // llm_json recurses once per level with no limit of its own: text that may nest past the
     // limit never reaches it (a stack overflow can't be caught, it aborts the process).
     if super::limits::brackets_exceed(text, max_depth) {
@@ -235,12 +248,15 @@ fn lenient(text: &str, max_depth: usize) -> Result<Value, Option<Unparsable>> {
         skip_json_loads: true,
         ..llm_json::RepairOptions::default()
     };
-    let attempt = |text: &str| -> Result<Value, Option<Unparsable>> {
+    let mut attempt = |text: &str| -> Result<Value, Option<Unparsable>> {
         let repaired = std::panic::catch_unwind(|| llm_json::repair_json(text, &options))
             .ok()
             .and_then(Result::ok)
             .ok_or(None)?;
-        parse_json(&repaired).map_err(|e| e.is_data().then(|| Unparsable::Syntax(e.to_string())))
+        let value = parse_json(&repaired)
+            .map_err(|e| e.is_data().then(|| Unparsable::Syntax(e.to_string())))?;
+        number_text::find_inexact(&repaired, &value, "", inexact);
+        Ok(value)
     };
     // llm_json handles each fault alone but can trip on comments mixed with others.
     let parsed = match attempt(text) {
@@ -301,14 +317,40 @@ fn strip_comments(text: &str) -> String {
 
 /// Fixes values that don't have the type their schema wants, where the intent is certain,
 /// and (under `Lenient`) drops properties a closed object doesn't have.
+///
+/// `inexact` holds the numbers whose text is not an integer (from `parse_arguments`): they are
+/// never made integers, and those where only an integer is wanted are marked `refused`.
 pub(crate) fn coerce(
     value: &mut Value,
     nav: SchemaNav<'_>,
     policy: RepairPolicy,
     repairs: &mut Vec<Repair>,
+    inexact: &mut Vec<InexactNumber>,
 ) {
     let mut pointer = String::new();
-    coerce_at(value, nav.root(), nav, policy, repairs, &mut pointer, 0);
+    let index = inexact
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.pointer.clone(), i))
+        .collect();
+    let mut walk = Walk {
+        nav,
+        policy,
+        repairs,
+        inexact,
+        index,
+    };
+    coerce_at(value, nav.root(), &mut walk, &mut pointer, 0);
+}
+
+/// What `coerce_at` carries down the walk.
+struct Walk<'a, 'n> {
+    nav: SchemaNav<'n>,
+    policy: RepairPolicy,
+    repairs: &'a mut Vec<Repair>,
+    inexact: &'a mut Vec<InexactNumber>,
+    /// Where each of `inexact` is: looked up per number, so a call full of them stays linear.
+    index: std::collections::HashMap<String, usize>,
 }
 
 /// Deeper than this the walk stops: limits already cap input depth, this caps the schema's.
@@ -317,25 +359,39 @@ const MAX_WALK_DEPTH: usize = 128;
 fn coerce_at(
     value: &mut Value,
     schema: &Value,
-    nav: SchemaNav<'_>,
-    policy: RepairPolicy,
-    repairs: &mut Vec<Repair>,
+    walk: &mut Walk<'_, '_>,
     pointer: &mut String,
     depth: usize,
 ) {
     if depth > MAX_WALK_DEPTH {
         return;
     }
+    let (nav, policy) = (walk.nav, walk.policy);
     let wanted = nav.types(schema);
-    if let Some(whole) = whole_number(value, wanted) {
-        repairs.push(repair(RepairKind::WholeNumber, pointer, &value.to_string()));
+    // A whole float whose text isn't an integer (`2.9999999999999999`) is not made one.
+    let inexact = value.is_f64() && !walk.index.is_empty() && {
+        match walk.index.get(pointer.as_str()) {
+            Some(&i) => {
+                walk.inexact[i].refused =
+                    wanted.contains(Types::INTEGER) && !wanted.contains(Types::NUMBER);
+                true
+            }
+            None => false,
+        }
+    };
+    if inexact {
+        // Left as the float it is: validation refuses it where only an integer is wanted.
+    } else if let Some(whole) = whole_number(value, wanted) {
+        walk.repairs
+            .push(repair(RepairKind::WholeNumber, pointer, &value.to_string()));
         *value = whole;
     } else if policy != RepairPolicy::Off
         && !wanted.contains(Types::of(value))
         && !(wanted.contains(Types::NUMBER) && Types::of(value) == Types::INTEGER)
     {
-        convert(value, wanted, repairs, pointer);
+        convert(value, wanted, walk, pointer);
     }
+    let repairs = &mut *walk.repairs;
     match value {
         Value::Object(map) => {
             if policy == RepairPolicy::Lenient {
@@ -368,15 +424,7 @@ fn coerce_at(
                 if let Some(child_schema) = child_schema {
                     let len = pointer.len();
                     push_segment(pointer, &key);
-                    coerce_at(
-                        child_value,
-                        child_schema,
-                        nav,
-                        policy,
-                        repairs,
-                        pointer,
-                        depth + 1,
-                    );
+                    coerce_at(child_value, child_schema, walk, pointer, depth + 1);
                     pointer.truncate(len);
                 }
             }
@@ -386,7 +434,7 @@ fn coerce_at(
                 for (i, item) in items.iter_mut().enumerate() {
                     let len = pointer.len();
                     push_segment(pointer, &i.to_string());
-                    coerce_at(item, item_schema, nav, policy, repairs, pointer, depth + 1);
+                    coerce_at(item, item_schema, walk, pointer, depth + 1);
                     pointer.truncate(len);
                 }
             }
@@ -396,7 +444,8 @@ fn coerce_at(
 }
 
 /// Converts `value` to one of the `wanted` types when that reading is unambiguous.
-fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer: &str) {
+fn convert(value: &mut Value, wanted: Types, walk: &mut Walk<'_, '_>, pointer: &str) {
+    let repairs = &mut *walk.repairs;
     if let Value::String(text) = value {
         let trimmed = text.trim();
         if wanted.contains(Types::INTEGER) || wanted.contains(Types::NUMBER) {
@@ -433,6 +482,11 @@ fn convert(value: &mut Value, wanted: Types, repairs: &mut Vec<Repair>, pointer:
                     && wanted.contains(Types::of(&inner))
                 {
                     repairs.push(repair(RepairKind::StringToJson, pointer, "a JSON string"));
+                    let from = walk.inexact.len();
+                    number_text::find_inexact(trimmed, &inner, pointer, walk.inexact);
+                    for i in from..walk.inexact.len() {
+                        walk.index.insert(walk.inexact[i].pointer.clone(), i);
+                    }
                     *value = inner;
                     return;
                 }
@@ -472,8 +526,10 @@ fn parse_number(text: &str, wanted: Types) -> Option<Value> {
         return Some(Value::from(int));
     }
     let float: f64 = text.parse().ok().filter(|f: &f64| f.is_finite())?;
-    // "5.0" for an integer is 5; "5.5" for an integer stays a string for validation to report.
+    // "5.0" for an integer is 5; "5.5" for an integer stays a string for validation to report,
+    // and so does "2.9999999999999999": decided by the text, not the float it rounds to.
     if float.fract() == 0.0
+        && number_text::is_integral_literal(text)
         && float.abs() < 9_007_199_254_740_992.0
         && !wanted.contains(Types::NUMBER)
     {
@@ -518,7 +574,7 @@ mod tests {
 
     fn parse(text: &str, policy: RepairPolicy) -> (Result<Value, Unparsable>, Vec<RepairKind>) {
         let mut repairs = Vec::new();
-        let value = parse_arguments(text, policy, 64, &mut repairs);
+        let value = parse_arguments(text, policy, 64, &mut repairs, &mut Vec::new());
         (value, repairs.into_iter().map(|r| r.kind).collect())
     }
 
@@ -526,7 +582,8 @@ mod tests {
     fn duplicate_keys_are_refused_under_every_policy() {
         for policy in [RepairPolicy::Off, RepairPolicy::Safe, RepairPolicy::Lenient] {
             for text in [r#"{"a": 1, "a": 2}"#, r#"{"a": {"b": 1, "c": 2, "b": 3}}"#] {
-                let err = parse_arguments(text, policy, 64, &mut Vec::new()).unwrap_err();
+                let err = parse_arguments(text, policy, 64, &mut Vec::new(), &mut Vec::new())
+                    .unwrap_err();
                 assert!(
                     matches!(&err, Unparsable::Syntax(reason) if reason.contains("appears twice")),
                     "{policy:?} {text}: {err:?}"
@@ -580,7 +637,13 @@ mod tests {
     fn coerce_with(value: Value, schema: Value, policy: RepairPolicy) -> (Value, Vec<Repair>) {
         let mut value = value;
         let mut repairs = Vec::new();
-        coerce(&mut value, SchemaNav::new(&schema), policy, &mut repairs);
+        coerce(
+            &mut value,
+            SchemaNav::new(&schema),
+            policy,
+            &mut repairs,
+            &mut Vec::new(),
+        );
         (value, repairs)
     }
 

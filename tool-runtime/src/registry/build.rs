@@ -25,6 +25,7 @@ use std::time::Duration;
 struct PerTool<'a> {
     states: &'a StateMap,
     validation: bool,
+    strict_build: bool,
     resolvers: &'a [(String, SharedResolver)],
     context_defaults: &'a [(String, Value)],
     timeouts: &'a [(String, Duration)],
@@ -45,6 +46,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         limits,
         repair,
         validation,
+        strict_build,
         resolvers,
         context_defaults,
         default_timeout,
@@ -112,6 +114,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
     let settings = PerTool {
         states: &states,
         validation,
+        strict_build,
         resolvers: &resolvers,
         context_defaults: &context_defaults,
         timeouts: &timeouts,
@@ -199,6 +202,8 @@ fn entry(
         max_output,
         schema,
         typed,
+        outside,
+        schema_changes,
     } = candidate;
     for requirement in requires.iter().flatten() {
         if !settings.states.contains((requirement.type_id)()) {
@@ -215,10 +220,19 @@ fn entry(
         });
         return None;
     }
+    // A schema from outside the program that can't be used leaves its tool out, said once;
+    // the program's own (or any, in a strict build) fails the build.
+    let unusable = |tool: String, reason: String, errors: &mut Vec<_>, notes: &mut Vec<_>| {
+        if outside && !settings.strict_build {
+            notes.push(BuildNote::ToolLeftOut { tool, reason });
+        } else {
+            errors.push(BuildError::InvalidSchema { tool, reason });
+        }
+    };
     let (input_schema, closed_by_us) = match schema {
         Ok(schema) => schema,
         Err(reason) => {
-            errors.push(BuildError::InvalidSchema { tool: name, reason });
+            unusable(name, reason, errors, notes);
             return None;
         }
     };
@@ -226,13 +240,19 @@ fn entry(
         match validate::compile(&input_schema) {
             Ok(validator) => Some(validator),
             Err(reason) => {
-                errors.push(BuildError::InvalidSchema { tool: name, reason });
+                unusable(name, reason, errors, notes);
                 return None;
             }
         }
     } else {
         None
     };
+    if !schema_changes.is_empty() {
+        notes.push(BuildNote::SchemaRewritten {
+            tool: name.clone(),
+            changes: schema_changes,
+        });
+    }
     let (unusable, resolve_schema) = defaults::check(&input_schema);
     notes.extend(unusable.into_iter().map(|u| BuildNote::UnusableDefault {
         tool: name.clone(),

@@ -26,7 +26,11 @@ pub enum BuildError {
         /// The missing type.
         type_name: &'static str,
     },
-    /// A tool's schema doesn't compile as JSON Schema.
+    /// A tool's schema doesn't compile as JSON Schema: a `#[tool]` fn's or a
+    /// [`Tool`](crate::Tool)'s, or under
+    /// [`strict_build`](crate::RegistryBuilder::strict_build) a
+    /// [`DynamicTool`](crate::DynamicTool)'s (otherwise that tool is left out with a
+    /// [`BuildNote::ToolLeftOut`](crate::registry::BuildNote::ToolLeftOut)).
     #[error("the input schema of tool `{tool}` is not valid JSON Schema: {reason}")]
     InvalidSchema {
         /// The tool.

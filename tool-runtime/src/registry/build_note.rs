@@ -45,6 +45,28 @@ pub enum BuildNote {
         /// Why the schema refuses it.
         reason: String,
     },
+    /// A schema given at run time ([`DynamicTool`](crate::DynamicTool), an imported tool)
+    /// written in an older draft's forms, rewritten to their JSON Schema 2020-12 meaning:
+    /// draft-04/OpenAPI 3.0 boolean `exclusiveMinimum`/`exclusiveMaximum`, draft-03
+    /// `required: true` and `divisibleBy`, draft-07 `dependencies`, OpenAPI 3.0 `nullable`.
+    SchemaRewritten {
+        /// The tool.
+        tool: String,
+        /// What was rewritten, one line per kind of change.
+        changes: Vec<String>,
+    },
+    /// A tool given at run time whose schema can't be used (it doesn't compile, names a
+    /// definition that isn't there, nests past
+    /// [`MAX_SCHEMA_DEPTH`](crate::registry::MAX_SCHEMA_DEPTH)): it is left out and the
+    /// others are kept. With
+    /// [`RegistryBuilder::strict_build`](crate::RegistryBuilder::strict_build) it is a
+    /// [`BuildError::InvalidSchema`](crate::registry::BuildError::InvalidSchema) instead.
+    ToolLeftOut {
+        /// The tool.
+        tool: String,
+        /// Why its schema can't be used.
+        reason: String,
+    },
 }
 
 impl fmt::Display for BuildNote {
@@ -58,6 +80,15 @@ impl fmt::Display for BuildNote {
             } => write!(
                 f,
                 "tool `{tool}`: the default {default} at {pointer} is not used ({reason})"
+            ),
+            BuildNote::SchemaRewritten { tool, changes } => write!(
+                f,
+                "tool `{tool}`: its input schema was rewritten to JSON Schema 2020-12: {}",
+                changes.join("; ")
+            ),
+            BuildNote::ToolLeftOut { tool, reason } => write!(
+                f,
+                "tool `{tool}` was left out: its input schema can't be used ({reason})"
             ),
         }
     }

@@ -29,6 +29,7 @@ pub struct RegistryBuilder {
     pub(super) limits: Limits,
     pub(super) repair: RepairPolicy,
     pub(super) validation: bool,
+    pub(super) strict_build: bool,
     pub(super) resolvers: Vec<(String, SharedResolver)>,
     pub(super) context_defaults: Vec<(String, Value)>,
     pub(super) default_timeout: Option<Duration>,
@@ -55,6 +56,7 @@ impl Default for RegistryBuilder {
             limits: Limits::default(),
             repair: RepairPolicy::default(),
             validation: true,
+            strict_build: false,
             resolvers: Vec::new(),
             context_defaults: Vec::new(),
             default_timeout: None,
@@ -151,6 +153,17 @@ impl RegistryBuilder {
     /// what the typed deserializer checks is checked, and no validator is compiled.
     pub fn validation(mut self, on: bool) -> Self {
         self.validation = on;
+        self
+    }
+
+    /// Whether a tool given at run time ([`DynamicTool`], an imported MCP tool) whose schema
+    /// can't be used fails the build (default off). Off, such a tool is left out and said in
+    /// a [`BuildNote::ToolLeftOut`](crate::registry::BuildNote::ToolLeftOut), so that one
+    /// server's broken schema doesn't take every other tool with it; on, it is a
+    /// [`BuildError::InvalidSchema`]. A `#[tool]` fn's or a [`Tool`]'s schema (the program's
+    /// own) fails the build either way.
+    pub fn strict_build(mut self, on: bool) -> Self {
+        self.strict_build = on;
         self
     }
 

@@ -1,6 +1,8 @@
 //! Every way a tool reaches the builder (a `#[tool]` fn, a [`Tool`](crate::Tool) value, a
 //! [`DynamicTool`](crate::DynamicTool)), brought to one shape before the checks.
 
+use super::legacy;
+use super::schema_depth::{self, MAX_SCHEMA_DEPTH};
 use crate::context::CallContext;
 use crate::def::{Args, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
 use crate::pipeline::ResolverFn;
@@ -46,6 +48,11 @@ pub(crate) struct Candidate {
     /// Whether arguments are deserialized into a Rust type, which applies the schema's
     /// defaults by itself (a dynamic tool's `Value` doesn't).
     pub typed: bool,
+    /// Whether the schema came from outside the program (a [`DynamicTool`]'s): one that
+    /// can't be used leaves the tool out with a note, unless the build is strict.
+    pub outside: bool,
+    /// What was rewritten in an outside schema (its legacy forms: `registry::legacy`).
+    pub schema_changes: Vec<String>,
 }
 
 impl From<ToolDef> for Candidate {
@@ -63,6 +70,8 @@ impl From<ToolDef> for Candidate {
             max_output: def.max_output,
             schema: Ok(schema::input_schema(def.schema)),
             typed: true,
+            outside: false,
+            schema_changes: Vec::new(),
         }
     }
 }
@@ -83,11 +92,29 @@ impl Candidate {
                 <T::Args as schemars::JsonSchema>::json_schema,
             )),
             typed: true,
+            outside: false,
+            schema_changes: Vec::new(),
             handler: Handler::Runtime(Arc::new(Typed(tool))),
         }
     }
 
-    pub fn from_dynamic(tool: DynamicTool) -> Candidate {
+    pub fn from_dynamic(mut tool: DynamicTool) -> Candidate {
+        // Everything below recurses into the schema (even dropping it): one nested past the
+        // limit is taken apart on a heap stack and never looked at again.
+        let mut schema_changes = Vec::new();
+        let schema = if schema_depth::exceeds(&tool.input_schema, MAX_SCHEMA_DEPTH) {
+            schema_depth::dismantle(std::mem::take(&mut tool.input_schema));
+            Err(format!(
+                "the input schema nests deeper than {MAX_SCHEMA_DEPTH} levels"
+            ))
+        } else {
+            // A schema from outside is taken as given, in 2020-12's words: the validator is
+            // the judge of it.
+            given_schema(&tool.input_schema).map(|mut schema| {
+                schema_changes = legacy::translate(&mut schema);
+                (schema, false)
+            })
+        };
         Candidate {
             name: tool.name.clone(),
             title: tool.title.clone(),
@@ -98,9 +125,10 @@ impl Candidate {
             resolver: None,
             timeout: None,
             max_output: None,
-            // A schema from outside is taken as given: the validator is the judge of it.
-            schema: given_schema(&tool.input_schema).map(|schema| (schema, false)),
+            schema,
             typed: false,
+            outside: true,
+            schema_changes,
             handler: Handler::Runtime(Arc::new(tool)),
         }
     }

@@ -7,11 +7,14 @@ mod build_note;
 mod builder;
 pub(crate) mod candidate;
 mod defaults;
+pub(crate) mod legacy;
+mod schema_depth;
 
 pub use build_error::{BuildError, Location};
 pub use build_note::BuildNote;
 pub use builder::RegistryBuilder;
 pub(crate) use defaults::UNUSABLE_DEFAULT;
+pub use schema_depth::MAX_SCHEMA_DEPTH;
 
 use crate::approval::Approver;
 use crate::dialect::names::ExportNames;
