@@ -3,7 +3,11 @@
 //! A model names files by paths relative to the workspace root. A path is accepted only if
 //! it is relative, never climbs above the root (`..`), and still lies inside the root once
 //! symbolic links are resolved: the lexical check gives a clear message for the common
-//! mistakes, the canonical-prefix check closes the symlink hole.
+//! mistakes, and [`Workspace::open`] opens the path once, under the root's descriptor, with
+//! `openat2(RESOLVE_BENEATH)`: the kernel refuses any resolution that leaves the root (an
+//! absolute symbolic link included), and what was checked is what is read, however the
+//! entries change meanwhile. Where the kernel lacks `openat2`, each component is opened with
+//! `O_NOFOLLOW`, which refuses every symbolic link.
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -64,23 +68,116 @@ impl Workspace {
     }
 }
 
-impl Resolved {
-    /// A path under the root as the model should write it: relative, `/`-separated, `.` for
-    /// the root itself.
-    pub fn relative(&self, path: &Path) -> String {
-        relative_to(&self.root, path)
+impl Workspace {
+    /// Opens a model-given path under the root, once: the descriptor is the file or directory
+    /// the checks were about, so a file swapped for a symbolic link meanwhile can't be read
+    /// through. With where it is, for messages.
+    pub fn open(&self, path: &str) -> Result<(std::fs::File, Resolved), ToolError> {
+        check_relative(path)?;
+        let root = self.checked_root(std::fs::canonicalize(&self.root))?;
+        let file = self
+            .open_under(&root, Path::new(path))
+            .map_err(|e| open_error(path, &e))?;
+        // Where it is, as the kernel says: for messages only (the descriptor is what is read).
+        let real = std::fs::read_link(fd_path(&file)).unwrap_or_else(|_| root.join(path));
+        if !real.starts_with(&root) {
+            return Err(outside(path));
+        }
+        Ok((file, Resolved { path: real, root }))
     }
 
-    /// This path, relative to the root.
-    pub fn display(&self) -> String {
-        relative_to(&self.root, &self.path)
+    /// Opens `relative` (a path under `root`, the canonical root) beneath the root.
+    pub(crate) fn open_under(&self, root: &Path, relative: &Path) -> io::Result<std::fs::File> {
+        let dir = std::fs::File::open(root)?;
+        // The root itself is `.` (an empty path names nothing).
+        let relative = if relative.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            relative
+        };
+        open_beneath(&dir, relative).map(std::fs::File::from)
     }
 }
 
-/// Refuses a directory, or anything else that isn't a regular file (a FIFO would block the
-/// read forever), with a message that says what to do instead.
-pub(crate) fn require_file(resolved: &Resolved, path: &str) -> Result<(), ToolError> {
-    let meta = std::fs::metadata(&resolved.path)
+/// The path through which a process reaches what `file` is open on (`/proc/self/fd/N`): for
+/// APIs that want a path, without resolving the name again.
+pub(crate) fn fd_path(file: &std::fs::File) -> PathBuf {
+    use std::os::fd::AsRawFd;
+    PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()))
+}
+
+/// `openat2(dir, path, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`, or a component walk with
+/// `O_NOFOLLOW` where the kernel has no `openat2`. Non-blocking, so a FIFO never blocks the
+/// open (its type is checked on the descriptor after).
+fn open_beneath(dir: &std::fs::File, path: &Path) -> io::Result<std::os::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
+    let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+    match rustix::fs::openat2(dir, path, flags, Mode::empty(), resolve) {
+        Err(rustix::io::Errno::NOSYS) => walk(dir, path, flags),
+        opened => opened.map_err(io::Error::from),
+    }
+}
+
+/// One component at a time, none of them a symbolic link.
+fn walk(
+    dir: &std::fs::File,
+    path: &Path,
+    flags: rustix::fs::OFlags,
+) -> io::Result<std::os::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    use std::os::fd::AsFd;
+    let names: Vec<&std::ffi::OsStr> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(name) => Some(Ok(name)),
+            Component::CurDir => None,
+            _ => Some(Err(io::Error::from(io::ErrorKind::InvalidInput))),
+        })
+        .collect::<io::Result<_>>()?;
+    let mut current = rustix::fs::openat(dir, ".", flags | OFlags::DIRECTORY, Mode::empty())?;
+    for (i, name) in names.iter().enumerate() {
+        let last = i + 1 == names.len();
+        let flags = flags
+            | OFlags::NOFOLLOW
+            | if last {
+                OFlags::empty()
+            } else {
+                OFlags::DIRECTORY
+            };
+        current = rustix::fs::openat(current.as_fd(), *name, flags, Mode::empty())?;
+    }
+    Ok(current)
+}
+
+/// An error opening `path`, said as the model can act on it.
+fn open_error(path: &str, e: &io::Error) -> ToolError {
+    match e.raw_os_error() {
+        // Out of the root (`RESOLVE_BENEATH`), or a link where none may be (`O_NOFOLLOW`).
+        Some(libc::EXDEV | libc::ELOOP) => outside(path),
+        _ => match e.kind() {
+            io::ErrorKind::NotFound => ToolError::new(format!(
+                "{path:?} does not exist in the workspace; check the spelling, or list the parent directory with list_dir"
+            )),
+            io::ErrorKind::PermissionDenied => {
+                ToolError::new(format!("{path:?} can't be accessed: permission denied"))
+            }
+            _ => ToolError::new(format!("{path:?} can't be accessed: {e}")),
+        },
+    }
+}
+
+fn outside(path: &str) -> ToolError {
+    ToolError::new(format!(
+        "{path:?} leads outside the workspace through a symbolic link; only files inside the workspace are allowed"
+    ))
+}
+
+/// Refuses what [`Workspace::open`] opened when it isn't a regular file (a directory, a FIFO
+/// whose read would never end), checked on the descriptor itself.
+pub(crate) fn require_open_file(file: &std::fs::File, path: &str) -> Result<u64, ToolError> {
+    let meta = file
+        .metadata()
         .map_err(|e| ToolError::new(format!("{path:?} can't be accessed: {e}")))?;
     if meta.is_dir() {
         Err(ToolError::new(format!(
@@ -91,7 +188,20 @@ pub(crate) fn require_file(resolved: &Resolved, path: &str) -> Result<(), ToolEr
             "{path:?} is not a regular file (a device, socket or pipe); only regular files can be read"
         )))
     } else {
-        Ok(())
+        Ok(meta.len())
+    }
+}
+
+impl Resolved {
+    /// A path under the root as the model should write it: relative, `/`-separated, `.` for
+    /// the root itself.
+    pub fn relative(&self, path: &Path) -> String {
+        relative_to(&self.root, path)
+    }
+
+    /// This path, relative to the root.
+    pub fn display(&self) -> String {
+        relative_to(&self.root, &self.path)
     }
 }
 

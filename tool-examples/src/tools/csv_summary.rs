@@ -141,10 +141,9 @@ pub fn csv_summary(
     workspace: State<Workspace>,
 ) -> Result<CsvSummary, ToolError> {
     let delimiter = parse_delimiter(&delimiter)?;
-    let resolved = workspace.resolve(&path)?;
-    crate::workspace::require_file(&resolved, &path)?;
-    let file = std::fs::File::open(&resolved.path)
-        .map_err(|e| ToolError::new(format!("{path:?} can't be opened: {e}")))?;
+    // Opened once, under the workspace root: what is checked is what is read.
+    let (file, resolved) = workspace.open(&path)?;
+    crate::workspace::require_open_file(&file, &path)?;
     let mut reader = BufReader::new(file);
     let head = reader
         .fill_buf()

@@ -80,8 +80,10 @@ pub fn exec_command(
             "argv[{i}] contains a NUL character, which no program can receive"
         )));
     }
-    let dir = workspace.resolve(&workdir)?;
-    if !dir.path.is_dir() {
+    // Opened once beneath the root; the program starts in that very directory (through its
+    // descriptor's `/proc/self/fd` path), not in whatever the name points to by then.
+    let (dir, _) = workspace.open(&workdir)?;
+    if !dir.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(ToolError::new(format!(
             "workdir {workdir:?} is not a directory; give a directory relative to the workspace root, such as \".\""
         )));
@@ -91,7 +93,7 @@ pub fn exec_command(
     let mut command = Command::new(program);
     command
         .args(args)
-        .current_dir(&dir.path)
+        .current_dir(crate::workspace::fd_path(&dir))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

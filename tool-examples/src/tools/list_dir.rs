@@ -1,4 +1,5 @@
-//! `list_dir`: the entries of a workspace directory, a few levels deep (async, `tokio::fs`).
+//! `list_dir`: the entries of a workspace directory, a few levels deep (async, `tokio::fs`
+//! on directories opened beneath the workspace root).
 
 use crate::workspace::{Resolved, Workspace};
 use std::path::PathBuf;
@@ -39,18 +40,17 @@ pub async fn list_dir(
             "limit must be between 1 and {MAX_LIMIT}, got {limit}"
         )));
     }
-    let resolved = workspace.resolve_async(&path).await?;
-    let is_dir = tokio::fs::metadata(&resolved.path)
-        .await
-        .map(|m| m.is_dir())
-        .unwrap_or(false);
+    // Opened once under the root; every directory below is opened beneath the root again,
+    // by the kernel (`Workspace::open_under`), never followed by name.
+    let (dir, resolved) = workspace.open(&path)?;
+    let is_dir = dir.metadata().map(|m| m.is_dir()).unwrap_or(false);
     if !is_dir {
         return Err(ToolError::new(format!(
             "{path:?} is a file, not a directory; read it with read_file, or list its parent directory"
         )));
     }
 
-    let top = read_sorted(&resolved.path)
+    let top = read_sorted(&dir, &resolved.path)
         .await
         .map_err(|e| ToolError::new(format!("{path:?} can't be listed: {e}")))?;
     if top.is_empty() {
@@ -71,7 +71,16 @@ pub async fn list_dir(
         shown += 1;
         out.push_str(&line(&resolved, &entry));
         if entry.kind == Kind::Dir && level < depth {
-            match read_sorted(&entry.path).await {
+            let relative = entry
+                .path
+                .strip_prefix(&resolved.root)
+                .unwrap_or(&entry.path);
+            let opened = workspace.open_under(&resolved.root, relative);
+            let children = match &opened {
+                Ok(child) => read_sorted(child, &entry.path).await,
+                Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+            };
+            match children {
                 Ok(children) => stack.extend(children.into_iter().rev().map(|c| (c, level + 1))),
                 Err(e) => out.push_str(&format!(
                     "  (the entries of {} can't be listed: {e})\n",
@@ -105,9 +114,10 @@ fn line(resolved: &Resolved, entry: &Entry) -> String {
 }
 
 /// A directory's entries sorted by name. `file_type` doesn't follow links, so a link to a
-/// directory outside the workspace is listed but never entered.
-async fn read_sorted(dir: &std::path::Path) -> std::io::Result<Vec<Entry>> {
-    let mut reader = tokio::fs::read_dir(dir).await?;
+/// directory outside the workspace is listed but never entered. The entries are read from the
+/// open directory `dir` (through its `/proc/self/fd` path), named under `path`.
+async fn read_sorted(dir: &std::fs::File, path: &std::path::Path) -> std::io::Result<Vec<Entry>> {
+    let mut reader = tokio::fs::read_dir(crate::workspace::fd_path(dir)).await?;
     let mut entries = Vec::new();
     while let Some(entry) = reader.next_entry().await? {
         let kind = match entry.file_type().await {
@@ -116,7 +126,7 @@ async fn read_sorted(dir: &std::path::Path) -> std::io::Result<Vec<Entry>> {
             _ => Kind::File,
         };
         entries.push(Entry {
-            path: entry.path(),
+            path: path.join(entry.file_name()),
             kind,
         });
     }

@@ -2,7 +2,6 @@
 
 use crate::text::{looks_binary, truncate_chars};
 use crate::workspace::Workspace;
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use tool_runtime::{tool, State, ToolError};
 
@@ -38,10 +37,9 @@ pub fn read_file(
             "limit must be between 1 and 2000, got {limit}"
         )));
     }
-    let resolved = workspace.resolve(&path)?;
-    crate::workspace::require_file(&resolved, &path)?;
-    let file = File::open(&resolved.path)
-        .map_err(|e| ToolError::new(format!("{path:?} can't be opened: {e}")))?;
+    // Opened once, under the workspace root: what is checked is what is read.
+    let (file, _) = workspace.open(&path)?;
+    crate::workspace::require_open_file(&file, &path)?;
     let mut reader = BufReader::new(file);
     let head = reader
         .fill_buf()

@@ -87,8 +87,11 @@ pub async fn search_files(
             )),
             other => other.map(str::to_owned),
         };
-    let resolved = workspace.resolve_async(&path).await?;
+    // Opened once under the root; everything below is opened beneath the root again by the
+    // kernel (`Workspace::open_under`), so a swapped symbolic link can't lead the walk out.
+    let (opened, resolved) = workspace.open(&path)?;
     let mut search = Search {
+        workspace: workspace.clone(),
         needle: if case_sensitive {
             query
         } else {
@@ -104,10 +107,8 @@ pub async fn search_files(
         },
     };
 
-    let is_dir = tokio::fs::metadata(&resolved.path)
-        .await
-        .map(|m| m.is_dir())
-        .unwrap_or(false);
+    let is_dir = opened.metadata().map(|m| m.is_dir()).unwrap_or(false);
+    drop(opened);
     if !is_dir {
         // A file named outright is searched whatever its extension.
         search.file(&resolved, &resolved.path).await;
@@ -116,7 +117,7 @@ pub async fn search_files(
 
     let mut stack = vec![resolved.path.clone()];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = sorted_entries(&dir).await else {
+        let Ok(entries) = sorted_entries(&workspace, &resolved, &dir).await else {
             continue;
         };
         let mut subdirs = Vec::new();
@@ -150,6 +151,7 @@ pub async fn search_files(
 }
 
 struct Search {
+    workspace: State<Workspace>,
     needle: String,
     case_sensitive: bool,
     max_results: usize,
@@ -159,13 +161,22 @@ struct Search {
 impl Search {
     /// Searches one file; `true` once `max_results` is exceeded and the search should stop.
     async fn file(&mut self, resolved: &Resolved, path: &Path) -> bool {
-        // Only regular files: reading a FIFO named outright would never end.
-        let readable = tokio::fs::metadata(path)
-            .await
-            .is_ok_and(|m| m.is_file() && m.len() <= MAX_FILE_BYTES);
-        let bytes = match readable {
-            true => tokio::fs::read(path).await.ok(),
-            false => None,
+        // Opened beneath the root, then only regular files read: a FIFO named outright would
+        // never end.
+        let relative = path.strip_prefix(&resolved.root).unwrap_or(path);
+        let file = self.workspace.open_under(&resolved.root, relative).ok();
+        let readable = file
+            .as_ref()
+            .and_then(|f| f.metadata().ok())
+            .is_some_and(|m| m.is_file() && m.len() <= MAX_FILE_BYTES);
+        let bytes = match (readable, file) {
+            (true, Some(file)) => {
+                use tokio::io::AsyncReadExt;
+                let mut bytes = Vec::new();
+                let mut file = tokio::fs::File::from_std(file).take(MAX_FILE_BYTES);
+                file.read_to_end(&mut bytes).await.ok().map(|_| bytes)
+            }
+            _ => None,
         };
         let text = bytes
             .filter(|b| !looks_binary(b))
@@ -231,8 +242,16 @@ enum EntryKind {
 }
 
 /// A directory's entries, sorted by name; symbolic links count as `Other` and are skipped.
-async fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(PathBuf, EntryKind)>> {
-    let mut reader = tokio::fs::read_dir(dir).await?;
+/// The entries of `dir` (a path under the root), read from the directory opened beneath the
+/// root, not by its name.
+async fn sorted_entries(
+    workspace: &Workspace,
+    resolved: &Resolved,
+    dir: &Path,
+) -> std::io::Result<Vec<(PathBuf, EntryKind)>> {
+    let relative = dir.strip_prefix(&resolved.root).unwrap_or(dir);
+    let opened = workspace.open_under(&resolved.root, relative)?;
+    let mut reader = tokio::fs::read_dir(crate::workspace::fd_path(&opened)).await?;
     let mut entries = Vec::new();
     while let Some(entry) = reader.next_entry().await? {
         let kind = match entry.file_type().await {
@@ -240,7 +259,7 @@ async fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(PathBuf, EntryKind)>
             Ok(t) if t.is_file() => EntryKind::File,
             _ => EntryKind::Other,
         };
-        entries.push((entry.path(), kind));
+        entries.push((dir.join(entry.file_name()), kind));
     }
     entries.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     Ok(entries)
