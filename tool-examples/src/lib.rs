@@ -57,12 +57,18 @@ pub fn registry_with_plan(root: PathBuf, plan: Arc<PlanBoard>) -> Result<Registr
 /// The tools are registered by hand rather than collected by `inventory`, so a program that
 /// links other `#[tool]` fns still gets exactly these here.
 pub fn builder(root: PathBuf, plan: Arc<PlanBoard>) -> RegistryBuilder {
+    builder_in(Workspace::new(root), plan)
+}
+
+/// [`builder`] over a workspace set up beforehand (the environment `exec_command` passes on,
+/// say).
+pub fn builder_in(workspace: Workspace, plan: Arc<PlanBoard>) -> RegistryBuilder {
     TOOLS
         .iter()
         .fold(Registry::builder().without_inventory(), |b, &tool| {
             b.register(tool)
         })
-        .state(Workspace::new(root))
+        .state(workspace)
         .state_arc(plan)
 }
 

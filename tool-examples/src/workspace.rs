@@ -13,10 +13,12 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 use tool_runtime::ToolError;
 
-/// The root directory the file tools are confined to, given to the registry as state.
+/// The root directory the file tools are confined to, given to the registry as state, and
+/// what of this process's environment the programs `exec_command` runs may see.
 #[derive(Clone, Debug)]
 pub struct Workspace {
     root: PathBuf,
+    pass_env: Vec<String>,
 }
 
 /// A path checked by [`Workspace::resolve`]: canonical, and inside the canonical root.
@@ -32,7 +34,24 @@ impl Workspace {
     /// A workspace rooted at `root`. The root is checked on every call, not here, so a
     /// root that appears or moves later is picked up.
     pub fn new(root: impl Into<PathBuf>) -> Workspace {
-        Workspace { root: root.into() }
+        Workspace {
+            root: root.into(),
+            pass_env: Vec::new(),
+        }
+    }
+
+    /// Also passes these environment variables to the programs `exec_command` runs (by
+    /// default they get only `PATH`, `HOME`, the locale, `TERM`, `USER`, `TMPDIR` and `TZ`:
+    /// secrets in the environment stay out of reach).
+    #[must_use]
+    pub fn pass_env<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Workspace {
+        self.pass_env.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// The variables [`pass_env`](Self::pass_env) added.
+    pub fn passed_env(&self) -> &[String] {
+        &self.pass_env
     }
 
     /// The root as it was given.

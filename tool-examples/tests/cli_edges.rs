@@ -131,32 +131,40 @@ fn run_with_stdin(root: &Path, args: &[&str], input: &[u8]) -> std::process::Out
 fn a_timeout_kills_what_the_program_started_too() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
+    // Found by its command line: inside the program's own PID namespace, `$!` is a number
+    // that means another process out here.
+    let marker = "sleep 30.125";
     let args = serde_json::json!({
-        "argv": ["sh", "-c", "sleep 30 & echo $! > child.pid; wait"],
+        "argv": ["sh", "-c", format!("{marker} & wait")],
         "timeout_ms": 1000,
     })
     .to_string();
     let output = run_with_stdin(root, &["call", "exec_command", &args], b"");
     let out: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(out["json"]["timed_out"], true, "{out}");
-    let pid = fs::read_to_string(root.join("child.pid")).unwrap();
-    let pid = pid.trim();
-    std::thread::sleep(Duration::from_millis(200));
-    let alive = fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    });
+    let running = || {
+        fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
+            .any(|cmdline| {
+                String::from_utf8_lossy(&cmdline)
+                    .replace('\0', " ")
+                    .contains(marker)
+            })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while running() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let alive = running();
     if alive {
         // Don't leave it behind.
-        let _ = Command::new("kill").arg(pid).status();
+        let _ = Command::new("pkill").args(["-f", marker]).status();
     }
     assert!(
         !alive,
-        "exec_command reported timed_out, but the process the program started (pid {pid}) is still running"
+        "exec_command reported timed_out, but the process the program started ({marker}) is still running"
     );
 }
 

@@ -31,6 +31,10 @@ pub struct Cli {
     /// named `{server}__{tool}`; repeat for more servers.
     #[arg(long = "mcp", global = true, value_name = "'COMMAND ARGS'")]
     mcp: Vec<String>,
+    /// Pass this environment variable on to the programs exec_command runs (repeatable); by
+    /// default they get only PATH, HOME, USER, LOGNAME, the locale, TERM, TMPDIR and TZ.
+    #[arg(long = "pass-env", global = true, value_name = "NAME")]
+    pass_env: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -100,6 +104,7 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let root = cli.root;
     let yes = cli.yes;
     let mcp = cli.mcp;
+    let env = cli.pass_env;
     match cli.command.unwrap_or(Command::Demo) {
         Command::Demo => {
             if root.is_some() {
@@ -109,26 +114,26 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
             }
             demo::run(out).await
         }
-        Command::List => list::run(&registry(root, yes, &mcp).await?, out),
+        Command::List => list::run(&registry(root, yes, &env, &mcp).await?, out),
         Command::Schema { dialect, strict } => schema::run(
-            &registry(root, yes, &mcp).await?,
+            &registry(root, yes, &env, &mcp).await?,
             dialect.with_strict(strict),
             strict,
             out,
         ),
         Command::Call { name, args } => {
-            let registry = registry(root.clone(), yes, &mcp).await?;
+            let registry = registry(root.clone(), yes, &env, &mcp).await?;
             call::run(&registry, root.as_deref(), &name, &args, out).await
         }
         Command::Run(args) => {
-            let registry = registry(root.clone(), yes, &mcp).await?;
+            let registry = registry(root.clone(), yes, &env, &mcp).await?;
             run::run(&registry, root.as_deref(), &args, out).await
         }
         Command::Serve(args) => {
             let builder = if args.conformance {
                 tool_examples::conformance::builder()
             } else {
-                examples(root, yes)
+                examples(root, yes, &env)
             };
             serve::run(build(builder, &mcp).await?, &args).await
         }
@@ -147,14 +152,21 @@ fn dialect_help() -> String {
 
 /// The example registry over `--root`, or the current directory, with the tools of every
 /// `--mcp` server.
-async fn registry(root: Option<PathBuf>, yes: bool, mcp: &[String]) -> Result<Registry, CliError> {
-    build(examples(root, yes), mcp).await
+async fn registry(
+    root: Option<PathBuf>,
+    yes: bool,
+    env: &[String],
+    mcp: &[String],
+) -> Result<Registry, CliError> {
+    build(examples(root, yes, env), mcp).await
 }
 
 /// The example tools over `--root`, or the current directory.
-fn examples(root: Option<PathBuf>, yes: bool) -> RegistryBuilder {
+fn examples(root: Option<PathBuf>, yes: bool, env: &[String]) -> RegistryBuilder {
     let root = root.unwrap_or_else(|| PathBuf::from("."));
-    tool_examples::builder(root, Default::default()).approver(approve::TerminalApprover { yes })
+    let workspace = tool_examples::Workspace::new(root).pass_env(env.iter().cloned());
+    tool_examples::builder_in(workspace, Default::default())
+        .approver(approve::TerminalApprover { yes })
 }
 
 /// Builds, connecting every `--mcp` server first; what an import renamed or cleaned, and

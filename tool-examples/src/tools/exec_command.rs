@@ -50,7 +50,8 @@ pub struct CommandOutput {
 /// `argv` is the program and its arguments, passed as they are: no shell runs, so characters
 /// such as `|`, `;`, `>`, `*`, `$VAR` and `$(...)` reach the program literally. The program
 /// runs in `workdir` (relative to the workspace root) with no input, and is killed after
-/// `timeout_ms` milliseconds (at most 60000). Returns JSON: `exit_code`, `timed_out`,
+/// `timeout_ms` milliseconds (at most 60000). Nothing it starts outlives it, and it sees
+/// only a basic environment (PATH, HOME, locale). Returns JSON: `exit_code`, `timed_out`,
 /// `duration_ms`, `stdout` and `stderr`; long output keeps its beginning and end.
 #[tool(destructive)]
 pub fn exec_command(
@@ -97,9 +98,29 @@ pub fn exec_command(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // Only the environment a program needs, and what the user allowed: API keys and tokens
+    // in this process's environment stay here.
+    command.env_clear();
+    for name in BASE_ENV
+        .iter()
+        .copied()
+        .chain(workspace.passed_env().iter().map(String::as_str))
+    {
+        if let Some(value) = std::env::var_os(name) {
+            command.env(name, value);
+        }
+    }
     // A group of its own, so the timeout can kill what the program started as well.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    // And a PID namespace of its own where the system allows one: when the program ends (or
+    // is killed), the kernel kills everything it left behind, `setsid` or not.
+    #[cfg(target_os = "linux")]
+    // SAFETY: `contain` makes only async-signal-safe calls (unshare, fork, prctl, waitpid,
+    // close_range, _exit), as a `pre_exec` closure must.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, contain);
+    }
     let mut child = command.spawn().map_err(|e| spawn_error(program, &e))?;
     let _group = Running::register(&child);
     let stdout = Drain::start(child.stdout.take());
@@ -116,6 +137,56 @@ pub fn exec_command(
         stdout: stdout.finish(deadline),
         stderr: stderr.finish(deadline),
     })
+}
+
+/// The environment variables a program gets by default (when set here).
+const BASE_ENV: &[&str] = &[
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ",
+];
+
+/// Runs in the forked child before `exec`: puts the program in a new PID namespace, where it
+/// is process 1, so that when it exits the kernel kills every process left in the namespace
+/// (background children, daemons that called `setsid`). `unshare` affects the children of the
+/// caller, so this process forks once more: the child goes on to `exec` the program as PID 1
+/// (and dies with this process, `PR_SET_PDEATHSIG`), while this one only waits for it and
+/// exits with its status, so the caller's wait, timeout and kill work on it as before. Where
+/// the system refuses a PID namespace (no privilege, a seccomp filter), nothing changes: the
+/// program runs in its own process group only.
+#[cfg(target_os = "linux")]
+fn contain() -> io::Result<()> {
+    // SAFETY: only async-signal-safe libc calls, in a child between fork and exec.
+    unsafe {
+        if libc::unshare(libc::CLONE_NEWPID) != 0 {
+            return Ok(());
+        }
+        match libc::fork() {
+            -1 => Err(io::Error::last_os_error()),
+            0 => {
+                // The program, PID 1 of the namespace: it must not outlive the waiter. (Its
+                // parent is outside the namespace, so `getppid` says 0 and can't be checked.)
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            }
+            pid => {
+                // The waiter holds no pipe of the caller's: its `exec` report pipe (which
+                // would keep `spawn` waiting) and the program's output are the program's.
+                libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
+                let mut status = 0;
+                while libc::waitpid(pid, &mut status, 0) == -1 {
+                    if *libc::__errno_location() != libc::EINTR {
+                        libc::_exit(127);
+                    }
+                }
+                if libc::WIFSIGNALED(status) {
+                    let signal = libc::WTERMSIG(status);
+                    libc::signal(signal, libc::SIG_DFL);
+                    libc::kill(libc::getpid(), signal);
+                    libc::_exit(128 + signal);
+                }
+                libc::_exit(libc::WEXITSTATUS(status))
+            }
+        }
+    }
 }
 
 /// The timeout asked for, at least 1 ms and at most 60 s.

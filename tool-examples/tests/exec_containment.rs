@@ -1,0 +1,107 @@
+//! `exec_command` leaves nothing running and leaks no secret: a program's background child,
+//! a child that called `setsid`, and a program killed by its timeout with children all end
+//! with the call (the program runs as PID 1 of a namespace of its own, where the system
+//! allows it); the environment holds only the basics and what was allowed.
+
+use std::time::{Duration, Instant};
+use tool_examples::Workspace;
+use tool_runtime::ToolOutput;
+
+/// Processes whose command line holds `marker`.
+fn running(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(marker) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// Waits (up to 5 s) for every process with `marker` to be gone; what is left.
+fn left_after(marker: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = running(marker);
+        if left.is_empty() || Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn run(workspace: Workspace, argv: &[&str], timeout_ms: u64) -> ToolOutput {
+    let registry = tool_examples::builder_in(workspace, Default::default())
+        .approver(|_: &tool_runtime::ApprovalRequest<'_>| tool_runtime::Approval::Allow)
+        .build()
+        .unwrap();
+    let args = serde_json::json!({"argv": argv, "timeout_ms": timeout_ms}).to_string();
+    registry.call_blocking("exec_command", &args)
+}
+
+#[test]
+fn nothing_a_program_started_outlives_its_call() {
+    if !namespaces_allowed() {
+        eprintln!("skipped: this system refuses PID namespaces; see exec_command's docs");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str], u64); 3] = [
+        // A background child of a program that exits at once.
+        (
+            "sleep 31.25",
+            &["sh", "-c", "sleep 31.25 & echo started"],
+            10_000,
+        ),
+        // A child that leaves the process group with setsid, then the timeout.
+        (
+            "sleep 32.25",
+            &["sh", "-c", "setsid sleep 32.25 & sleep 60"],
+            300,
+        ),
+        // A program killed by its timeout, its children with it.
+        (
+            "sleep 33.25",
+            &["sh", "-c", "sleep 33.25 & sleep 33.25 & wait"],
+            300,
+        ),
+    ];
+    for (marker, argv, timeout_ms) in cases {
+        let output = run(Workspace::new(dir.path()), argv, timeout_ms);
+        assert!(!output.is_error(), "{marker}: {}", output.to_model_text());
+        let left = left_after(marker);
+        assert!(left.is_empty(), "{marker} outlived its call: {left:?}");
+    }
+}
+
+#[test]
+fn the_environment_holds_no_secret_unless_allowed() {
+    // Set before any program starts; the name is this test's own.
+    // SAFETY: nothing else in this test binary reads or writes the environment.
+    unsafe { std::env::set_var("TOOL_EXAMPLES_TEST_SECRET", "hunter2") };
+    let dir = tempfile::tempdir().unwrap();
+    let argv = ["sh", "-c", "echo \"[$TOOL_EXAMPLES_TEST_SECRET] [$PATH]\""];
+    let output = run(Workspace::new(dir.path()), &argv, 10_000);
+    let text = output.to_model_text();
+    assert!(text.contains("[]"), "{text}");
+    assert!(!text.contains("hunter2"), "{text}");
+    assert!(text.contains("/bin"), "PATH is passed: {text}");
+    let allowed = Workspace::new(dir.path()).pass_env(["TOOL_EXAMPLES_TEST_SECRET"]);
+    let text = run(allowed, &argv, 10_000).to_model_text();
+    assert!(text.contains("[hunter2]"), "{text}");
+}
+
+/// Whether this system lets a process make a PID namespace (root, or user namespaces).
+fn namespaces_allowed() -> bool {
+    std::process::Command::new("unshare")
+        .args(["--pid", "--fork", "true"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
