@@ -651,3 +651,45 @@ fn the_rules_catch_what_each_provider_rejects() {
     let bad_mcp = json!([{"name": "a b", "inputSchema": {"type": "string"}, "annotations": {"readOnlyHint": "yes"}}]);
     assert_eq!(rules::mcp::check(&bad_mcp).len(), 3);
 }
+
+/// An imported schema of about 1.7 KB whose definitions each use the next twice: inlined, it
+/// would double with every level (2^20 copies of the last one). Every export stays bounded:
+/// Gemini sends the schema as `parametersJsonSchema` (references kept) past its inlining
+/// budget, and the strict exports lower each definition once.
+#[test]
+fn definitions_that_double_never_blow_up_an_export() {
+    let mut defs = serde_json::Map::new();
+    for level in 0..20 {
+        let next = format!("#/$defs/D{}", level + 1);
+        defs.insert(
+            format!("D{level}"),
+            json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}},
+                   "required": ["a", "b"], "additionalProperties": false}),
+        );
+    }
+    defs.insert("D20".into(), json!({"type": "string"}));
+    let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}},
+                        "required": ["root"], "additionalProperties": false, "$defs": defs});
+    assert!(schema.to_string().len() < 4_000);
+    let tool = tool_runtime::DynamicTool::new("doubling", "Doubles.", schema, |_, _| async {
+        tool_runtime::ToolOutput::text("ok")
+    });
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(tool)
+        .build()
+        .unwrap();
+    for dialect in Dialect::ALL {
+        for strict in [false, true] {
+            let dialect = dialect.with_strict(strict);
+            let text = registry.export_schema(dialect).to_string();
+            assert!(text.len() < 1_000_000, "{dialect:?}: {} bytes", text.len());
+        }
+    }
+    let gemini = registry.export_schema(Dialect::Gemini);
+    let declaration = &gemini["functionDeclarations"][0];
+    assert!(
+        declaration.get("parametersJsonSchema").is_some(),
+        "{declaration}"
+    );
+}

@@ -59,6 +59,7 @@ pub(crate) fn reduce(schema: &Value) -> Result<Option<Value>, Vec<StrictIssue>> 
         root: schema,
         stack: Vec::new(),
         issues: Vec::new(),
+        nodes: 0,
     };
     // Definitions are inlined where they are used; the output is built from the keywords
     // the subset has, so the root's `$defs` stay behind without being removed.
@@ -85,7 +86,15 @@ struct Reducer<'a> {
     /// The definitions being inlined, innermost last: a reference to one of them is a cycle.
     stack: Vec<String>,
     issues: Vec<StrictIssue>,
+    /// Nodes written so far: inlining can multiply a small schema (definitions that each use
+    /// the next twice double with every level), so past [`MAX_NODES`] the tool goes out as
+    /// `parametersJsonSchema`, references and all, instead.
+    nodes: usize,
 }
+
+/// The most schema nodes an inlined Gemini schema may have: far past any real tool's, and a
+/// bound on the work and memory one export costs.
+const MAX_NODES: usize = 10_000;
 
 impl Reducer<'_> {
     fn issue(&mut self, pointer: &str, kind: StrictIssueKind) {
@@ -103,6 +112,18 @@ impl Reducer<'_> {
     /// A node, reduced. The output is built fresh, so the node is only read, and copied
     /// only where a keyword must change before it is read (a reference, a union, a default).
     fn reduce(&mut self, mut map: Cow<'_, Map<String, Value>>, ptr: &str, depth: usize) -> Value {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            if self.nodes == MAX_NODES + 1 {
+                self.issue(
+                    ptr,
+                    StrictIssueKind::Unsupported(format!(
+                        "references that inline to more than {MAX_NODES} nodes"
+                    )),
+                );
+            }
+            return Value::Object(Map::new());
+        }
         if depth > MAX_DEPTH {
             self.issue(ptr, StrictIssueKind::Unsupported("nesting".into()));
             return Value::Object(Map::new());

@@ -15,6 +15,7 @@ use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
 use super::keys::Keys;
 use super::walk::{self, def_name, resolve, Trail, MAX_DEPTH};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// OpenAI: object properties in one schema.
 pub(crate) const OPENAI_MAX_PROPERTIES: usize = 5000;
@@ -67,10 +68,10 @@ pub(crate) fn openai_bounded(schema: &Value, levels_at_most: Option<usize>) -> V
     match levels_at_most {
         Some(most) if most <= OPENAI_MAX_NESTING => {
             // What the bound stands on is checked wherever tests run.
-            debug_assert!(nesting(schema, schema, &mut Vec::new(), 0) <= most);
+            debug_assert!(nesting(schema, schema, &mut Vec::new(), &mut HashMap::new(), 0) <= most);
         }
         _ => {
-            let depth = nesting(schema, schema, &mut Vec::new(), 0);
+            let depth = nesting(schema, schema, &mut Vec::new(), &mut HashMap::new(), 0);
             check("", StrictLimit::Nesting, depth, OPENAI_MAX_NESTING);
         }
     }
@@ -163,7 +164,15 @@ pub(crate) fn opens_a_level(map: &Map<String, Value>) -> bool {
 }
 
 /// Levels of object and array nesting, following references (a cycle adds nothing more).
-fn nesting<'a>(node: &'a Value, root: &'a Value, stack: &mut Vec<&'a str>, depth: usize) -> usize {
+/// Each definition's nesting is worked out once (`memo`): definitions that each use the next
+/// twice would otherwise be walked once per path, twice as often at every level.
+fn nesting<'a>(
+    node: &'a Value,
+    root: &'a Value,
+    stack: &mut Vec<&'a str>,
+    memo: &mut HashMap<&'a str, usize>,
+    depth: usize,
+) -> usize {
     let Some(map) = node.as_object() else {
         return 0;
     };
@@ -175,17 +184,20 @@ fn nesting<'a>(node: &'a Value, root: &'a Value, stack: &mut Vec<&'a str>, depth
     let mut deepest = 0;
     if let Some(reference) = reference {
         let key = def_name(reference).unwrap_or(reference);
-        if !stack.contains(&key) {
+        if let Some(&known) = memo.get(key) {
+            deepest = known;
+        } else if !stack.contains(&key) {
             if let Some(target) = resolve(root, reference) {
                 stack.push(key);
-                deepest = nesting(target, root, stack, depth + 1);
+                deepest = nesting(target, root, stack, memo, depth + 1);
                 stack.pop();
+                memo.insert(key, deepest);
             }
         }
     }
     for sub in walk::subschemas(map) {
         if !sub.is_definition() {
-            deepest = deepest.max(nesting(sub.schema, root, stack, depth + 1));
+            deepest = deepest.max(nesting(sub.schema, root, stack, memo, depth + 1));
         }
     }
     own + deepest
@@ -207,39 +219,62 @@ pub(crate) struct Budget {
 }
 
 /// Counts a lowered (non-recursive) schema's use of Anthropic's budget, following references
-/// so that a type used twice counts twice, as it does once compiled.
+/// so that a type used twice counts twice, as it does once compiled. Each definition is
+/// counted once and its count reused (saturating): a schema whose definitions double at
+/// every level is counted in time linear in its size, however large the count.
 pub(crate) fn anthropic(schema: &Value) -> Budget {
-    fn go(node: &Value, root: &Value, budget: &mut Budget, depth: usize) {
+    fn go<'a>(
+        node: &'a Value,
+        root: &'a Value,
+        memo: &mut HashMap<&'a str, Budget>,
+        depth: usize,
+    ) -> Budget {
+        let mut budget = Budget::default();
         let Some(map) = node.as_object() else {
-            return;
+            return budget;
         };
         if depth > MAX_DEPTH {
-            return;
+            return budget;
         }
-        if let Some(target) = map
-            .key("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| resolve(root, r))
-        {
-            go(target, root, budget, depth + 1);
+        if let Some(reference) = map.key("$ref").and_then(Value::as_str) {
+            let used = match memo.get(reference) {
+                Some(&known) => known,
+                None => {
+                    let counted = resolve(root, reference)
+                        .map(|target| go(target, root, memo, depth + 1))
+                        .unwrap_or_default();
+                    memo.insert(reference, counted);
+                    counted
+                }
+            };
+            budget.add(used);
         }
-        budget.optional += walk::optional_properties(map);
+        budget.optional = budget
+            .optional
+            .saturating_add(walk::optional_properties(map));
         if let Some(properties) = map.key("properties").and_then(Value::as_object) {
             for property in properties.values() {
                 let union = property.key("anyOf").is_some()
                     || property.key("type").is_some_and(Value::is_array);
-                budget.unions += usize::from(union);
+                budget.unions = budget.unions.saturating_add(usize::from(union));
             }
         }
         for sub in walk::subschemas(map) {
             if !sub.is_definition() {
-                go(sub.schema, root, budget, depth + 1);
+                let inner = go(sub.schema, root, memo, depth + 1);
+                budget.add(inner);
             }
         }
+        budget
     }
-    let mut budget = Budget::default();
-    go(schema, schema, &mut budget, 0);
-    budget
+    go(schema, schema, &mut HashMap::new(), 0)
+}
+
+impl Budget {
+    fn add(&mut self, other: Budget) {
+        self.optional = self.optional.saturating_add(other.optional);
+        self.unions = self.unions.saturating_add(other.unions);
+    }
 }
 
 #[cfg(test)]
