@@ -7,7 +7,7 @@ use crate::router::shape::{self, Reader};
 use crate::router::{Format, OtherCall, Routed};
 use crate::ToolCall;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 const READ: Reader = Reader(Format::OpenAiChat);
 
@@ -20,6 +20,9 @@ const READ: Reader = Reader(Format::OpenAiChat);
 #[derive(Debug, Default)]
 pub struct OpenAiChatStream {
     calls: BTreeMap<u64, Partial>,
+    /// Each call's index by its id, for pieces that come without an index: looked up, not
+    /// searched for, so such a stream costs its length however many calls it holds.
+    ids: HashMap<String, u64>,
     text: String,
     last_index: Option<u64>,
 }
@@ -54,11 +57,7 @@ impl OpenAiChatStream {
         // Servers that omit indexes: a known id continues its call, no id continues the last
         // call, a new id opens the next one.
         let index = piece.index.unwrap_or_else(|| {
-            let known = piece.id.and_then(|id| {
-                self.calls
-                    .iter()
-                    .find_map(|(index, call)| (call.id == id).then_some(*index))
-            });
+            let known = piece.id.and_then(|id| self.ids.get(id).copied());
             match (known, piece.id, self.last_index) {
                 (Some(index), _, _) => index,
                 (None, None, Some(last)) => last,
@@ -73,6 +72,7 @@ impl OpenAiChatStream {
         if let Some(id) = piece.id.filter(|id| !id.is_empty()) {
             if call.id.is_empty() {
                 call.id = id.to_owned();
+                self.ids.entry(id.to_owned()).or_insert(index);
             }
         }
         if let Some(kind) = piece.kind.filter(|kind| *kind != "function") {
@@ -245,6 +245,31 @@ mod tests {
 
     fn chunk(delta: Value, finish: Option<&str>) -> Value {
         json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    }
+
+    /// Pieces without `index`: a new id opens a call, a known id (however many calls later)
+    /// continues its own, no id continues the last.
+    #[test]
+    fn pieces_without_index_join_by_id() {
+        let mut stream = OpenAiChatStream::new();
+        let piece = |id: Option<&str>, arguments: &str| {
+            chunk(
+                json!({"tool_calls": [{"id": id, "function": {"name": "f", "arguments": arguments}}]}),
+                None,
+            )
+        };
+        for i in 0..1000 {
+            stream
+                .push(&piece(Some(&format!("call_{i}")), "{"))
+                .unwrap();
+        }
+        stream.push(&piece(None, "}")).unwrap();
+        stream.push(&piece(Some("call_3"), "}")).unwrap();
+        let routed = stream.finish();
+        assert_eq!(routed.calls.len(), 1000);
+        assert_eq!(routed.calls[999].arguments, "{}");
+        assert_eq!(routed.calls[3].arguments, "{}");
+        assert_eq!(routed.calls[4].arguments, "{");
     }
 
     #[test]
