@@ -113,7 +113,13 @@ fn hostile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, hostile, stream_without_index);
+criterion_group!(
+    benches,
+    bench,
+    hostile,
+    stream_without_index,
+    stream_small_chunks
+);
 criterion_main!(benches);
 
 /// `OpenAiChatStream` fed deltas without `index`, each opening a call with a new id, at
@@ -140,6 +146,54 @@ fn stream_without_index(c: &mut Criterion) {
                 stream.finish()
             })
         });
+    }
+    group.finish();
+}
+
+/// One long call streamed 4 bytes a push, at 64, 128 and 256 KiB: Mistral's `[TOOL_CALLS]`
+/// list and a Llama 3 bare object whose arguments hold many small objects. Every push with a
+/// `}` used to read the whole unfinished call again (3 s for 269 KB); the stream now walks the
+/// call as it arrives, so the time must double with the size.
+fn stream_small_chunks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("text_stream_4B_chunks");
+    group.sample_size(10);
+    for (label, head, item, tail) in [
+        (
+            "mistral",
+            "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": [",
+            "{\"x\": 1}, ",
+            "{}]}}]",
+        ),
+        (
+            "llama3_bare",
+            "{\"name\": \"f\", \"parameters\": {\"a\": [",
+            "{\"x\": 1}, ",
+            "{}]}}",
+        ),
+    ] {
+        for kib in [64, 128, 256] {
+            let text = format!("{head}{}{tail}", repeat_to(item, kib * 1024));
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_function(format!("{label}/{kib}KiB"), |b| {
+                b.iter(|| {
+                    let mut stream = TextStream::new(TextFormat::Auto, &());
+                    let mut calls = 0;
+                    for chunk in text.as_bytes().chunks(4) {
+                        let events = stream.push(std::str::from_utf8(chunk).expect("ASCII"));
+                        calls += events
+                            .iter()
+                            .filter(|e| matches!(e, TextEvent::Call { .. }))
+                            .count();
+                    }
+                    calls += stream
+                        .finish()
+                        .iter()
+                        .filter(|e| matches!(e, TextEvent::Call { .. }))
+                        .count();
+                    assert_eq!(calls, 1);
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -27,7 +27,7 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
 pub(crate) fn read(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>), Need> {
     let end = match json::extent(text, pos) {
         Extent::Closed(end) => end,
-        Extent::Open(_) if !cx.eof => return Err(Need::Byte(b'}', b']')),
+        Extent::Open(_) if !cx.eof => return Err(Need::Close(pos)),
         Extent::Open(_) | Extent::TooDeep => text.len(),
     };
     // Inside it, the envelope is all there is.

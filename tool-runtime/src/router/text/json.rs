@@ -49,7 +49,7 @@ impl Open {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Want {
     /// Just opened.
     First,
@@ -63,6 +63,7 @@ enum Want {
     Next,
 }
 
+#[derive(Debug)]
 struct Frame {
     object: bool,
     want: Want,
@@ -313,6 +314,122 @@ pub(crate) fn fix_strings(text: &str) -> Option<String> {
     out.extend_from_slice(&bytes[copied..]);
     // Only ASCII was inserted, at ASCII positions.
     String::from_utf8(out).ok()
+}
+
+/// [`extent`]'s walk made resumable, for a stream: it says only whether the value that opens at
+/// `start` has closed (or nests too deep), and each call goes on from where the last stopped,
+/// inside a string or a token included. A value arriving in small pieces is then walked once,
+/// not again with every piece that holds a closer.
+#[derive(Debug)]
+pub(crate) struct Closing {
+    stack: Vec<Frame>,
+    at: usize,
+    /// Inside a string opened with this quote.
+    string: Option<u8>,
+    /// Inside a token (a number, a literal).
+    token: bool,
+}
+
+impl Closing {
+    /// A walk of the value that opens at `start`.
+    pub fn new(start: usize) -> Closing {
+        Closing {
+            stack: Vec::new(),
+            at: start,
+            string: None,
+            token: false,
+        }
+    }
+
+    /// Walks `text` (the same buffer, grown) from where the last call stopped: whether the
+    /// value has closed, or nests past [`MAX_DEPTH`] (either way the caller reads it whole).
+    pub fn advance(&mut self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let mut i = self.at;
+        while i < bytes.len() {
+            if let Some(quote) = self.string {
+                match memchr::memchr2(quote, b'\\', &bytes[i..]) {
+                    None => {
+                        self.at = bytes.len();
+                        return false;
+                    }
+                    Some(n) if bytes[i + n] == b'\\' => {
+                        if i + n + 1 >= bytes.len() {
+                            // The escaped byte hasn't come: resume at the backslash.
+                            self.at = i + n;
+                            return false;
+                        }
+                        i += n + 2;
+                    }
+                    Some(n) => {
+                        self.string = None;
+                        if let Some(top) = self.stack.last_mut() {
+                            top.took_token();
+                        }
+                        i += n + 1;
+                    }
+                }
+                continue;
+            }
+            let c = bytes[i];
+            if self.token {
+                if ends_token(c) {
+                    self.token = false;
+                    if let Some(top) = self.stack.last_mut() {
+                        top.took_token();
+                    }
+                } else {
+                    i += 1;
+                }
+                continue;
+            }
+            let Some(top) = self.stack.last_mut() else {
+                if !matches!(c, b'{' | b'[') {
+                    return true;
+                }
+                self.stack.push(Frame {
+                    object: c == b'{',
+                    want: Want::First,
+                    comma: 0,
+                });
+                i += 1;
+                continue;
+            };
+            match c {
+                b'{' | b'[' => {
+                    top.want = Want::Next;
+                    if self.stack.len() >= MAX_DEPTH {
+                        return true;
+                    }
+                    self.stack.push(Frame {
+                        object: c == b'{',
+                        want: Want::First,
+                        comma: 0,
+                    });
+                }
+                b'}' | b']' => {
+                    let object = c == b'}';
+                    if let Some(frame) = self.stack.iter().rposition(|f| f.object == object) {
+                        self.stack.truncate(frame);
+                    }
+                    if self.stack.is_empty() {
+                        return true;
+                    }
+                }
+                b':' => top.want = Want::Value,
+                b',' => top.want = if top.object { Want::Key } else { Want::Value },
+                b'"' => self.string = Some(b'"'),
+                b'\'' if matches!(top.want, Want::First | Want::Key | Want::Value) => {
+                    self.string = Some(b'\'');
+                }
+                c if c.is_ascii_whitespace() => {}
+                _ => self.token = true,
+            }
+            i += 1;
+        }
+        self.at = bytes.len();
+        false
+    }
 }
 
 #[cfg(test)]

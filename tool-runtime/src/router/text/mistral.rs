@@ -98,7 +98,7 @@ fn named(cx: &Cx, text: &str, start: usize) -> Result<Option<(usize, Vec<Item>)>
         Some(b'{') => {
             let (end, arguments) = match json::extent(text, args) {
                 Extent::Closed(end) => (end, arguments_object(&text[args..end])),
-                Extent::Open(_) if !cx.eof => return Err(Need::Byte(b'}', b']')),
+                Extent::Open(_) if !cx.eof => return Err(Need::Close(args)),
                 Extent::Open(open) => (
                     text.len(),
                     open.close(text, args)

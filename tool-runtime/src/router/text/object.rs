@@ -181,7 +181,7 @@ pub(crate) fn read_object(
 ) -> Result<(usize, Result<Found, TextErrorKind>), Need> {
     match json::extent(text, start) {
         Extent::Closed(end) => Ok((end, read_call(&text[start..end]))),
-        Extent::Open(_) if !cx.eof => Err(Need::Byte(b'}', b']')),
+        Extent::Open(_) if !cx.eof => Err(Need::Close(start)),
         Extent::Open(open) => Ok((
             text.len(),
             open.close(text, start)
@@ -208,7 +208,7 @@ pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Ve
             i += 1;
         }
         match bytes.get(i) {
-            None if !cx.eof => return Err(Need::Byte(b'}', b']')),
+            None if !cx.eof => return Err(Need::Close(start)),
             None => {
                 if items.is_empty() {
                     items.push(Item::Error {
@@ -220,7 +220,11 @@ pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Ve
             }
             Some(b']') => return Ok((i + 1, items)),
             Some(b'{') => {
-                let (end, read) = read_object(cx, text, i)?;
+                // Nothing of the array is given out before it closes: wait for that.
+                let (end, read) = read_object(cx, text, i).map_err(|need| match need {
+                    Need::Close(_) => Need::Close(start),
+                    need => need,
+                })?;
                 items.push(match read {
                     Ok(found) => found.into(),
                     Err(kind) => Item::Error { span: i..end, kind },

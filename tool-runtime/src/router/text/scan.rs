@@ -80,6 +80,10 @@ pub(crate) enum Need {
     Any,
     /// Nothing decides it before one of these bytes arrives.
     Byte(u8, u8),
+    /// Nothing decides it before the bracketed value that opens at this byte of the scanned
+    /// text closes: a stream walks the value as it arrives (`json::Closing`) and reads it
+    /// again only then, so a long value in small pieces costs its length.
+    Close(usize),
     /// Only the end of the text decides it.
     Eof,
 }

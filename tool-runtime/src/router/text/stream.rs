@@ -1,6 +1,7 @@
 //! Finding calls in text that arrives in pieces, as a model streams it.
 
 use super::format::TextFormat;
+use super::json::Closing;
 use super::scan::{Need, Scanner};
 use super::schemas::ToolSchemas;
 use super::TextEvent;
@@ -33,6 +34,8 @@ pub struct TextStream<'a> {
     need: Option<Need>,
     /// How much of `buf` the last scan saw.
     seen: usize,
+    /// The walk of the value the last scan waits to close (`Need::Close`).
+    closing: Option<Closing>,
 }
 
 impl<'a> TextStream<'a> {
@@ -44,6 +47,7 @@ impl<'a> TextStream<'a> {
             buf: String::new(),
             need: None,
             seen: 0,
+            closing: None,
         }
     }
 
@@ -54,6 +58,10 @@ impl<'a> TextStream<'a> {
         let rescan = match self.need {
             None | Some(Need::Any) => true,
             Some(Need::Byte(a, b)) => memchr::memchr2(a, b, fresh).is_some(),
+            Some(Need::Close(start)) => self
+                .closing
+                .get_or_insert_with(|| Closing::new(start))
+                .advance(&self.buf),
             Some(Need::Eof) => false,
         };
         if !rescan {
@@ -78,7 +86,12 @@ impl<'a> TextStream<'a> {
         let mut events = Vec::new();
         let (used, need) = self.scanner.scan(&self.buf, eof, self.tools, &mut events);
         self.buf.drain(..used);
-        self.need = need;
+        // Positions the scan gave are in the text before the drain.
+        self.need = need.map(|need| match need {
+            Need::Close(start) => Need::Close(start - used),
+            need => need,
+        });
+        self.closing = None;
         self.seen = self.buf.len();
         events
     }
