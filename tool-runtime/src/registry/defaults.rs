@@ -14,30 +14,7 @@ use serde_json::{Map, Value};
 /// `null` sent for "use the default" can still be told apart (it is dropped, not filled).
 pub(crate) const UNUSABLE_DEFAULT: &str = "x-tool-runtime-unusable-default";
 
-/// Keywords whose value is one schema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "additionalItems",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-];
-/// Keywords whose value is a list of schemas (`items` too, in draft 7's tuple form).
-const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-/// Keywords whose value maps names to schemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "$defs",
-    "definitions",
-];
+use super::keywords::{LIST, MAP, ONE};
 
 /// Deeper than this, a schema's defaults are not looked at (the limits stage bounds what a
 /// call can reach long before).

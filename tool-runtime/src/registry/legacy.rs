@@ -10,30 +10,7 @@
 
 use serde_json::{Map, Value};
 
-/// Keywords whose value is one schema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "additionalItems",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-];
-/// Keywords whose value is a list of schemas (`items` too, in the tuple form).
-const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-/// Keywords whose value maps names to schemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "$defs",
-    "definitions",
-];
+use super::keywords::{LIST, MAP, ONE};
 
 /// Deeper than this a schema is not rewritten: the registry refuses schemas nested past its
 /// own limit before this runs, and serde_json parses no deeper than 128 levels.

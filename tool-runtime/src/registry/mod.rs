@@ -7,6 +7,7 @@ mod build_note;
 mod builder;
 pub(crate) mod candidate;
 mod defaults;
+mod keywords;
 pub(crate) mod legacy;
 mod schema_depth;
 
