@@ -205,6 +205,16 @@ fn verdict(expect: &Expect, output: &ToolOutput) -> Result<(), String> {
     Ok(())
 }
 
+/// The tests of this binary run one at a time: the peak memory one of them checks is the
+/// whole process's, and tests running beside it (a thousand-call batch, 10 MB inputs) would
+/// add theirs to it.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ALONE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -222,6 +232,7 @@ fn no_file_check(workspace: &AttackWorkspace, expect: &Expect) -> Result<(), Str
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_attack_gets_its_expected_outcome_through_call() {
+    let _alone = alone();
     let corpus = attacks::load();
     let singles: Vec<&(String, Entry)> = corpus.iter().filter(|(_, e)| e.batch.is_none()).collect();
     assert!(singles.len() >= 150, "only {} single inputs", singles.len());
@@ -262,6 +273,7 @@ async fn every_attack_gets_its_expected_outcome_through_call() {
 /// Each file as one batch: one output per call, in order, each the outcome it gets alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_file_as_one_batch_gets_one_output_per_call() {
+    let _alone = alone();
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     let corpus = attacks::load();
@@ -296,6 +308,7 @@ async fn every_file_as_one_batch_gets_one_output_per_call() {
 /// calls' order, each quoting its call's id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batches_from_a_router_get_exactly_one_result_per_call() {
+    let _alone = alone();
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     let batches: Vec<Entry> = attacks::load()
@@ -365,6 +378,7 @@ async fn batches_from_a_router_get_exactly_one_result_per_call() {
 /// 1 MiB tool name is not compared against every tool for suggestions (both took seconds).
 #[tokio::test]
 async fn hostile_inputs_cost_bounded_work() {
+    let _alone = alone();
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     let items = format!("{{\"tags\": [0{}]}}", ",1".repeat(300_000));
@@ -390,6 +404,9 @@ async fn hostile_inputs_cost_bounded_work() {
 /// something was copied without bound.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_bounded_and_the_registry_keeps_working() {
+    let _alone = alone();
+    // The peak from here on is this test's own (Linux: "5" resets `VmHWM`).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     for (_, entry) in attacks::load()
