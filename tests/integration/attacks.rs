@@ -208,11 +208,9 @@ fn verdict(expect: &Expect, output: &ToolOutput) -> Result<(), String> {
 /// The tests of this binary run one at a time: the peak memory one of them checks is the
 /// whole process's, and tests running beside it (a thousand-call batch, 10 MB inputs) would
 /// add theirs to it.
-fn alone() -> std::sync::MutexGuard<'static, ()> {
-    static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    ALONE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+async fn alone() -> tokio::sync::MutexGuard<'static, ()> {
+    static ALONE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    ALONE.lock().await
 }
 
 fn peak_memory_kib() -> Option<u64> {
@@ -232,7 +230,7 @@ fn no_file_check(workspace: &AttackWorkspace, expect: &Expect) -> Result<(), Str
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_attack_gets_its_expected_outcome_through_call() {
-    let _alone = alone();
+    let _alone = alone().await;
     let corpus = attacks::load();
     let singles: Vec<&(String, Entry)> = corpus.iter().filter(|(_, e)| e.batch.is_none()).collect();
     assert!(singles.len() >= 150, "only {} single inputs", singles.len());
@@ -273,7 +271,7 @@ async fn every_attack_gets_its_expected_outcome_through_call() {
 /// Each file as one batch: one output per call, in order, each the outcome it gets alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_file_as_one_batch_gets_one_output_per_call() {
-    let _alone = alone();
+    let _alone = alone().await;
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     let corpus = attacks::load();
@@ -308,7 +306,7 @@ async fn every_file_as_one_batch_gets_one_output_per_call() {
 /// calls' order, each quoting its call's id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batches_from_a_router_get_exactly_one_result_per_call() {
-    let _alone = alone();
+    let _alone = alone().await;
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     let batches: Vec<Entry> = attacks::load()
@@ -378,7 +376,7 @@ async fn batches_from_a_router_get_exactly_one_result_per_call() {
 /// 1 MiB tool name is not compared against every tool for suggestions (both took seconds).
 #[tokio::test]
 async fn hostile_inputs_cost_bounded_work() {
-    let _alone = alone();
+    let _alone = alone().await;
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     let items = format!("{{\"tags\": [0{}]}}", ",1".repeat(300_000));
@@ -404,7 +402,7 @@ async fn hostile_inputs_cost_bounded_work() {
 /// something was copied without bound.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_bounded_and_the_registry_keeps_working() {
-    let _alone = alone();
+    let _alone = alone().await;
     // The peak from here on is this test's own (Linux: "5" resets `VmHWM`).
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let workspace = AttackWorkspace::new();
