@@ -501,16 +501,15 @@ mod tests {
         (status, session, response)
     }
 
-    /// A server for `registry` that opens at most one session: its address, what stops it,
-    /// and its task.
-    async fn one_session_server(
+    /// A server for `registry` with `options`: its address, what stops it, and its task.
+    async fn server(
         registry: Registry,
+        options: HttpOptions,
     ) -> (
         SocketAddr,
         CancellationToken,
         tokio::task::JoinHandle<Result<(), McpError>>,
     ) {
-        let options = HttpOptions::default().max_sessions(1);
         let http = HttpServer::bind(
             McpServer::new(registry),
             ([127, 0, 0, 1], 0).into(),
@@ -520,6 +519,17 @@ mod tests {
         .unwrap();
         let (addr, stop) = (http.local_addr(), http.stop_token());
         (addr, stop, tokio::spawn(http.run()))
+    }
+
+    /// A server for `registry` that opens at most one session.
+    async fn one_session_server(
+        registry: Registry,
+    ) -> (
+        SocketAddr,
+        CancellationToken,
+        tokio::task::JoinHandle<Result<(), McpError>>,
+    ) {
+        server(registry, HttpOptions::default().max_sessions(1)).await
     }
 
     #[tokio::test]
@@ -640,7 +650,7 @@ mod tests {
         server.await.unwrap().unwrap();
     }
 
-    /// A server for an empty registry with `options`: its address, what stops it, its task.
+    /// A server for an empty registry with `options`.
     async fn server_with(
         options: HttpOptions,
     ) -> (
@@ -649,15 +659,7 @@ mod tests {
         tokio::task::JoinHandle<Result<(), McpError>>,
     ) {
         let registry = Registry::builder().without_inventory().build().unwrap();
-        let http = HttpServer::bind(
-            McpServer::new(registry),
-            ([127, 0, 0, 1], 0).into(),
-            options,
-        )
-        .await
-        .unwrap();
-        let (addr, stop) = (http.local_addr(), http.stop_token());
-        (addr, stop, tokio::spawn(http.run()))
+        server(registry, options).await
     }
 
     /// Writes `head` (and nothing more) and reads what the server answers: the answer, and
@@ -767,15 +769,7 @@ mod tests {
             .dynamic(echo)
             .build()
             .unwrap();
-        let http = HttpServer::bind(
-            McpServer::new(registry),
-            ([127, 0, 0, 1], 0).into(),
-            HttpOptions::default(),
-        )
-        .await
-        .unwrap();
-        let (addr, stop) = (http.local_addr(), http.stop_token());
-        let server = tokio::spawn(http.run());
+        let (addr, stop, server) = server(registry, HttpOptions::default()).await;
         let call = STATELESS_LIST
             .replace("\"tools/list\",\"params\":{", "\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a\",\"text\":\"../b\"},");
         let headers =
