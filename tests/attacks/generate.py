@@ -291,6 +291,64 @@ batch("slow, panicking and shell calls together", "openai_chat", [slow, panic, s
 batch("1,000 calls to unknown tools", "anthropic", [unknown], 1000, "unique")
 batch("200 calls that each time out", "openai_chat", [slow], 200, "unique")
 
+# ---- model text that opens calls and never closes them (`model_text/`: router input, not
+# arguments). Each is 256 KiB of one piece; `formats` are the text formats it is parsed as,
+# whole and streamed; `calls` how many calls it must give (none: every opened call is an
+# error). The first cost time with the cube of its size (11 s for 144 KB), the second its
+# square; the JSON ones were read again with every piece streamed.
+def trap(name, piece, formats, calls=0):
+    add_text = {"name": name, "text_gen": [{"repeat": piece, "times": 256 * 1024 // len(piece)}],
+                "formats": formats, "expect": {"calls": calls}}
+    model_text.append(add_text)
+model_text = []
+XML = ["auto", "hermes", "qwen_xml", "mistral", "pythonic"]
+trap("Qwen XML call, function and parameter opened, repeated", "<tool_call><function=f><parameter=a>", XML)
+trap("<tool_call> alone, repeated", "<tool_call>", XML)
+trap("Hermes call opened inside a string, repeated", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"", XML)
+trap("Mistral call with an array opened, repeated", "[TOOL_CALLS]f[ARGS]{\"a\": [", XML)
+trap("pythonic call with a list opened, repeated", "[a(x=[", XML)
+trap("a call opened inside thinking, repeated", "<think><tool_call>", XML)
+trap("a fenced JSON call opened, repeated", "```json\n{\"name\": \"f\", \"arguments\": {", XML)
+trap("Llama 3 bare JSON call opened, repeated", "{\"name\": \"f\", \"parameters\": {\"a\": [", ["auto", "llama3"])
+os.makedirs(os.path.join(OUT, "model_text"), exist_ok=True)
+with open(os.path.join(OUT, "model_text", "never_closed.jsonl"), "w") as out:
+    for e in model_text:
+        out.write(json.dumps(e, ensure_ascii=False) + "\n")
+print("model_text/never_closed", len(model_text))
+
+# ---- provider replies `run --format auto` once lost calls on (`replies/`): an Anthropic
+# message whose one call must come through (`ok_*`), or fail as `--format anthropic` does,
+# exit 2 (`fails_*`). Written as bytes: the BOM is part of the input.
+def reply(tool_input, usage):
+    return ('{"id": "msg_01", "type": "message", "role": "assistant", "model": "claude", '
+            '"stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "toolu_01", '
+            '"name": "list_dir", "input": %s}], "usage": %s}' % (tool_input, usage))
+replies = {
+    "ok_byte_order_mark.json": "\ufeff" + reply('{"path": "."}', '{"input_tokens": 1, "output_tokens": 2}'),
+    "ok_number_past_f64_in_usage.json": reply('{"path": "."}', '{"input_tokens": 1, "total_tokens": 1e999}'),
+    "fails_input_nested_131_deep.json": reply('{"path": %s1%s}' % ("[" * 131, "]" * 131), "{}"),
+}
+os.makedirs(os.path.join(OUT, "replies"), exist_ok=True)
+for name, text in replies.items():
+    with open(os.path.join(OUT, "replies", name), "wb") as out:
+        out.write(text.encode("utf-8"))
+print("replies", len(replies))
+
+# ---- a schema whose definitions each use the next twice (`exports/`): inlined, it doubles
+# with every level (a 182 MB Gemini export from 1.7 KB before the inlining budget).
+defs = {"D%d" % level: {"type": "object", "properties": {"a": {"$ref": "#/$defs/D%d" % (level + 1)},
+        "b": {"$ref": "#/$defs/D%d" % (level + 1)}}, "required": ["a", "b"], "additionalProperties": False}
+        for level in range(20)}
+defs["D20"] = {"type": "string"}
+os.makedirs(os.path.join(OUT, "exports"), exist_ok=True)
+with open(os.path.join(OUT, "exports", "doubling_definitions.json"), "w") as out:
+    json.dump({"source": "20 levels of definitions that each use the next twice (issue 17: 1.7 KB "
+               "made a 182 MB Gemini export and took the strict exports minutes)",
+               "schema": {"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}},
+                          "required": ["root"], "additionalProperties": False, "$defs": defs}},
+              out, indent=1)
+    out.write("\n")
+
 for f, entries in files.items():
     with open(os.path.join(OUT, f + ".jsonl"), "w") as out:
         for e in entries:

@@ -658,18 +658,11 @@ fn the_rules_catch_what_each_provider_rejects() {
 /// budget, and the strict exports lower each definition once.
 #[test]
 fn definitions_that_double_never_blow_up_an_export() {
-    let mut defs = serde_json::Map::new();
-    for level in 0..20 {
-        let next = format!("#/$defs/D{}", level + 1);
-        defs.insert(
-            format!("D{level}"),
-            json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}},
-                   "required": ["a", "b"], "additionalProperties": false}),
-        );
-    }
-    defs.insert("D20".into(), json!({"type": "string"}));
-    let schema = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/D0"}},
-                        "required": ["root"], "additionalProperties": false, "$defs": defs});
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("attacks/exports/doubling_definitions.json");
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("the attack corpus")).unwrap();
+    let schema = case["schema"].clone();
     assert!(schema.to_string().len() < 4_000);
     let tool = tool_runtime::DynamicTool::new("doubling", "Doubles.", schema, |_, _| async {
         tool_runtime::ToolOutput::text("ok")

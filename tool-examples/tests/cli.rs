@@ -446,56 +446,41 @@ fn destructive_tools_are_denied_without_a_terminal_and_run_with_yes() {
     assert!(stdout(&allowed).contains("approved"));
 }
 
-/// Replies `run --format auto` used to answer with `[]` and exit 0, losing the calls: a UTF-8
-/// byte order mark before the JSON, a number too big for an `f64` where nobody reads it
-/// (`usage`), and a tool input nested past the parser's depth. Auto reads the first two as
-/// the named format does, and fails on the third as the named format does.
+/// Replies `run --format auto` used to answer with `[]` and exit 0, losing the calls
+/// (`tests/attacks/replies/`): a UTF-8 byte order mark before the JSON, a number too big for
+/// an `f64` where nobody reads it (`usage`), and a tool input nested past the parser's depth.
+/// Auto reads the `ok_` ones as the named format does, and fails on the `fails_` one as the
+/// named format does.
 #[test]
 fn auto_loses_no_call_and_fails_as_the_named_format_does() {
     let dir = workspace();
-    let reply = |input: &str, usage: &str| {
-        format!(
-            r#"{{"id": "msg_01", "type": "message", "role": "assistant", "model": "claude", "stop_reason": "tool_use", "content": [{{"type": "tool_use", "id": "toolu_01", "name": "list_dir", "input": {input}}}], "usage": {usage}}}"#
-        )
-    };
-    let plain = reply(
-        r#"{"path": "."}"#,
-        r#"{"input_tokens": 1, "output_tokens": 2}"#,
-    );
-    let huge = reply(
-        r#"{"path": "."}"#,
-        r#"{"input_tokens": 1, "total_tokens": 1e999}"#,
-    );
-    for (name, input) in [
-        ("a byte order mark", format!("\u{feff}{plain}")),
-        ("a number past f64", huge),
-    ] {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/attacks/replies");
+    let mut files: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("tests/attacks/replies")
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "the corpus is there");
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let input = std::fs::read(&file).unwrap();
         for format in ["auto", "anthropic"] {
-            let output = run_with_stdin(dir.path(), &["--format", format], input.as_bytes());
-            assert_eq!(
-                output.status.code(),
-                Some(0),
-                "{name}, {format}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            let results = results_of(&output);
-            assert_eq!(
-                results[0]["content"][0]["tool_use_id"], "toolu_01",
-                "{name}, {format}"
-            );
+            let output = run_with_stdin(dir.path(), &["--format", format], &input);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            if name.starts_with("ok_") {
+                assert_eq!(output.status.code(), Some(0), "{name}, {format}: {stderr}");
+                let results = results_of(&output);
+                assert_eq!(
+                    results[0]["content"][0]["tool_use_id"], "toolu_01",
+                    "{name}, {format}"
+                );
+            } else {
+                assert_eq!(output.status.code(), Some(2), "{name}, {format}");
+                assert!(
+                    stderr.contains("deeper than 128 levels"),
+                    "{name}, {format}: {stderr}"
+                );
+            }
         }
-    }
-    let deep = reply(
-        &format!("{{\"path\": {}1{}}}", "[".repeat(131), "]".repeat(131)),
-        "{}",
-    );
-    for format in ["auto", "anthropic"] {
-        let output = run_with_stdin(dir.path(), &["--format", format], deep.as_bytes());
-        assert_eq!(output.status.code(), Some(2), "{format}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            stderr.contains("deeper than 128 levels"),
-            "{format}: {stderr}"
-        );
     }
 }

@@ -312,30 +312,60 @@ fn streamed_in_any_chunks_the_same_as_whole() {
 /// (`cargo bench -p tool-tests --features bench --bench text_parser -- text_parser_hostile`).
 #[test]
 fn text_that_never_closes_its_calls_is_answered() {
-    let patterns = [
-        "<tool_call><function=f><parameter=a>",
-        "<tool_call>",
-        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"",
-        "[TOOL_CALLS]f[ARGS]{\"a\": [",
-        "[a(x=[",
-        "<think><tool_call>",
-        "```json\n{\"name\": \"f\", \"arguments\": {",
-    ];
-    for piece in patterns {
-        let text = piece.repeat(256 * 1024 / piece.len());
-        for format in [
-            TextFormat::Auto,
-            TextFormat::Hermes,
-            TextFormat::QwenXml,
-            TextFormat::Mistral,
-            TextFormat::Pythonic,
-        ] {
-            let parsed = parse(&text, format, &());
-            assert!(
-                parsed.calls.is_empty(),
-                "{piece} as {format:?}: {} calls",
-                parsed.calls.len()
-            );
-        }
+    #[derive(serde::Deserialize)]
+    struct Trap {
+        name: String,
+        text_gen: Vec<Repeat>,
+        formats: Vec<TextFormat>,
+        expect: Expect,
     }
+    #[derive(serde::Deserialize)]
+    struct Repeat {
+        repeat: String,
+        times: usize,
+    }
+    #[derive(serde::Deserialize)]
+    struct Expect {
+        calls: usize,
+    }
+    use tool_runtime::router::text::TextStream;
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/attacks/model_text/never_closed.jsonl"
+    );
+    let corpus = std::fs::read_to_string(file).expect("the attack corpus");
+    let mut traps = 0;
+    for line in corpus.lines().filter(|l| !l.trim().is_empty()) {
+        let trap: Trap = serde_json::from_str(line).expect("a corpus entry");
+        let text: String = trap
+            .text_gen
+            .iter()
+            .map(|part| part.repeat.repeat(part.times))
+            .collect();
+        for &format in &trap.formats {
+            let whole = parse(&text, format, &());
+            assert_eq!(
+                whole.calls.len(),
+                trap.expect.calls,
+                "{} as {format:?}",
+                trap.name
+            );
+            // Streamed in pieces of 61 bytes (a prime: the cuts fall everywhere in the unit).
+            let mut stream = TextStream::new(format, &());
+            let mut streamed = TextParse::default();
+            let mut rest = text.as_str();
+            while !rest.is_empty() {
+                let mut cut = 61.min(rest.len());
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                streamed.extend(stream.push(&rest[..cut]));
+                rest = &rest[cut..];
+            }
+            streamed.extend(stream.finish());
+            assert_eq!(streamed, whole, "{} as {format:?}, streamed", trap.name);
+        }
+        traps += 1;
+    }
+    assert!(traps >= 8, "{traps} traps in {file}");
 }

@@ -3,6 +3,7 @@
 //! ([`truncate`] for text, [`truncate_json`] for JSON).
 
 mod content;
+mod json_text;
 mod safe;
 mod truncate;
 mod truncate_json;

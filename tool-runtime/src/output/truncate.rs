@@ -42,20 +42,54 @@ pub(crate) fn truncate_middle(text: &str, max: usize) -> Option<Cut> {
     if text.len() <= max {
         return None;
     }
-    let original = text.len();
+    Some(cut(
+        &Seen {
+            head: text,
+            tail: text,
+            len: text.len(),
+            lines: None,
+        },
+        max,
+    ))
+}
+
+/// A text known by its head and its tail: the whole text, or, for a text streamed through a
+/// [`Window`], the first and the last bytes of it with its length and line count.
+struct Seen<'a> {
+    /// The text's first bytes: all of it, or at least `max / 2 + 4` (whole chars).
+    head: &'a str,
+    /// The text's last bytes: all of it, or at least `max + 1` (starting on a char).
+    tail: &'a str,
+    len: usize,
+    /// The text's line breaks, when `head` and `tail` aren't the whole text.
+    lines: Option<usize>,
+}
+
+/// [`truncate_middle`] of a text over `max`, from what is seen of it.
+fn cut(seen: &Seen<'_>, max: usize) -> Cut {
+    let original = seen.len;
     let longest = longest_marker(original);
     let keep = max.saturating_sub(longest);
     let head_budget = keep / 2;
-    let head_end = head_end(text, head_budget);
-    let tail_start = tail_start(text, keep - head_budget).max(head_end);
+    let head_end = head_end(seen.head, head_budget);
+    let tail_offset = original - seen.tail.len();
+    let tail_start = (tail_offset + tail_start(seen.tail, keep - head_budget)).max(head_end);
+    let (head, tail) = (
+        &seen.head[..head_end],
+        &seen.tail[tail_start - tail_offset..],
+    );
 
-    let removed = &text.as_bytes()[head_end..tail_start];
+    let count = |text: &str| memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let removed_lines = match seen.lines {
+        // The whole text is here: count what goes.
+        None => count(&seen.head[head_end..tail_start]),
+        Some(lines) => lines - count(head) - count(tail),
+    };
     let truncation = Truncation {
         original_bytes: original,
-        removed_bytes: removed.len(),
-        removed_lines: memchr::memchr_iter(b'\n', removed).count(),
+        removed_bytes: tail_start - head_end,
+        removed_lines,
     };
-    let (head, tail) = (&text[..head_end], &text[tail_start..]);
     let mut out = String::with_capacity(max.max(longest));
     out.push_str(head);
     let start = out.len();
@@ -68,11 +102,94 @@ pub(crate) fn truncate_middle(text: &str, max: usize) -> Option<Cut> {
     }
     let inserted = start..out.len();
     out.push_str(tail);
-    Some(Cut {
+    Cut {
         text: out,
         truncation,
         inserted,
-    })
+    }
+}
+
+/// A text read piece by piece and cut as [`truncate_middle`] would cut it whole, holding only
+/// its first and last bytes: memory bounded by the budget, however long the text.
+pub(crate) struct Window {
+    /// The most of each end kept: enough for any cut to `max` bytes.
+    keep: usize,
+    head: String,
+    tail: String,
+    len: usize,
+    lines: usize,
+    /// Whether bytes between `head` and `tail` were let go.
+    gapped: bool,
+}
+
+impl Window {
+    /// A window for cuts to at most `max` bytes.
+    pub(crate) fn new(max: usize) -> Window {
+        Window {
+            keep: max + 8,
+            head: String::new(),
+            tail: String::new(),
+            len: 0,
+            lines: 0,
+            gapped: false,
+        }
+    }
+
+    /// Forgets the text read so far (keeping the buffers) for a cut to at most `max` bytes.
+    pub(crate) fn reset(&mut self, max: usize) {
+        self.keep = max + 8;
+        self.head.clear();
+        self.tail.clear();
+        self.len = 0;
+        self.lines = 0;
+        self.gapped = false;
+    }
+
+    /// Reads the next piece of the text.
+    pub(crate) fn push(&mut self, piece: &str) {
+        self.len += piece.len();
+        self.lines += memchr::memchr_iter(b'\n', piece.as_bytes()).count();
+        let mut rest = piece;
+        if self.tail.is_empty() && self.head.len() < self.keep {
+            let mut room = (self.keep - self.head.len()).min(rest.len());
+            while !rest.is_char_boundary(room) {
+                room -= 1;
+            }
+            self.head.push_str(&rest[..room]);
+            rest = &rest[room..];
+        }
+        self.tail.push_str(rest);
+        if self.tail.len() > 2 * self.keep {
+            // Let go of all but the last `keep` bytes (from a char's start).
+            let mut from = self.tail.len() - self.keep;
+            while !self.tail.is_char_boundary(from) {
+                from -= 1;
+            }
+            self.tail.drain(..from);
+            self.gapped = true;
+        }
+    }
+
+    /// The text read, cut to at most `max` bytes (at most what [`Window::new`] was given);
+    /// `None` when it fits.
+    pub(crate) fn cut(&self, max: usize) -> Option<Cut> {
+        if self.len <= max {
+            return None;
+        }
+        if !self.gapped {
+            let whole = format!("{}{}", self.head, self.tail);
+            return truncate_middle(&whole, max);
+        }
+        Some(cut(
+            &Seen {
+                head: &self.head,
+                tail: &self.tail,
+                len: self.len,
+                lines: Some(self.lines),
+            },
+            max,
+        ))
+    }
 }
 
 /// Where the head ends: at most `budget` bytes, on a char boundary, after the last line break
@@ -255,5 +372,36 @@ mod tests {
             None
         );
         assert_eq!(find("[... truncated x of 10 bytes, 0 lines ...]"), None);
+    }
+
+    /// A text streamed through a window in pieces of any size is cut exactly as it is whole.
+    #[test]
+    fn a_window_cuts_as_the_whole_text_does() {
+        let texts = [
+            "ab\ncdé🦀\n\nxyz".repeat(400),
+            (0..3000).map(|i| format!("line {i} 🦀\n")).collect(),
+            "x".repeat(20_000),
+        ];
+        for text in &texts {
+            for max in [0, 10, 100, 257, 1000, 4096] {
+                for piece in [1, 3, 7, 64, 1000, text.len()] {
+                    let mut window = Window::new(max);
+                    let mut at = 0;
+                    while at < text.len() {
+                        let mut end = (at + piece).min(text.len());
+                        while !text.is_char_boundary(end) {
+                            end += 1;
+                        }
+                        window.push(&text[at..end]);
+                        at = end;
+                    }
+                    let streamed = window.cut(max).expect("over the budget");
+                    let whole = truncate_middle(text, max).expect("over the budget");
+                    assert_eq!(streamed.text, whole.text, "max {max}, pieces of {piece}");
+                    assert_eq!(streamed.truncation, whole.truncation);
+                    assert_eq!(streamed.inserted, whole.inserted);
+                }
+            }
+        }
     }
 }

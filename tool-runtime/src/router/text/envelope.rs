@@ -28,6 +28,8 @@ pub(crate) fn read(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>)
     let end = match json::extent(text, pos) {
         Extent::Closed(end) => end,
         Extent::Open(_) if !cx.eof => return Err(Need::Close(pos)),
+        // Too deep to find its end: it runs to the end of the message (a stream waits for it).
+        Extent::TooDeep if !cx.eof => return Err(Need::Eof),
         Extent::Open(_) | Extent::TooDeep => text.len(),
     };
     // Inside it, the envelope is all there is.

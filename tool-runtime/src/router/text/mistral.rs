@@ -105,6 +105,10 @@ fn named(cx: &Cx, text: &str, start: usize) -> Result<Option<(usize, Vec<Item>)>
                         .map_err(TextErrorKind::Truncated)
                         .and_then(|closed| arguments_object(&closed)),
                 ),
+                // Too deep to find its end: it runs to the end of the message, so a stream
+                // waits for that (ending it where the text so far ends would depend on
+                // the chunks).
+                Extent::TooDeep if !cx.eof => return Err(Need::Eof),
                 Extent::TooDeep => (text.len(), Err(TextErrorKind::TooDeep)),
             };
             let item = match arguments {

@@ -193,6 +193,8 @@ pub(crate) fn read_object(
                     false => Err(TextErrorKind::Truncated(Cut::BeforeValue)),
                 }),
         )),
+        // Too deep to find its end: it runs to the end of the message (a stream waits for it).
+        Extent::TooDeep if !cx.eof => Err(Need::Eof),
         Extent::TooDeep => Ok((text.len(), Err(TextErrorKind::TooDeep))),
     }
 }

@@ -151,7 +151,10 @@ fn read_list(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>), Need
                 },
             },
             PyError::TooDeep => {
-                let end = list_end(text, pos).unwrap_or(text.len());
+                let end = match list_end(text, pos) {
+                    None if !cx.eof => return Err(Need::Byte(b']', b']')),
+                    end => end.unwrap_or(text.len()),
+                };
                 items.push(Item::Error {
                     span: start.min(end)..end,
                     kind: TextErrorKind::TooDeep,
