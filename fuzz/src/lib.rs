@@ -12,11 +12,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Once, OnceLock};
+use tool_runtime::router;
 use tool_runtime::router::stream::{Accumulate, StreamEvent};
 use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
-use tool_runtime::router::{self, Format};
 use tool_runtime::{
-    tool, Dialect, ErrorCode, Registry, RepairPolicy, ToolCall, ToolError, ToolOutput,
+    tool, ErrorCode, Provider, Registry, RepairPolicy, ToolCall, ToolError, ToolOutput,
 };
 
 /// Panics that `tool-runtime` contains on purpose: inside `llm_json`, which the lenient repair
@@ -169,14 +169,14 @@ pub fn check_text(data: &[u8]) {
 // ---------------------------------------------------------------------------------------------
 // Provider routers
 
-/// The provider format a selector byte names.
-pub fn provider_format(byte: u8) -> Format {
+/// The provider a selector byte names (`None`: detect it).
+pub fn provider_format(byte: u8) -> Option<Provider> {
     [
-        Format::Auto,
-        Format::OpenAiChat,
-        Format::OpenAiResponses,
-        Format::Anthropic,
-        Format::Gemini,
+        None,
+        Some(Provider::OpenAiChat),
+        Some(Provider::OpenAiResponses),
+        Some(Provider::Anthropic),
+        Some(Provider::Gemini),
     ][usize::from(byte) % 5]
 }
 
@@ -189,19 +189,22 @@ pub fn check_router(data: &[u8]) {
     };
     let format = provider_format(selector);
     let text = lossy(rest);
-    let Ok(routed) = router::route_str(format, &text) else {
+    let routed = match format {
+        Some(provider) => router::route_str(provider, &text),
+        None => router::route_auto_str(&text),
+    };
+    let Ok(routed) = routed else {
         return;
     };
-    assert_ne!(routed.format, Format::Auto, "{routed:?}");
-    if format != Format::Auto {
-        assert_eq!(routed.format, format);
+    if let Some(provider) = format {
+        assert_eq!(routed.provider, provider);
     } else {
-        let again = router::route_str(routed.format, &text);
+        let again = router::route_str(routed.provider, &text);
         assert_eq!(
             again.as_ref(),
             Ok(&routed),
             "Auto and {:?} disagree",
-            routed.format
+            routed.provider
         );
     }
     for call in &routed.calls {
@@ -407,7 +410,7 @@ pub struct Sandbox {
     _dir: tempfile::TempDir,
     /// Each repair policy's registry, all on the same root.
     pub registries: [Registry; 3],
-    /// The runtime `call` and `dispatch_all` run on.
+    /// The runtime `call` and `call_all` run on.
     pub runtime: tokio::runtime::Runtime,
 }
 
@@ -509,7 +512,7 @@ pub fn check_output(output: &ToolOutput, max: usize) {
 }
 
 /// Target `pipeline`: byte 0 picks the repair policy (bits 0-1: off, safe, lenient) and how
-/// the call is made (bits 2-3: `call_blocking`, `call`, or a batch through `dispatch_all`);
+/// the call is made (bits 2-3: `call_blocking`, `call`, or a batch through `call_all`);
 /// the rest is `name \0 arguments`, or for a batch such calls separated by `\x01`. Every call
 /// gets exactly one output, within the cap, never a panic, and no output shows the file
 /// outside the root unless the call's own text held it.
@@ -556,7 +559,7 @@ pub fn check_pipeline(data: &[u8]) {
                     ToolCall::new(format!("call_{n}"), name, args)
                 })
                 .collect();
-            let outputs = sandbox.runtime.block_on(registry.dispatch_all(&calls));
+            let outputs = sandbox.runtime.block_on(registry.call_all(&calls));
             assert_eq!(outputs.len(), calls.len(), "not one output per call");
             for (call, output) in calls.iter().zip(&outputs) {
                 check(&call.name, &call.arguments, output);
@@ -572,7 +575,7 @@ mod rules;
 /// The export target: the input is a tool's JSON Schema. A registry of one to eight copies of
 /// it (enough to spend Anthropic's per-request budget) is exported in every dialect. No export
 /// may panic; every export must keep its provider's documented rules (each tool that goes out
-/// strict, its strict subset); and a tool goes out strict exactly when `strict_check` says it
+/// strict, its strict subset); and a tool goes out strict exactly when `Export::check` says it
 /// can.
 pub fn check_export(data: &[u8]) {
     let Ok(schema) = serde_json::from_slice::<Value>(data) else {
@@ -593,20 +596,21 @@ pub fn check_export(data: &[u8]) {
     let Ok(registry) = registry else {
         return;
     };
-    for dialect in rules::dialects() {
-        let export = registry.export_schema(dialect);
-        let broken = rules::violations(dialect, &export);
+    for dialect @ (provider, strict) in rules::dialects() {
+        let exported = registry.export(provider).strict(strict);
+        let export = exported.to_value();
+        let broken = rules::violations(provider, &export);
         assert!(broken.is_empty(), "{dialect:?} of {schema}: {broken:#?}");
-        if !dialect.is_strict() {
+        if !strict {
             continue;
         }
         let tools = export.as_array().expect("a list of tools");
         for (i, tool) in tools.iter().enumerate() {
-            let strict = match dialect {
-                Dialect::OpenAiChat { .. } => tool["function"]["strict"] == true,
+            let strict = match provider {
+                Provider::OpenAiChat => tool["function"]["strict"] == true,
                 _ => tool["strict"] == true,
             };
-            let checked = registry.strict_check(&format!("tool_{i}"), dialect);
+            let checked = exported.check(&format!("tool_{i}"));
             assert_eq!(
                 strict,
                 checked.is_ok(),

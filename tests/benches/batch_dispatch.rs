@@ -1,4 +1,4 @@
-//! A batch of 1,000 calls through `dispatch_all`, against a plain `join_all` of the same tool
+//! A batch of 1,000 calls through `call_all`, against a plain `join_all` of the same tool
 //! futures.
 //!
 //! `cargo bench -p tool-tests --features bench --bench batch_dispatch`
@@ -31,7 +31,7 @@ fn bench(c: &mut Criterion) {
 
     let expected = search_tool::baseline("search", &args).expect("the baseline runs");
     for batch in [&shared, &exclusive] {
-        let outputs = runtime.block_on(registry.dispatch_all(batch));
+        let outputs = runtime.block_on(registry.call_all(batch));
         assert_eq!(outputs.len(), CALLS);
         assert!(outputs.iter().all(|o| o.to_model_text() == expected));
     }
@@ -54,11 +54,11 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("dispatch_all_parallel_safe", |b| {
         b.to_async(&runtime)
-            .iter(|| registry.dispatch_all(black_box(&shared)))
+            .iter(|| registry.call_all(black_box(&shared)))
     });
     group.bench_function("dispatch_all_exclusive", |b| {
         b.to_async(&runtime)
-            .iter(|| registry.dispatch_all(black_box(&exclusive)))
+            .iter(|| registry.call_all(black_box(&exclusive)))
     });
     group.finish();
 }

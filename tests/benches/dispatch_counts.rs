@@ -51,7 +51,7 @@ fn main() {
                 };
                 let batch = calls(tool);
                 for _ in 0..batches {
-                    black_box(registry.dispatch_all(black_box(&batch)).await);
+                    black_box(registry.call_all(black_box(&batch)).await);
                 }
             }
             other => panic!("unknown path {other}"),

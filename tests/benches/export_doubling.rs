@@ -7,7 +7,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use std::hint::black_box;
-use tool_runtime::{Dialect, DynamicTool, Registry, ToolOutput};
+use tool_runtime::{DynamicTool, Provider, Registry, ToolOutput};
 
 fn doubling(levels: usize) -> serde_json::Value {
     let mut defs = serde_json::Map::new();
@@ -29,12 +29,9 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     for levels in [8, 16, 32] {
         let schema = doubling(levels);
-        for dialect in [
-            Dialect::Gemini,
-            Dialect::Anthropic { strict: true },
-            Dialect::OpenAiChat { strict: true },
-        ] {
-            group.bench_function(format!("{}/{levels}_levels", dialect.as_str()), |b| {
+        // Gemini inlines; the other two lower to strict form.
+        for provider in [Provider::Gemini, Provider::Anthropic, Provider::OpenAiChat] {
+            group.bench_function(format!("{}/{levels}_levels", provider.as_str()), |b| {
                 b.iter(|| {
                     // A fresh registry each time: exports are cached per registry.
                     let tool = DynamicTool::new("d", "Doubles.", schema.clone(), |_, _| async {
@@ -45,7 +42,7 @@ fn bench(c: &mut Criterion) {
                         .dynamic(tool)
                         .build()
                         .unwrap();
-                    black_box(registry.export_schema(dialect.with_strict(dialect.is_strict())))
+                    black_box(registry.export(provider).strict(true).to_value())
                 })
             });
         }

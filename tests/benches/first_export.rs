@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tool_runtime::Dialect;
+use tool_runtime::Provider;
 
 #[path = "search_tool.rs"]
 mod search_tool;
@@ -42,14 +42,13 @@ fn main() {
         Some(name) => (name, true),
         None => (what.as_str(), false),
     };
-    let dialect: Dialect = name.parse().expect("a dialect");
-    let dialect = dialect.with_strict(strict);
+    let provider: Provider = name.parse().expect("a provider");
     // The same 1,000 copies as `registry_scale.rs`.
     let defs = search_tool::search_copies(1_000);
     let registry = search_tool::builder_of(&defs).build().expect("it builds");
     let faults = page_faults();
     let start = Instant::now();
-    let export = registry.export_schema_shared(black_box(dialect));
+    let export = registry.export(black_box(provider)).strict(strict).shared();
     let elapsed = start.elapsed();
     let faults = page_faults() - faults;
     black_box(&export);

@@ -6,7 +6,7 @@
 //! `anthropic`, `anthropic_strict`, `gemini`, `mcp`); N how many times.
 
 use std::hint::black_box;
-use tool_runtime::Dialect;
+use tool_runtime::Provider;
 
 #[path = "search_tool.rs"]
 mod search_tool;
@@ -42,16 +42,19 @@ fn main() {
                 Some(name) => (name, true),
                 None => (what, false),
             };
-            let dialect: Dialect = name.parse().expect("a dialect");
-            let dialect = dialect.with_strict(strict);
+            let provider: Provider = name.parse().expect("a provider");
             if repeat {
                 let registry = builder(&defs).build().expect("it builds");
-                drop(registry.export_schema_shared(dialect));
-                (0..times).for_each(|_| drop(black_box(registry.export_schema(dialect))));
+                drop(registry.export(provider).strict(strict).shared());
+                (0..times).for_each(|_| {
+                    drop(black_box(
+                        registry.export(provider).strict(strict).to_value(),
+                    ))
+                });
             } else {
                 (0..times).for_each(|_| {
                     let registry = builder(&defs).build().expect("it builds");
-                    drop(black_box(registry.export_schema_shared(dialect)));
+                    drop(black_box(registry.export(provider).strict(strict).shared()));
                 });
             }
         }

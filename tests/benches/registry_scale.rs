@@ -12,7 +12,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
-use tool_runtime::Dialect;
+use tool_runtime::Provider;
 
 #[path = "search_tool.rs"]
 mod search_tool;
@@ -49,31 +49,37 @@ fn bench(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
-    for dialect in Dialect::ALL.iter().copied().chain(
-        Dialect::ALL
-            .iter()
-            .filter(|d| d.has_strict_mode())
-            .map(|d| d.with_strict(true)),
-    ) {
+    let shapes = Provider::ALL.into_iter().map(|p| (p, false)).chain(
+        Provider::ALL
+            .into_iter()
+            .filter(|p| p.has_strict_mode())
+            .map(|p| (p, true)),
+    );
+    for (provider, strict) in shapes {
         let label = format!(
             "export_{}{}",
-            dialect.as_str(),
-            if dialect.is_strict() { "_strict" } else { "" }
+            provider.as_str(),
+            if strict { "_strict" } else { "" }
         );
         // Repeated exports (what an agent pays per request): the registry's cached export,
         // copied, and shared without a copy.
         group.bench_function(&label, |b| {
-            b.iter_with_large_drop(|| registry.export_schema(black_box(dialect)))
+            b.iter_with_large_drop(|| {
+                registry
+                    .export(black_box(provider))
+                    .strict(strict)
+                    .to_value()
+            })
         });
         group.bench_function(format!("{label}_shared"), |b| {
-            b.iter_with_large_drop(|| registry.export_schema_shared(black_box(dialect)))
+            b.iter_with_large_drop(|| registry.export(black_box(provider)).strict(strict).shared())
         });
         // The first export of a fresh registry: the dialect's lowering of every schema.
         group.bench_function(format!("{label}_first"), |b| {
             b.iter_batched(
                 || builder(&defs).build().expect("it builds"),
                 |fresh| {
-                    let _ = fresh.export_schema_shared(black_box(dialect));
+                    let _ = fresh.export(black_box(provider)).strict(strict).shared();
                     fresh
                 },
                 BatchSize::PerIteration,
@@ -83,28 +89,28 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     // What each request pays to put the tool list in its body: the shared `Value` serialized
-    // again, or the text `export_schema_json` wrote once, copied; into a fresh `Vec` (as
+    // again, or the text `Export::raw_json` wrote once, copied; into a fresh `Vec` (as
     // `serde_json::to_vec` does), and into a buffer kept from request to request.
-    let dialect = Dialect::OpenAiChat { strict: true };
+    let export = registry.export(Provider::OpenAiChat).strict(true);
     let mut group = c.benchmark_group("request_body_1000_tools");
     group.sample_size(20);
     group.bench_function("tools_as_value", |b| {
-        b.iter_with_large_drop(|| write_body(Vec::new(), &*registry.export_schema_shared(dialect)))
+        b.iter_with_large_drop(|| write_body(Vec::new(), &*export.shared()))
     });
     group.bench_function("tools_as_json", |b| {
-        b.iter_with_large_drop(|| write_body(Vec::new(), &*registry.export_schema_json(dialect)))
+        b.iter_with_large_drop(|| write_body(Vec::new(), &*export.raw_json()))
     });
     let mut kept = Some(Vec::with_capacity(1 << 20));
     group.bench_function("tools_as_value_reused_buffer", |b| {
         b.iter(|| {
             let body = reuse(&mut kept);
-            kept = Some(write_body(body, &*registry.export_schema_shared(dialect)));
+            kept = Some(write_body(body, &*export.shared()));
         })
     });
     group.bench_function("tools_as_json_reused_buffer", |b| {
         b.iter(|| {
             let body = reuse(&mut kept);
-            kept = Some(write_body(body, &*registry.export_schema_json(dialect)));
+            kept = Some(write_body(body, &*export.raw_json()));
         })
     });
     group.finish();

@@ -1,6 +1,6 @@
 //! The attack corpus (`tests/attacks/*.jsonl`), replayed in-process: every hostile or broken
-//! input goes through `registry.call`, and every file again as one `dispatch_all` batch, and
-//! the batches of `batches.jsonl` through a provider router and `run_calls`. Each input must
+//! input goes through `registry.call`, and every file again as one `call_all` batch, and
+//! the batches of `batches.jsonl` through a provider router and `answer_all`. Each input must
 //! get its expected structured error or result, no call may panic the test, every call id
 //! gets exactly one output, every output stays under the cap, and memory stays bounded.
 //! (`tool-examples/tests/attacks.rs` replays a sample through the CLI and the MCP server.)
@@ -11,9 +11,9 @@ mod attacks;
 use attacks::{check, AttackWorkspace, Entry, Expect};
 use serde::Serialize;
 use std::time::{Duration, Instant};
-use tool_runtime::router::{self, Format};
+use tool_runtime::router;
 use tool_runtime::{
-    tool, Approval, ApprovalRequest, Dialect, Registry, ToolCall, ToolError, ToolOutput,
+    tool, Approval, ApprovalRequest, Provider, Registry, ToolCall, ToolError, ToolOutput,
 };
 
 // ---- the misbehaving tools the corpus calls beside the example tools ----------------------
@@ -289,7 +289,7 @@ async fn every_file_as_one_batch_gets_one_output_per_call() {
             .enumerate()
             .map(|(i, e)| ToolCall::new(format!("{file}_{i}"), e.tool_name(), e.argument_text()))
             .collect();
-        let outputs = registry.dispatch_all(&calls).await;
+        let outputs = registry.call_all(&calls).await;
         assert_eq!(outputs.len(), calls.len(), "{file}: one output per call");
         for (entry, output) in entries.iter().zip(&outputs) {
             let expect = entry.expect.clone().unwrap_or_default();
@@ -319,8 +319,8 @@ async fn batches_from_a_router_get_exactly_one_result_per_call() {
         let expected = batch.expand();
         let response = batch.response();
         let format = match batch.format.as_str() {
-            "anthropic" => Format::Anthropic,
-            _ => Format::OpenAiChat,
+            "anthropic" => Provider::Anthropic,
+            _ => Provider::OpenAiChat,
         };
         let turn =
             router::route(format, &response).unwrap_or_else(|e| panic!("{}: {e}", entry.name));
@@ -328,7 +328,7 @@ async fn batches_from_a_router_get_exactly_one_result_per_call() {
 
         // Every call gets one output, in order, with the outcome its template expects.
         let started = Instant::now();
-        let outputs = registry.dispatch_all(&turn.calls).await;
+        let outputs = registry.call_all(&turn.calls).await;
         assert_eq!(outputs.len(), expected.len(), "{}", entry.name);
         assert!(
             started.elapsed() < Duration::from_secs(30),
@@ -346,10 +346,10 @@ async fn batches_from_a_router_get_exactly_one_result_per_call() {
         }
 
         // Formatted for the provider: exactly one result per call, in order, ids quoted back.
-        let dialect = turn.format.dialect().unwrap();
-        let formatted = registry.run_calls(dialect, &turn.calls).await;
+        let dialect = turn.provider;
+        let formatted = registry.answer_all(dialect, &turn.calls).await;
         let ids: Vec<String> = match dialect {
-            Dialect::Anthropic { .. } => formatted.messages[0]["content"]
+            Provider::Anthropic => formatted.messages[0]["content"]
                 .as_array()
                 .unwrap()
                 .iter()

@@ -10,10 +10,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
+use tool_runtime::export::{StrictIssueKind, StrictLimit};
 use tool_runtime::pipeline::FilledBy;
-use tool_runtime::{
-    tool, Dialect, ErrorCode, Registry, RegistryBuilder, StrictIssueKind, StrictLimit, ToolDef,
-};
+use tool_runtime::{tool, ErrorCode, Provider, Registry, RegistryBuilder, ToolDef};
 use tool_tests::Catalogue;
 
 /// A tree of names: a recursive type, which OpenAI's strict mode allows and Anthropic's and
@@ -115,9 +114,9 @@ fn every_export_follows_its_providers_rules() {
         ("tests", tests_registry()),
         ("examples", examples_registry(dir.path())),
     ] {
-        for dialect in dialects() {
-            let export = registry.export_schema(dialect);
-            let found = violations(dialect, &export);
+        for dialect @ (provider, strict) in dialects() {
+            let export = registry.export(provider).strict(strict).to_value();
+            let found = violations(provider, &export);
             assert!(
                 found.is_empty(),
                 "{which} in {dialect:?}:\n{}",
@@ -131,18 +130,19 @@ fn every_export_follows_its_providers_rules() {
 #[test]
 fn each_dialect_is_exported_once_and_shared() {
     let registry = tests_registry();
-    for dialect in dialects() {
-        let shared = registry.export_schema_shared(dialect);
+    for dialect @ (provider, strict) in dialects() {
+        let export = registry.export(provider).strict(strict);
+        let shared = export.shared();
         assert!(std::sync::Arc::ptr_eq(
             &shared,
-            &registry.export_schema_shared(dialect)
+            &registry.export(provider).strict(strict).shared()
         ));
-        assert_eq!(registry.export_schema(dialect), *shared);
+        assert_eq!(export.to_value(), *shared);
         // The text form is the same list, written once.
-        let text = registry.export_schema_json(dialect);
+        let text = export.raw_json();
         assert!(std::sync::Arc::ptr_eq(
             &text,
-            &registry.export_schema_json(dialect)
+            &registry.export(provider).strict(strict).raw_json()
         ));
         assert_eq!(
             text.get(),
@@ -150,15 +150,18 @@ fn each_dialect_is_exported_once_and_shared() {
             "{dialect:?}"
         );
     }
-    let chat = registry.export_schema_shared(Dialect::OpenAiChat { strict: false });
-    let strict = registry.export_schema_shared(Dialect::OpenAiChat { strict: true });
+    let chat = registry.export(Provider::OpenAiChat).shared();
+    let strict = registry.export(Provider::OpenAiChat).strict(true).shared();
     assert_ne!(chat, strict, "strict and non-strict exports are told apart");
 }
 
 #[test]
 fn strict_exports_are_strict_where_the_tool_allows_it() {
     let registry = tests_registry();
-    let tools = registry.export_schema(Dialect::OpenAiChat { strict: true });
+    let tools = registry
+        .export(Provider::OpenAiChat)
+        .strict(true)
+        .to_value();
     let strict: Vec<(&str, bool)> = tools
         .as_array()
         .unwrap()
@@ -175,7 +178,7 @@ fn strict_exports_are_strict_where_the_tool_allows_it() {
         assert_eq!(*is_strict, expected, "{name}");
     }
     // Anthropic refuses recursion: the tree tool falls back there, and only there.
-    let anthropic = registry.export_schema(Dialect::Anthropic { strict: true });
+    let anthropic = registry.export(Provider::Anthropic).strict(true).to_value();
     let tree = anthropic
         .as_array()
         .unwrap()
@@ -184,7 +187,8 @@ fn strict_exports_are_strict_where_the_tool_allows_it() {
         .unwrap();
     assert!(tree.get("strict").is_none(), "{tree}");
     let issues = registry
-        .strict_check("count_nodes", Dialect::Anthropic { strict: true })
+        .export(Provider::Anthropic)
+        .check("count_nodes")
         .unwrap_err();
     assert_eq!(
         issues.issues[0].kind,
@@ -196,7 +200,8 @@ fn strict_exports_are_strict_where_the_tool_allows_it() {
 fn a_tool_that_cant_be_strict_says_why_and_goes_out_as_it_is() {
     let registry = tests_registry();
     let issues = registry
-        .strict_check("kinds", Dialect::OpenAiResponses { strict: false })
+        .export(Provider::OpenAiResponses)
+        .check("kinds")
         .unwrap_err();
     assert_eq!(issues.tool, "kinds");
     assert_eq!(issues.issues.len(), 1, "{issues}");
@@ -207,7 +212,10 @@ fn a_tool_that_cant_be_strict_says_why_and_goes_out_as_it_is() {
     assert_eq!(issues.issues[0].kind, StrictIssueKind::OpenObject);
     assert!(issues.to_string().contains("a map"), "{issues}");
 
-    let tools = registry.export_schema(Dialect::OpenAiResponses { strict: true });
+    let tools = registry
+        .export(Provider::OpenAiResponses)
+        .strict(true)
+        .to_value();
     let kinds = tools
         .as_array()
         .unwrap()
@@ -222,25 +230,26 @@ fn a_tool_that_cant_be_strict_says_why_and_goes_out_as_it_is() {
 
     // The same answer from the spec alone.
     let spec = registry.get("kinds").unwrap();
-    assert_eq!(
-        spec.strict_compatibility(Dialect::OpenAiChat { strict: true }),
-        Err(issues)
-    );
+    assert_eq!(spec.strict_compatibility(Provider::OpenAiChat), Err(issues));
 
     let opted_out = registry
-        .strict_check("echo", Dialect::OpenAiChat { strict: true })
+        .export(Provider::OpenAiChat)
+        .check("echo")
         .unwrap_err();
     assert_eq!(opted_out.issues[0].kind, StrictIssueKind::OptedOut);
     let no_mode = registry
-        .strict_check("add_numbers", Dialect::Gemini)
+        .export(Provider::Gemini)
+        .check("add_numbers")
         .unwrap_err();
     assert_eq!(no_mode.issues[0].kind, StrictIssueKind::NoStrictMode);
     let unknown = registry
-        .strict_check("nope", Dialect::OpenAiChat { strict: true })
+        .export(Provider::OpenAiChat)
+        .check("nope")
         .unwrap_err();
     assert_eq!(unknown.issues[0].kind, StrictIssueKind::UnknownTool);
     assert!(registry
-        .strict_check("search_products", Dialect::Anthropic { strict: true })
+        .export(Provider::Anthropic)
+        .check("search_products")
         .is_ok());
 }
 
@@ -262,7 +271,7 @@ fn anthropics_request_budget_spills_later_tools_to_non_strict() {
         .state(tool_examples::Workspace::new(dir.path()))
         .build()
         .unwrap();
-    let tools = registry.export_schema(Dialect::Anthropic { strict: true });
+    let tools = registry.export(Provider::Anthropic).strict(true).to_value();
     let strict: Vec<bool> = tools
         .as_array()
         .unwrap()
@@ -271,7 +280,8 @@ fn anthropics_request_budget_spills_later_tools_to_non_strict() {
         .collect();
     assert_eq!(strict, [true, true, true, true, true, true, false]);
     let issues = registry
-        .strict_check("s6", Dialect::Anthropic { strict: true })
+        .export(Provider::Anthropic)
+        .check("s6")
         .unwrap_err();
     assert_eq!(
         issues.issues[0].kind,
@@ -284,7 +294,7 @@ fn anthropics_request_budget_spills_later_tools_to_non_strict() {
     assert!(rules::anthropic::check(&tools).is_empty());
 
     // With the optional budget spent, a tool with no optional parameter still fits, and the
-    // export agrees with `strict_check` on every tool.
+    // export agrees with `Export::check` on every tool.
     let registry = copies
         .iter()
         .fold(Registry::builder().without_inventory(), |b, &t| {
@@ -297,10 +307,10 @@ fn anthropics_request_budget_spills_later_tools_to_non_strict() {
         .state(tool_examples::Workspace::new(dir.path()))
         .build()
         .unwrap();
-    let tools = registry.export_schema(Dialect::Anthropic { strict: true });
+    let tools = registry.export(Provider::Anthropic).strict(true).to_value();
     for tool in tools.as_array().unwrap() {
         let name = tool["name"].as_str().unwrap();
-        let checked = registry.strict_check(name, Dialect::Anthropic { strict: true });
+        let checked = registry.export(Provider::Anthropic).check(name);
         assert_eq!(tool.get("strict").is_some(), checked.is_ok(), "{name}");
     }
     assert_eq!(tools[7]["name"], "t_noop", "registry order is by name");
@@ -318,7 +328,7 @@ fn anthropics_request_budget_spills_later_tools_to_non_strict() {
         })
         .build()
         .unwrap();
-    let tools = registry.export_schema(Dialect::Anthropic { strict: true });
+    let tools = registry.export(Provider::Anthropic).strict(true).to_value();
     let strict = tools
         .as_array()
         .unwrap()
@@ -384,14 +394,11 @@ fn strict_call(schema: &Value, root: &Value) -> Value {
 fn every_strict_tool_runs_a_strict_shaped_call_with_nulls() {
     let dir = tempfile::tempdir().unwrap();
     for registry in [tests_registry(), examples_registry(dir.path())] {
-        for dialect in [
-            Dialect::OpenAiChat { strict: true },
-            Dialect::Anthropic { strict: true },
-        ] {
-            let export = registry.export_schema(dialect);
+        for dialect in [Provider::OpenAiChat, Provider::Anthropic] {
+            let export = registry.export(dialect).strict(true).to_value();
             for tool in export.as_array().unwrap() {
                 let (name, schema, strict) = match dialect {
-                    Dialect::OpenAiChat { .. } => (
+                    Provider::OpenAiChat => (
                         &tool["function"]["name"],
                         &tool["function"]["parameters"],
                         tool["function"]["strict"] == true,
@@ -464,27 +471,27 @@ async fn nulls_from_a_strict_call_become_the_tools_defaults() {
 fn names_a_provider_rejects_are_mapped_and_mapped_back() {
     let registry = tests_registry();
     let openai = registry
-        .exported_name("math.add", Dialect::OpenAiChat { strict: false })
+        .export(Provider::OpenAiChat)
+        .name_of("math.add")
         .unwrap();
     assert_eq!(openai, "math_add");
     assert_eq!(
-        registry.exported_name("math.add", Dialect::Mcp),
+        registry.export(Provider::Mcp).name_of("math.add"),
         Some("math.add")
     );
     assert_eq!(
-        registry.exported_name("math.add", Dialect::Gemini),
+        registry.export(Provider::Gemini).name_of("math.add"),
         Some("math.add")
     );
     let code = registry
-        .exported_name("2fa:verify code", Dialect::Gemini)
+        .export(Provider::Gemini)
+        .name_of("2fa:verify code")
         .unwrap();
     assert_eq!(code, "_2fa:verify_code");
     let long = "a_tool_name_that_runs_far_past_the_sixty_four_characters_openai_allows";
-    let short = registry
-        .exported_name(long, Dialect::Anthropic { strict: true })
-        .unwrap();
+    let short = registry.export(Provider::Anthropic).name_of(long).unwrap();
     assert_eq!(short.len(), 64);
-    assert_eq!(registry.exported_name(long, Dialect::Mcp), Some(long));
+    assert_eq!(registry.export(Provider::Mcp).name_of(long), Some(long));
 
     // A call to an exported name reaches the tool.
     assert_eq!(
@@ -501,7 +508,8 @@ fn names_a_provider_rejects_are_mapped_and_mapped_back() {
     );
     assert!(!registry.call_blocking(code, "{}").is_error());
     let mcp_code = registry
-        .exported_name("2fa:verify code", Dialect::Mcp)
+        .export(Provider::Mcp)
+        .name_of("2fa:verify code")
         .unwrap();
     assert!(
         !registry.call_blocking(mcp_code, "{}").is_error(),
@@ -512,7 +520,7 @@ fn names_a_provider_rejects_are_mapped_and_mapped_back() {
 #[test]
 fn gemini_leaves_out_empty_parameters_and_sends_what_its_subset_cant_say_as_json_schema() {
     let registry = tests_registry();
-    let export = registry.export_schema(Dialect::Gemini);
+    let export = registry.export(Provider::Gemini).to_value();
     let find = |name: &str| {
         export["functionDeclarations"]
             .as_array()
@@ -550,7 +558,7 @@ fn gemini_leaves_out_empty_parameters_and_sends_what_its_subset_cant_say_as_json
 #[test]
 fn mcp_lists_the_title() {
     let registry = tests_registry();
-    let tools = registry.export_schema(Dialect::Mcp);
+    let tools = registry.export(Provider::Mcp).to_value();
     let echo = tools
         .as_array()
         .unwrap()
@@ -597,14 +605,17 @@ fn full_exports_match_their_snapshots() {
         .unwrap();
     snapshot(
         "openai_chat_strict",
-        &registry.export_schema(Dialect::OpenAiChat { strict: true }),
+        &registry
+            .export(Provider::OpenAiChat)
+            .strict(true)
+            .to_value(),
     );
     snapshot(
         "anthropic_strict",
-        &registry.export_schema(Dialect::Anthropic { strict: true }),
+        &registry.export(Provider::Anthropic).strict(true).to_value(),
     );
-    snapshot("gemini", &registry.export_schema(Dialect::Gemini));
-    snapshot("mcp", &registry.export_schema(Dialect::Mcp));
+    snapshot("gemini", &registry.export(Provider::Gemini).to_value());
+    snapshot("mcp", &registry.export(Provider::Mcp).to_value());
 }
 
 #[test]
@@ -613,7 +624,7 @@ fn the_rules_catch_what_each_provider_rejects() {
     let registry = registry_of(&[tool_tests::search_products::TOOL])
         .build()
         .unwrap();
-    let mut plain = registry.export_schema(Dialect::OpenAiChat { strict: false });
+    let mut plain = registry.export(Provider::OpenAiChat).to_value();
     plain[0]["function"]["strict"] = json!(true);
     let found = rules::openai::check_chat(&plain).join("\n");
     for expected in [
@@ -624,13 +635,16 @@ fn the_rules_catch_what_each_provider_rejects() {
     ] {
         assert!(found.contains(expected), "{expected}:\n{found}");
     }
-    let mut plain = registry.export_schema(Dialect::Anthropic { strict: false });
+    let mut plain = registry.export(Provider::Anthropic).to_value();
     plain[0]["strict"] = json!(true);
     let found = rules::anthropic::check(&plain).join("\n");
     assert!(found.contains("`minimum` is not supported"), "{found}");
     assert!(found.contains("oneOf"), "{found}");
     // A strict schema whose definition was left behind refers to nothing.
-    let mut strict = registry.export_schema(Dialect::OpenAiChat { strict: true });
+    let mut strict = registry
+        .export(Provider::OpenAiChat)
+        .strict(true)
+        .to_value();
     strict[0]["function"]["parameters"]["$defs"] = json!({});
     let found = rules::openai::check_chat(&strict).join("\n");
     assert!(found.contains("a reference to nothing"), "{found}");
@@ -672,14 +686,21 @@ fn definitions_that_double_never_blow_up_an_export() {
         .dynamic(tool)
         .build()
         .unwrap();
-    for dialect in Dialect::ALL {
+    for provider in Provider::ALL {
         for strict in [false, true] {
-            let dialect = dialect.with_strict(strict);
-            let text = registry.export_schema(dialect).to_string();
-            assert!(text.len() < 1_000_000, "{dialect:?}: {} bytes", text.len());
+            let text = registry
+                .export(provider)
+                .strict(strict)
+                .to_value()
+                .to_string();
+            assert!(
+                text.len() < 1_000_000,
+                "{provider:?} strict {strict}: {} bytes",
+                text.len()
+            );
         }
     }
-    let gemini = registry.export_schema(Dialect::Gemini);
+    let gemini = registry.export(Provider::Gemini).to_value();
     let declaration = &gemini["functionDeclarations"][0];
     assert!(
         declaration.get("parametersJsonSchema").is_some(),

@@ -91,7 +91,7 @@ async fn ten_thousand_mixed_calls_come_back_in_order_and_exclusive_calls_never_o
             ToolCall::new(format!("call_{i}"), name, args.to_string())
         })
         .collect();
-    let outputs = registry.dispatch_all(&calls).await;
+    let outputs = registry.call_all(&calls).await;
     assert_eq!(outputs.len(), calls.len());
     for (i, output) in outputs.iter().enumerate() {
         if i % 97 == 0 {
@@ -194,7 +194,7 @@ async fn a_panicking_tool_gives_an_error_output_and_the_registry_keeps_working()
         ToolCall::new("b", "explode_async", r#"{"why": "async"}"#),
         ToolCall::new("c", "peek", r#"{"n": 7}"#),
     ];
-    let outputs = registry.dispatch_all(&calls).await;
+    let outputs = registry.call_all(&calls).await;
     let first = outputs[0].as_error().unwrap();
     assert_eq!(first.code, ErrorCode::Panicked);
     assert!(first.message.contains("boom: sync"), "{}", first.message);
@@ -358,7 +358,7 @@ async fn cancelling_a_batch_ends_every_unfinished_call() {
         ToolCall::new("slow2", "nap", r#"{"ms": 60000}"#),
     ];
     let started = Instant::now();
-    let outputs = registry.dispatch_all_until(&calls, &cancel).await;
+    let outputs = registry.call_all_until(&calls, &cancel).await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(outputs[0], ToolOutput::json(&1));
     assert_eq!(outputs[1].as_error().unwrap().code, ErrorCode::Cancelled);
@@ -388,7 +388,7 @@ async fn the_concurrency_limit_holds() {
     let calls: Vec<ToolCall> = (0..20)
         .map(|i| ToolCall::new(format!("c{i}"), "crowd", "{}"))
         .collect();
-    let outputs = registry.dispatch_all(calls).await;
+    let outputs = registry.call_all(calls).await;
     assert!(outputs.iter().all(|o| o == &ToolOutput::text("done")));
     let most = MOST_IN_FLIGHT.load(Ordering::SeqCst);
     assert!((2..=3).contains(&most), "{most} ran at once");
@@ -461,10 +461,10 @@ fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
     tracing::subscriber::with_default(capture.clone(), || {
         runtime.block_on(async {
             registry
-                .call_tool(&ToolCall::new("call_9", "peek", r#"{"n": 3}"#))
+                .call_all([ToolCall::new("call_9", "peek", r#"{"n": 3}"#)])
                 .await;
             registry
-                .call_tool(&ToolCall::new("call_10", "explode", r#"{"why": "x"}"#))
+                .call_all([ToolCall::new("call_10", "explode", r#"{"why": "x"}"#)])
                 .await;
         });
         // `call_blocking` too: a sync tool run inline, an async one, an unknown name.
@@ -564,7 +564,7 @@ async fn parallel_and_timeout_on_the_attribute() {
         ToolCall::new("b", "rendezvous", "{}"),
     ];
     assert_eq!(
-        registry.dispatch_all(&together).await,
+        registry.call_all(&together).await,
         [ToolOutput::text("met"), ToolOutput::text("met")]
     );
     let apart = [
@@ -573,7 +573,7 @@ async fn parallel_and_timeout_on_the_attribute() {
     ];
     // Run one after the other, the first waits alone until its timeout. (Tokio's barrier
     // still counts that arrival, so the second then gets through.)
-    let outputs = registry.dispatch_all(&apart).await;
+    let outputs = registry.call_all(&apart).await;
     assert_eq!(
         outputs[0].as_error().map(|e| e.code),
         Some(ErrorCode::Timeout),

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use tool_runtime::{tool, Dialect, Registry, ToolContext, ToolDef};
+use tool_runtime::{tool, Provider, Registry, ToolContext, ToolDef};
 
 fn registry(tool: ToolDef) -> Registry {
     Registry::builder()
@@ -15,7 +15,7 @@ fn registry(tool: ToolDef) -> Registry {
 }
 
 fn input_schema(registry: &Registry) -> Value {
-    registry.export_schema(Dialect::Mcp)[0]["inputSchema"].clone()
+    registry.export(Provider::Mcp).to_value()[0]["inputSchema"].clone()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ fn summarise(
 #[test]
 fn a_doc_opening_with_unicode_whitespace_is_read() {
     let registry = registry(summarise::TOOL);
-    let tool = &registry.export_schema(Dialect::Mcp)[0];
+    let tool = &registry.export(Provider::Mcp).to_value()[0];
     assert_eq!(
         tool["description"],
         "\u{a0}Fetch a page,\n\u{3000}then summarise it."

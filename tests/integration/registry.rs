@@ -219,12 +219,12 @@ fn tools_keep_the_order_they_were_given_in() {
     // `noop` is collected by inventory only; `add_numbers` is registered by hand too, so it
     // takes its place among the given tools.
     assert_eq!(names, ["noop", "zeta", "add_numbers", "alpha", "mid"]);
-    for dialect in [
-        tool_runtime::Dialect::OpenAiChat { strict: false },
-        tool_runtime::Dialect::Mcp,
-        tool_runtime::Dialect::Anthropic { strict: true },
+    for (dialect, strict) in [
+        (tool_runtime::Provider::OpenAiChat, false),
+        (tool_runtime::Provider::Mcp, false),
+        (tool_runtime::Provider::Anthropic, true),
     ] {
-        let exported = registry.export_schema(dialect);
+        let exported = registry.export(dialect).strict(strict).to_value();
         let text = exported.to_string();
         let at = |name: &str| text.find(&format!("\"{name}\"")).unwrap();
         assert!(
@@ -345,7 +345,7 @@ fn legacy_and_hostile_schemas_replayed() {
 fn a_schema_at_the_depth_limit_is_kept_and_one_past_it_left_out() {
     use serde_json::{Map, Value};
     use tool_runtime::registry::MAX_SCHEMA_DEPTH;
-    use tool_runtime::{Dialect, DynamicTool, ToolOutput};
+    use tool_runtime::{DynamicTool, Provider, ToolOutput};
 
     // `{"type": "string"}` is 1 level; each wrapping object adds 2.
     let nested = |levels: usize| {
@@ -369,9 +369,12 @@ fn a_schema_at_the_depth_limit_is_kept_and_one_past_it_left_out() {
         .build()
         .unwrap();
     assert!(registry.get("deep").is_some() && registry.notes().is_empty());
-    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
-        let _ = registry.export_schema(dialect);
+    for provider in Provider::ALL {
+        for strict in [false, true] {
+            let _ = registry.export(provider).strict(strict).to_value();
+        }
     }
+    let _ = registry.export_schema();
     let call = format!("{}\"x\"{}", r#"{"a": "#.repeat(20), "}".repeat(20));
     let _ = registry.call_blocking("deep", &call);
 

@@ -2,7 +2,7 @@
 //! consumer relies on.
 
 use serde_json::{json, Value};
-use tool_runtime::{Dialect, Registry};
+use tool_runtime::{Provider, Registry};
 use tool_tests::Catalogue;
 
 fn registry() -> Registry {
@@ -182,7 +182,7 @@ fn every_schema_is_clean_and_valid() {
 
 #[test]
 fn mcp_export_has_the_mcp_shape() {
-    let tools = registry().export_schema(Dialect::Mcp);
+    let tools = registry().export(Provider::Mcp).to_value();
     let search = tools
         .as_array()
         .unwrap()

@@ -150,7 +150,7 @@ async fn a_dynamic_tool_is_validated_defaulted_and_dispatched() {
         ToolCall::new("w3", "weather.lookup", r#"{"city": "Lima", "unit": "K"}"#),
         ToolCall::new("e1", "echo", r#"{"word": "hi"}"#),
     ];
-    let outputs = registry.dispatch_all(&calls).await;
+    let outputs = registry.call_all(&calls).await;
     assert_eq!(
         outputs[0],
         ToolOutput::json(&json!({"city": "Oslo", "unit": "C", "call": "w1"}))

@@ -13,27 +13,25 @@ pub mod mcp;
 pub mod openai;
 
 use serde_json::Value;
-use tool_runtime::Dialect;
+use tool_runtime::Provider;
 
-/// Every dialect, strict and not.
-pub fn dialects() -> Vec<Dialect> {
-    let mut all: Vec<Dialect> = Vec::new();
-    for dialect in Dialect::ALL.iter().flat_map(|d| [*d, d.with_strict(true)]) {
-        if !all.contains(&dialect) {
-            all.push(dialect);
-        }
-    }
-    all
+/// Every export to check: each provider, and in strict mode too where it has one.
+pub fn dialects() -> Vec<(Provider, bool)> {
+    Provider::ALL
+        .into_iter()
+        .flat_map(|p| [(p, false), (p, true)])
+        .filter(|&(p, strict)| !strict || p.has_strict_mode())
+        .collect()
 }
 
 /// The provider's rules, for one export.
-pub fn violations(dialect: Dialect, export: &Value) -> Vec<String> {
-    match dialect {
-        Dialect::OpenAiChat { .. } => openai::check_chat(export),
-        Dialect::OpenAiResponses { .. } => openai::check_responses(export),
-        Dialect::Anthropic { .. } => anthropic::check(export),
-        Dialect::Gemini => gemini::check(export),
-        Dialect::Mcp => mcp::check(export),
+pub fn violations(provider: Provider, export: &Value) -> Vec<String> {
+    match provider {
+        Provider::OpenAiChat => openai::check_chat(export),
+        Provider::OpenAiResponses => openai::check_responses(export),
+        Provider::Anthropic => anthropic::check(export),
+        Provider::Gemini => gemini::check(export),
+        Provider::Mcp => mcp::check(export),
         other => vec![format!("no rules for {other:?}")],
     }
 }

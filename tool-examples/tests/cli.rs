@@ -88,7 +88,7 @@ fn an_unknown_dialect_is_a_usage_error_naming_the_known_ones() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("unknown dialect") && stderr.contains("mcp"),
+        stderr.contains("unknown provider") && stderr.contains("mcp"),
         "{stderr}"
     );
 }

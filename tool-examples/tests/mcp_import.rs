@@ -15,8 +15,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 use tool_runtime::mcp::{HttpOptions, HttpServer, ImportNote, McpImport, McpServer};
 use tool_runtime::{
-    ApprovalPolicy, BuildError, CancellationToken, ContentBlock, Dialect, DynamicTool, ErrorCode,
-    NotificationKind, Notifier, Registry, ToolFlags, ToolOutput,
+    ApprovalPolicy, BuildError, CancellationToken, ContentBlock, DynamicTool, ErrorCode,
+    NotificationKind, Notifier, Provider, Registry, ToolFlags, ToolOutput,
 };
 
 /// Fails the test instead of hanging when `future` takes longer than `seconds`.
@@ -281,12 +281,15 @@ async fn foreign_servers_tools_are_called_and_export_to_every_dialect() {
     .await;
     assert_eq!(tally.to_model_text(), "7");
 
-    for dialect in every_dialect() {
-        let export = registry.export_schema(dialect);
-        let found = violations(dialect, &export);
+    for dialect @ (provider, strict) in every_dialect() {
+        let export = registry.export(provider).strict(strict).to_value();
+        let found = violations(provider, &export);
         assert!(found.is_empty(), "{dialect:?}:\n{}", found.join("\n"));
     }
-    let strict = registry.export_schema(Dialect::OpenAiChat { strict: true });
+    let strict = registry
+        .export(Provider::OpenAiChat)
+        .strict(true)
+        .to_value();
     let echo = strict
         .as_array()
         .unwrap()
@@ -433,9 +436,9 @@ async fn awkward_remote_schemas_come_in_clean_for_every_dialect() {
     }
     assert!(schema["properties"]["title"].get("x-order").is_none());
 
-    for dialect in every_dialect() {
-        let export = registry.export_schema(dialect);
-        let found = violations(dialect, &export);
+    for dialect @ (provider, strict) in every_dialect() {
+        let export = registry.export(provider).strict(strict).to_value();
+        let found = violations(provider, &export);
         assert!(found.is_empty(), "{dialect:?}:\n{}", found.join("\n"));
     }
 

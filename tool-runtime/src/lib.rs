@@ -35,14 +35,15 @@ mod approval;
 mod call;
 mod context;
 mod def;
-mod dialect;
 mod dispatch;
 mod error;
+pub mod export;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod notify;
 mod output;
 pub mod pipeline;
+pub mod provider;
 mod registration;
 pub mod registry;
 pub mod results;
@@ -56,7 +57,6 @@ pub use approval::{Approval, ApprovalPolicy, ApprovalRequest, Approver};
 pub use call::ToolCall;
 pub use context::{CallContext, Inject, ToolContext};
 pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
-pub use dialect::{Dialect, StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
 pub use error::{ErrorCode, ToolError};
 pub use notify::{LogLevel, Notification, NotificationKind, Notifier};
 pub use output::{
@@ -64,6 +64,7 @@ pub use output::{
     Truncation,
 };
 pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
+pub use provider::Provider;
 pub use registry::{BuildError, Location, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
 pub use state::{State, StateRequirement};

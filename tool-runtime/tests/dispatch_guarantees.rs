@@ -56,7 +56,7 @@ async fn exclusive_calls_run_in_the_models_order_even_when_one_needs_approval() 
         ToolCall::new("c1", "drop_table", "{}"),
         ToolCall::new("c2", "create_table", "{}"),
     ];
-    let outputs = registry.dispatch_all(&calls).await;
+    let outputs = registry.call_all(&calls).await;
     assert_eq!(outputs[0], ToolOutput::text("dropped"));
     assert_eq!(outputs[1], ToolOutput::text("created"));
     assert_eq!(
@@ -107,7 +107,7 @@ async fn a_timed_out_exclusive_sync_tool_still_runs_alone() {
         ToolCall::new("c1", "slow_write", "{}"),
         ToolCall::new("c2", "quick_write", "{}"),
     ];
-    let outputs = registry.dispatch_all(&calls).await;
+    let outputs = registry.call_all(&calls).await;
     assert_eq!(
         outputs[0].as_error().map(|e| e.code),
         Some(ErrorCode::Timeout)
@@ -160,10 +160,10 @@ async fn a_dynamic_tool_that_panics_gives_a_panicked_output_not_a_crashed_batch(
     ];
     let batch = tokio::spawn({
         let registry = Arc::clone(&registry);
-        async move { registry.dispatch_all(&calls).await }
+        async move { registry.call_all(&calls).await }
     })
     .await;
-    let outputs = batch.expect("dispatch_all panicked instead of giving a `panicked` error output");
+    let outputs = batch.expect("call_all panicked instead of giving a `panicked` error output");
     assert_eq!(outputs[0], ToolOutput::text("hello"));
     assert_eq!(
         outputs[1].as_error().map(|e| e.code),
@@ -185,7 +185,7 @@ async fn a_denied_dynamic_tool_never_runs() {
         .build()
         .unwrap();
     let calls = [ToolCall::new("c1", "first_word", r#"{"text": "rm -rf"}"#)];
-    let outputs = registry.dispatch_all(&calls).await;
+    let outputs = registry.call_all(&calls).await;
     assert_eq!(
         outputs[0].as_error().map(|e| e.code),
         Some(ErrorCode::Denied)
@@ -234,7 +234,7 @@ fn a_sync_call_answered_before_it_started_never_starts() {
         ToolCall::new("c2", "count_start", "{}"),
     ];
     runtime.block_on(async {
-        let outputs = registry.dispatch_all(&calls).await;
+        let outputs = registry.call_all(&calls).await;
         assert_eq!(outputs[0], ToolOutput::text("done"));
         assert_eq!(
             outputs[1].as_error().map(|e| e.code),

@@ -304,7 +304,7 @@ async fn cancelling_a_forwarded_call_tells_the_remote_server() {
         tokio::time::sleep(Duration::from_millis(300)).await;
         cancel.cancel();
     });
-    let outputs = bounded(30, registry.dispatch_all_until([call], &stop)).await;
+    let outputs = bounded(30, registry.call_all_until([call], &stop)).await;
     assert!(outputs[0].is_error(), "{:?}", outputs[0]);
     // Give the notification time to arrive.
     for _ in 0..40 {
@@ -342,7 +342,10 @@ async fn a_root_ref_schema_exports_a_strict_schema_that_takes_its_arguments() {
         ToolOutput::text("ok"),
         "the call itself is good"
     );
-    let export = registry.export_schema(tool_runtime::Dialect::OpenAiChat { strict: true });
+    let export = registry
+        .export(tool_runtime::Provider::OpenAiChat)
+        .strict(true)
+        .to_value();
     let function = &export[0]["function"];
     if function["strict"] == true {
         let parameters = &function["parameters"];

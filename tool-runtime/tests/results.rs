@@ -4,8 +4,8 @@
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tool_runtime::results::{self, ResultProblem};
-use tool_runtime::router::{self, Format, Routed};
-use tool_runtime::{tool, Dialect, Registry, ToolCall, ToolError, ToolOutput};
+use tool_runtime::router::{self, Routed};
+use tool_runtime::{tool, Provider, Registry, ToolCall, ToolError, ToolOutput};
 
 /// Get the current weather in a city.
 #[tool(read_only)]
@@ -84,7 +84,7 @@ fn fixture(name: &str) -> Value {
 }
 
 fn routed(name: &str) -> Routed {
-    router::route(Format::Auto, &fixture(name)).unwrap()
+    router::route_auto(&fixture(name)).unwrap()
 }
 
 fn block_on<F: std::future::Future>(future: F) -> F::Output {
@@ -96,8 +96,8 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
 
 fn run(name: &str) -> (Routed, results::FormattedResults) {
     let routed = routed(name);
-    let dialect = routed.format.dialect().unwrap();
-    let formatted = block_on(registry().run_calls(dialect, &routed.calls));
+    let dialect = routed.provider;
+    let formatted = block_on(registry().answer_all(dialect, &routed.calls));
     (routed, formatted)
 }
 
@@ -145,8 +145,8 @@ fn an_anthropic_error_result_always_has_content() {
     let calls = [ToolCall::new("toolu_1", "run_quiet", "{}")];
     for message in ["", "  "] {
         let output = ToolOutput::from(ToolError::new(message));
-        let formatted = results::format(
-            Dialect::Anthropic { strict: false },
+        let formatted = results::answer(
+            Provider::Anthropic,
             &calls,
             &[("toolu_1".to_owned(), output)],
         );
@@ -224,7 +224,7 @@ fn mcp_gets_a_call_tool_result_per_call() {
         ToolCall::new("3", "send_email", r#"{"to": "a@b.c", "body": "hi"}"#),
         ToolCall::new("4", "get_weather", r#"{"location": "Bogotá"}"#),
     ];
-    let formatted = block_on(registry.run_calls(Dialect::Mcp, &calls));
+    let formatted = block_on(registry.answer_all(Provider::Mcp, &calls));
     assert_eq!(
         formatted.messages,
         [
@@ -259,23 +259,23 @@ fn every_call_gets_exactly_one_result_in_every_dialect() {
         let calls = routed(name).calls;
         let outputs: Vec<Option<ToolOutput>> = calls
             .iter()
-            .map(|call| Some(block_on(registry.call_tool(call))))
+            .map(|call| block_on(registry.call_all(std::slice::from_ref(call))).pop())
             .collect();
-        for dialect in Dialect::ALL {
-            let formatted = results::format_in_order(*dialect, &calls, &outputs);
+        for dialect in Provider::ALL {
+            let formatted = results::answer_in_order(dialect, &calls, &outputs);
             assert!(formatted.problems.is_empty(), "{name} {dialect:?}");
             let answered: Vec<Value> = match dialect {
-                Dialect::OpenAiChat { .. } => formatted
+                Provider::OpenAiChat => formatted
                     .messages
                     .iter()
                     .map(|m| m["tool_call_id"].clone())
                     .collect(),
-                Dialect::OpenAiResponses { .. } => formatted
+                Provider::OpenAiResponses => formatted
                     .messages
                     .iter()
                     .map(|m| m["call_id"].clone())
                     .collect(),
-                Dialect::Anthropic { .. } => formatted
+                Provider::Anthropic => formatted
                     .messages
                     .iter()
                     .flat_map(|m| {
@@ -286,7 +286,7 @@ fn every_call_gets_exactly_one_result_in_every_dialect() {
                             .map(|b| b["tool_use_id"].clone())
                     })
                     .collect(),
-                Dialect::Gemini => formatted
+                Provider::Gemini => formatted
                     .messages
                     .iter()
                     .flat_map(|m| {
@@ -302,8 +302,8 @@ fn every_call_gets_exactly_one_result_in_every_dialect() {
             let expected: Vec<Value> = calls
                 .iter()
                 .map(|c| match dialect {
-                    Dialect::Gemini => json!(c.name),
-                    Dialect::Mcp => Value::Null,
+                    Provider::Gemini => json!(c.name),
+                    Provider::Mcp => Value::Null,
                     _ => json!(c.id),
                 })
                 .collect();
@@ -326,7 +326,7 @@ fn a_call_without_output_is_answered_and_a_stray_output_reported() {
         (calls[0].id.clone(), ToolOutput::text("18°C")),
         ("toolu_99".to_owned(), ToolOutput::text("from another turn")),
     ];
-    let formatted = results::format(Dialect::Anthropic { strict: false }, &calls, &outputs);
+    let formatted = results::answer(Provider::Anthropic, &calls, &outputs);
     let blocks = formatted.messages[0]["content"].as_array().unwrap();
     assert_eq!(blocks.len(), 2);
     assert_eq!(
@@ -361,8 +361,8 @@ fn a_call_without_output_is_answered_and_a_stray_output_reported() {
 fn gemini_history_keeps_the_signature_on_the_call_part() {
     let response = fixture("gemini/parallel_calls.json");
     let routed = router::gemini(&response).unwrap();
-    let formatted = block_on(registry().run_calls(Dialect::Gemini, &routed.calls));
-    let model_turn = results::call_turn(Dialect::Gemini, &routed.text, &routed.calls);
+    let formatted = block_on(registry().answer_all(Provider::Gemini, &routed.calls));
+    let model_turn = results::call_turn(Provider::Gemini, &routed.text, &routed.calls);
     assert_eq!(model_turn[0], response["candidates"][0]["content"]);
     let parts = formatted.messages[0]["parts"].as_array().unwrap();
     assert!(parts.iter().all(|p| p.get("thoughtSignature").is_none()));

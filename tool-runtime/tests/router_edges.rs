@@ -2,11 +2,12 @@
 //! the routers misread.
 
 use serde_json::json;
-use tool_runtime::router::{self, Format, RouteError};
+use tool_runtime::router::{self, RouteError};
+use tool_runtime::Provider;
 
 /// Gemini answers a blocked prompt with no `candidates` at all, only `promptFeedback`
 /// (python-genai `GenerateContentResponse`: "If the prompt was blocked, no candidates are
-/// returned"). The Gemini router reads it as a provider error, but `Format::Auto` doesn't
+/// returned"). The Gemini router reads it as a provider error, but `route_auto` doesn't
 /// recognize it as Gemini at all, so the caller is told to name the format.
 #[test]
 fn a_blocked_gemini_prompt_is_a_provider_error_under_auto_too() {
@@ -19,20 +20,20 @@ fn a_blocked_gemini_prompt_is_a_provider_error_under_auto_too() {
         "modelVersion": "gemini-2.5-flash",
         "responseId": "abc123"
     });
-    let named = router::route(Format::Gemini, &blocked);
+    let named = router::route(Provider::Gemini, &blocked);
     assert!(
         matches!(named, Err(RouteError::Provider { .. })),
         "the Gemini router itself calls it a blocked prompt: {named:?}"
     );
     assert_eq!(
         router::detect(&blocked),
-        Some(Format::Gemini),
+        Some(Provider::Gemini),
         "a Gemini response with only promptFeedback (a blocked prompt) is not detected as Gemini"
     );
     assert_eq!(
-        router::route(Format::Auto, &blocked),
+        router::route_auto(&blocked),
         named,
-        "Format::Auto gives a different answer than Format::Gemini for a blocked Gemini prompt"
+        "route_auto gives a different answer than Provider::Gemini for a blocked Gemini prompt"
     );
 }
 
@@ -46,7 +47,7 @@ fn a_chat_function_call_is_not_silently_dropped() {
         "index": 0, "finish_reason": "function_call",
         "message": {"role": "assistant", "content": null,
                     "function_call": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}}]});
-    let routed = router::route(Format::Auto, &response);
+    let routed = router::route_auto(&response);
     let calls = routed.as_ref().map(|r| r.calls.len()).unwrap_or(usize::MAX);
     assert!(
         calls == 1 || routed.is_err(),

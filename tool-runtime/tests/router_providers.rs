@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use tool_runtime::router::stream::{
     Accumulate, AnthropicStream, OpenAiChatStream, ResponsesStream, StreamEvent,
 };
-use tool_runtime::router::{self, Format, RouteError, Routed};
-use tool_runtime::{results, ToolCall};
+use tool_runtime::router::{self, RouteError, Routed};
+use tool_runtime::{results, Provider, ToolCall};
 
 fn path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -36,16 +36,12 @@ fn load_events(name: &str) -> Vec<Value> {
 }
 
 /// Routes a fixture both ways (named and detected) and checks they agree.
-fn route(format: Format, name: &str) -> Routed {
+fn route(provider: Provider, name: &str) -> Routed {
     let output = fixture(name);
-    let routed = router::route(format, &output).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(router::detect(&output), Some(format), "{name}");
-    assert_eq!(
-        router::route(Format::Auto, &output).unwrap(),
-        routed,
-        "{name}"
-    );
-    assert_eq!(routed.format, format);
+    let routed = router::route(provider, &output).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(router::detect(&output), Some(provider), "{name}");
+    assert_eq!(router::route_auto(&output).unwrap(), routed, "{name}");
+    assert_eq!(routed.provider, provider);
     routed
 }
 
@@ -61,7 +57,7 @@ fn summary(routed: &Routed) -> Vec<(&str, &str, &str)> {
 
 #[test]
 fn openai_chat_responses() {
-    let one = route(Format::OpenAiChat, "openai_chat/one_call.json");
+    let one = route(Provider::OpenAiChat, "openai_chat/one_call.json");
     assert_eq!(
         summary(&one),
         [(
@@ -72,7 +68,7 @@ fn openai_chat_responses() {
     );
     assert_eq!(one.text, "");
 
-    let parallel = route(Format::OpenAiChat, "openai_chat/parallel_calls.json");
+    let parallel = route(Provider::OpenAiChat, "openai_chat/parallel_calls.json");
     assert_eq!(
         summary(&parallel),
         [
@@ -94,18 +90,18 @@ fn openai_chat_responses() {
         ]
     );
 
-    let mixed = route(Format::OpenAiChat, "openai_chat/text_and_calls.json");
+    let mixed = route(Provider::OpenAiChat, "openai_chat/text_and_calls.json");
     assert_eq!(mixed.text, "Let me look up the weather in Paris first.");
     assert_eq!(mixed.calls.len(), 1);
 
-    let none = route(Format::OpenAiChat, "openai_chat/no_calls.json");
+    let none = route(Provider::OpenAiChat, "openai_chat/no_calls.json");
     assert!(none.calls.is_empty());
     assert_eq!(none.text, "\n\nHello there, how may I assist you today?");
 }
 
 #[test]
 fn openai_responses_responses() {
-    let one = route(Format::OpenAiResponses, "openai_responses/one_call.json");
+    let one = route(Provider::OpenAiResponses, "openai_responses/one_call.json");
     assert_eq!(
         summary(&one),
         [(
@@ -117,7 +113,7 @@ fn openai_responses_responses() {
     assert_eq!(one.calls[0].passthrough["id"], "fc_12345xyz");
 
     let parallel = route(
-        Format::OpenAiResponses,
+        Provider::OpenAiResponses,
         "openai_responses/parallel_calls.json",
     );
     let ids: Vec<&str> = parallel.calls.iter().map(|c| c.id.as_str()).collect();
@@ -128,24 +124,24 @@ fn openai_responses_responses() {
     );
 
     let mixed = route(
-        Format::OpenAiResponses,
+        Provider::OpenAiResponses,
         "openai_responses/text_and_calls.json",
     );
     assert_eq!(mixed.text, "Let me check the current temperature in Paris.");
     assert_eq!(mixed.calls[0].id, "call_Ab12Cd34Ef56");
 
-    let none = route(Format::OpenAiResponses, "openai_responses/no_calls.json");
+    let none = route(Provider::OpenAiResponses, "openai_responses/no_calls.json");
     assert!(none.calls.is_empty());
     assert!(none.text.starts_with("In a peaceful grove"));
 
     // The output list alone routes the same.
     let output = &fixture("openai_responses/parallel_calls.json")["output"];
-    assert_eq!(router::route(Format::Auto, output).unwrap(), parallel);
+    assert_eq!(router::route_auto(output).unwrap(), parallel);
 }
 
 #[test]
 fn anthropic_responses() {
-    let one = route(Format::Anthropic, "anthropic/one_call.json");
+    let one = route(Provider::Anthropic, "anthropic/one_call.json");
     assert_eq!(
         summary(&one),
         [(
@@ -155,14 +151,14 @@ fn anthropic_responses() {
         )]
     );
 
-    let mixed = route(Format::Anthropic, "anthropic/text_and_calls.json");
+    let mixed = route(Provider::Anthropic, "anthropic/text_and_calls.json");
     assert_eq!(
         mixed.text,
         "I'll check the current weather in San Francisco for you."
     );
     assert_eq!(mixed.calls, one.calls);
 
-    let parallel = route(Format::Anthropic, "anthropic/parallel_calls.json");
+    let parallel = route(Provider::Anthropic, "anthropic/parallel_calls.json");
     assert_eq!(
         summary(&parallel),
         [
@@ -179,14 +175,14 @@ fn anthropic_responses() {
         ]
     );
 
-    let none = route(Format::Anthropic, "anthropic/no_calls.json");
+    let none = route(Provider::Anthropic, "anthropic/no_calls.json");
     assert!(none.calls.is_empty());
     assert_eq!(none.text, "Hi! My name is Claude.");
 }
 
 #[test]
 fn gemini_responses() {
-    let one = route(Format::Gemini, "gemini/one_call.json");
+    let one = route(Provider::Gemini, "gemini/one_call.json");
     assert_eq!(
         summary(&one),
         [(
@@ -196,7 +192,7 @@ fn gemini_responses() {
         )]
     );
 
-    let parallel = route(Format::Gemini, "gemini/parallel_calls.json");
+    let parallel = route(Provider::Gemini, "gemini/parallel_calls.json");
     assert_eq!(
         summary(&parallel),
         [
@@ -224,11 +220,11 @@ fn gemini_responses() {
     assert!(parallel.calls[1].passthrough.is_empty());
     // Routing again gives the same ids.
     assert_eq!(
-        route(Format::Gemini, "gemini/parallel_calls.json"),
+        route(Provider::Gemini, "gemini/parallel_calls.json"),
         parallel
     );
 
-    let mixed = route(Format::Gemini, "gemini/text_and_calls.json");
+    let mixed = route(Provider::Gemini, "gemini/text_and_calls.json");
     assert_eq!(
         mixed.text,
         "Sure, I'll set up a meeting with Bob and Alice for you."
@@ -238,11 +234,11 @@ fn gemini_responses() {
         r#"{"attendees":["Bob","Alice"],"date":"2025-03-27","time":"10:00","topic":"Q3 planning"}"#
     );
 
-    let signed = route(Format::Gemini, "gemini/thought_signature.json");
+    let signed = route(Provider::Gemini, "gemini/thought_signature.json");
     assert_eq!(signed.text, "", "the thought part is not text");
     assert_eq!(signed.calls[0].id, "9vbd2kp1");
 
-    let none = route(Format::Gemini, "gemini/no_calls.json");
+    let none = route(Provider::Gemini, "gemini/no_calls.json");
     assert!(none.calls.is_empty());
     assert_eq!(none.text, "It is currently 16°C and cloudy in London.");
 }
@@ -259,11 +255,7 @@ fn call_turn_rebuilds_the_models_turn() {
     ] {
         let original = fixture(&format!("anthropic/{name}"));
         let routed = router::anthropic(&original).unwrap();
-        let rebuilt = results::call_turn(
-            routed.format.dialect().unwrap(),
-            &routed.text,
-            &routed.calls,
-        );
+        let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         assert_eq!(
             rebuilt,
             [json!({"role": "assistant", "content": original["content"]})],
@@ -272,22 +264,14 @@ fn call_turn_rebuilds_the_models_turn() {
 
         let original = fixture(&format!("openai_chat/{name}"));
         let routed = router::openai_chat(&original).unwrap();
-        let rebuilt = results::call_turn(
-            routed.format.dialect().unwrap(),
-            &routed.text,
-            &routed.calls,
-        );
+        let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         let message = &original["choices"][0]["message"];
         assert_eq!(rebuilt[0]["tool_calls"], message["tool_calls"], "{name}");
         assert_eq!(rebuilt[0]["content"], message["content"], "{name}");
 
         let original = fixture(&format!("openai_responses/{name}"));
         let routed = router::openai_responses(&original).unwrap();
-        let rebuilt = results::call_turn(
-            routed.format.dialect().unwrap(),
-            &routed.text,
-            &routed.calls,
-        );
+        let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         let calls: Vec<&Value> = original["output"]
             .as_array()
             .unwrap()
@@ -307,11 +291,7 @@ fn call_turn_rebuilds_the_models_turn() {
     ] {
         let original = fixture(&format!("gemini/{name}"));
         let routed = router::gemini(&original).unwrap();
-        let rebuilt = results::call_turn(
-            routed.format.dialect().unwrap(),
-            &routed.text,
-            &routed.calls,
-        );
+        let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         let parts: Vec<&Value> = original["candidates"][0]["content"]["parts"]
             .as_array()
             .unwrap()
@@ -671,27 +651,25 @@ fn a_stream_cut_short_still_gives_every_call_it_opened() {
 #[test]
 fn bad_input_is_a_structured_error() {
     assert!(matches!(
-        router::route_str(Format::Auto, "{not json"),
+        router::route_auto_str("{not json"),
         Err(RouteError::NotJson(_))
     ));
     assert_eq!(
-        router::route(Format::Auto, &json!({"hello": 1})),
+        router::route_auto(&json!({"hello": 1})),
         Err(RouteError::Undetected)
     );
-    let err = router::route(Format::Gemini, &fixture("anthropic/one_call.json")).unwrap_err();
+    let err = router::route(Provider::Gemini, &fixture("anthropic/one_call.json")).unwrap_err();
     assert!(
         matches!(
             err,
             RouteError::Shape {
-                format: Format::Gemini,
+                provider: Provider::Gemini,
                 ..
             }
         ),
         "{err}"
     );
-    let err = router::route(
-        Format::Auto,
-        &json!({"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"}}),
+    let err = router::route_auto(&json!({"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"}}),
     )
     .unwrap_err();
     assert_eq!(
@@ -735,13 +713,13 @@ fn no_mutation_of_a_fixture_panics() {
         json!([{}]),
     ];
     let files = [
-        (Format::OpenAiChat, "openai_chat/parallel_calls.json"),
+        (Provider::OpenAiChat, "openai_chat/parallel_calls.json"),
         (
-            Format::OpenAiResponses,
+            Provider::OpenAiResponses,
             "openai_responses/text_and_calls.json",
         ),
-        (Format::Anthropic, "anthropic/parallel_calls.json"),
-        (Format::Gemini, "gemini/thought_signature.json"),
+        (Provider::Anthropic, "anthropic/parallel_calls.json"),
+        (Provider::Gemini, "gemini/thought_signature.json"),
     ];
     for (format, name) in files {
         let original = fixture(name);
@@ -752,7 +730,7 @@ fn no_mutation_of_a_fixture_panics() {
                 let mut mutated = original.clone();
                 *mutated.pointer_mut(pointer).unwrap() = replacement.clone();
                 let _ = router::route(format, &mutated);
-                let _ = router::route(Format::Auto, &mutated);
+                let _ = router::route_auto(&mutated);
             }
         }
     }

@@ -4,7 +4,7 @@
 use super::{list, write_json, CliError};
 use std::io::Write;
 use std::process::ExitCode;
-use tool_runtime::Dialect;
+use tool_runtime::Provider;
 
 const NOTES: &str = "Release checklist
 - bump the version
@@ -109,7 +109,7 @@ pub async fn run(out: &mut dyn Write) -> Result<ExitCode, CliError> {
         out,
         "\n== The schema of {SHOWN_SCHEMA}, as MCP lists it (`tool-examples schema`)"
     )?;
-    let exported = registry.export_schema(Dialect::Mcp);
+    let exported = registry.export(Provider::Mcp).to_value();
     let shown = exported
         .as_array()
         .and_then(|tools| tools.iter().find(|t| t["name"] == SHOWN_SCHEMA));

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tool_runtime::mcp::McpImport;
-use tool_runtime::{Dialect, Registry, RegistryBuilder};
+use tool_runtime::{Provider, Registry, RegistryBuilder};
 
 /// List, export and call the example tools; with no command, run a short demo.
 #[derive(Debug, Parser)]
@@ -45,8 +45,8 @@ enum Command {
     List,
     /// Print every tool's schema as JSON, in a model API's shape.
     Schema {
-        #[arg(long, value_name = "NAME", default_value = "mcp", value_parser = parse_dialect, help = dialect_help())]
-        dialect: Dialect,
+        #[arg(long, alias = "provider", value_name = "NAME", default_value = "mcp", value_parser = parse_shape, help = shape_help())]
+        dialect: schema::Shape,
         /// Strict mode (OpenAI structured outputs, Anthropic strict tool use); each tool that
         /// can't be strict is listed with `strict: false`, and why is said on stderr.
         #[arg(long)]
@@ -117,7 +117,7 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
         Command::List => list::run(&registry(root, yes, &env, &mcp).await?, out),
         Command::Schema { dialect, strict } => schema::run(
             &registry(root, yes, &env, &mcp).await?,
-            dialect.with_strict(strict),
+            dialect,
             strict,
             out,
         ),
@@ -140,14 +140,29 @@ pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     }
 }
 
-/// Parses `--dialect` with the runtime's own parser, so a new dialect needs no CLI change.
-fn parse_dialect(text: &str) -> Result<Dialect, String> {
+/// Parses a provider's name with the runtime's own parser, so a new provider needs no CLI
+/// change.
+fn parse_provider(text: &str) -> Result<Provider, String> {
     text.parse()
+        .map_err(|e: tool_runtime::provider::UnknownProvider| e.to_string())
 }
 
-fn dialect_help() -> String {
-    let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
-    format!("The export dialect: {}", names.join(", "))
+/// `schema --dialect`: a provider, or `plain` for the neutral list.
+fn parse_shape(text: &str) -> Result<schema::Shape, String> {
+    match text {
+        "plain" => Ok(schema::Shape::Plain),
+        _ => parse_provider(text)
+            .map(schema::Shape::Provider)
+            .map_err(|e| format!("{e}, or plain")),
+    }
+}
+
+fn shape_help() -> String {
+    let names: Vec<&str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
+    format!(
+        "The export's shape: {}, or plain (the neutral list: name, description, parameters)",
+        names.join(", ")
+    )
 }
 
 /// The example registry over `--root`, or the current directory, with the tools of every

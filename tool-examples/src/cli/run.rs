@@ -7,8 +7,8 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use tool_runtime::router::text::{TextFormat, TextParse};
-use tool_runtime::router::{self, Format, OtherCall, RouteError, Routed};
-use tool_runtime::{results, Dialect, Registry, ToolCall};
+use tool_runtime::router::{self, OtherCall, RouteError, Routed};
+use tool_runtime::{results, Provider, Registry, ToolCall};
 
 /// The arguments of `run`.
 #[derive(Debug, Args)]
@@ -18,20 +18,23 @@ pub struct RunArgs {
     #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = parse_input, help = input_help())]
     format: Input,
     /// The shape to print the results in [default: the input's provider; openai-chat for text].
-    #[arg(long, value_name = "NAME", value_parser = super::parse_dialect)]
-    dialect: Option<Dialect>,
+    #[arg(long, alias = "provider", value_name = "NAME", value_parser = super::parse_provider)]
+    dialect: Option<Provider>,
 }
 
 /// What `--format` names.
 #[derive(Clone, Copy, Debug)]
 enum Input {
-    Provider(Format),
+    /// `auto`: whichever provider's shape it has, or text.
+    Auto,
+    Provider(Provider),
     Text,
 }
 
 fn parse_input(name: &str) -> Result<Input, String> {
     match name {
         "text" => Ok(Input::Text),
+        "auto" => Ok(Input::Auto),
         _ => name.parse().map(Input::Provider).map_err(|_| {
             format!(
                 "unknown format `{name}`; expected one of: {}",
@@ -42,7 +45,8 @@ fn parse_input(name: &str) -> Result<Input, String> {
 }
 
 fn formats() -> Vec<&'static str> {
-    let mut names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    let mut names = vec!["auto"];
+    names.extend(Provider::ALL.iter().map(|p| p.as_str()));
     names.push("text");
     names
 }
@@ -68,14 +72,15 @@ pub async fn run(
     }
     let mut input = String::new();
     io::stdin().read_to_string(&mut input)?;
-    let (calls, other_calls, dialect) = route(registry, &input, args)?;
+    let (calls, other_calls, provider) = route(registry, &input, args)?;
 
+    // One at a time, in the model's order: an approval prompt is about one call.
     let mut outputs = Vec::with_capacity(calls.len());
     for call in &calls {
-        outputs.push(Some(registry.call_tool(call).await));
+        outputs.push(registry.call_all(std::slice::from_ref(call)).await.pop());
     }
     let failed = outputs.iter().flatten().any(|output| output.is_error());
-    let formatted = results::format_in_order(dialect, &calls, &outputs);
+    let formatted = results::answer_in_order(provider, &calls, &outputs);
     for problem in &formatted.problems {
         eprintln!("note: {problem}");
     }
@@ -94,25 +99,24 @@ pub async fn run(
     })
 }
 
-/// The calls in the input, the calls that are not function calls, and the dialect the
+/// The calls in the input, the calls that are not function calls, and the provider the
 /// results go back in.
 fn route(
     registry: &Registry,
     input: &str,
     args: &RunArgs,
-) -> Result<(Vec<ToolCall>, Vec<OtherCall>, Dialect), CliError> {
+) -> Result<(Vec<ToolCall>, Vec<OtherCall>, Provider), CliError> {
     let as_text = |parsed: TextParse| {
         for error in &parsed.errors {
             eprintln!("note: {error}");
         }
-        let dialect = args
-            .dialect
-            .unwrap_or(Dialect::OpenAiChat { strict: false });
-        (parsed.calls, Vec::new(), dialect)
+        let provider = args.dialect.unwrap_or(Provider::OpenAiChat);
+        (parsed.calls, Vec::new(), provider)
     };
-    let format = match args.format {
+    let named = match args.format {
         Input::Text => return Ok(as_text(registry.parse_text(input, TextFormat::Auto))),
-        Input::Provider(format) => format,
+        Input::Provider(provider) => Some(provider),
+        Input::Auto => None,
     };
     let value = match router::parse_reply(input) {
         Ok(value) => value,
@@ -120,7 +124,7 @@ fn route(
         // but input that starts like JSON and holds no call is a reply that failed to read
         // (nested too deep, cut short): its error is said, as for a named format, never an
         // empty answer.
-        Err(error) if format == Format::Auto => {
+        Err(error) if named.is_none() => {
             let parsed = registry.parse_text(input, TextFormat::Auto);
             let json_like = input
                 .trim_start_matches('\u{feff}')
@@ -134,12 +138,13 @@ fn route(
         }
         Err(error) => return Err(unreadable(error)),
     };
-    let routed: Routed = router::route(format, &value).map_err(unreadable)?;
-    let dialect = args
-        .dialect
-        .or(routed.format.dialect())
-        .unwrap_or(Dialect::OpenAiChat { strict: false });
-    Ok((routed.calls, routed.other_calls, dialect))
+    let routed: Routed = match named {
+        Some(provider) => router::route(provider, &value),
+        None => router::route_auto(&value),
+    }
+    .map_err(unreadable)?;
+    let provider = args.dialect.unwrap_or(routed.provider);
+    Ok((routed.calls, routed.other_calls, provider))
 }
 
 fn unreadable(error: RouteError) -> CliError {

@@ -1,31 +1,48 @@
-//! `tool-examples schema`: every tool's schema in one export dialect.
+//! `tool-examples schema`: every tool's schema in one provider's shape, or the neutral list.
 
 use super::{write_json, CliError};
 use std::io::Write;
 use std::process::ExitCode;
-use tool_runtime::{Dialect, Registry};
+use tool_runtime::{Provider, Registry};
+
+/// What `schema --dialect` names.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    /// A provider's tool list.
+    Provider(Provider),
+    /// The neutral list (`Registry::export_schema`).
+    Plain,
+}
 
 /// Prints the exported tool list as pretty JSON. With `--strict`, says on stderr which tools
 /// go out without strict mode and why (the export itself never fails over it).
 pub fn run(
     registry: &Registry,
-    dialect: Dialect,
+    shape: Shape,
     strict: bool,
     out: &mut dyn Write,
 ) -> Result<ExitCode, CliError> {
-    if strict && !dialect.has_strict_mode() {
-        eprintln!(
+    let export = match shape {
+        Shape::Provider(provider) => registry.export(provider).strict(strict),
+        Shape::Plain => registry.export_plain(),
+    };
+    match shape {
+        Shape::Provider(provider) if strict && !provider.has_strict_mode() => eprintln!(
             "note: {} has no strict mode; --strict changes nothing",
-            dialect.as_str()
-        );
+            provider.as_str()
+        ),
+        Shape::Plain if strict => {
+            eprintln!("note: the plain list has no strict mode; --strict changes nothing");
+        }
+        _ => {}
     }
-    if dialect.is_strict() {
+    if export.is_strict() {
         for spec in registry.specs() {
-            if let Err(issues) = registry.strict_check(spec.name(), dialect) {
+            if let Err(issues) = export.check(spec.name()) {
                 eprintln!("note: exported with strict: false: {issues}");
             }
         }
     }
-    write_json(out, &registry.export_schema(dialect))?;
+    write_json(out, &*export.shared())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,4 @@
-//! Running calls: a batch in order with [`Registry::dispatch_all`], each call gated,
+//! Running calls: a batch in order with [`Registry::call_all`], each call gated,
 //! limited, timed and isolated by [`run`].
 
 pub(crate) mod gate;
@@ -17,15 +17,15 @@ impl Registry {
     /// other call runs alone, with nothing beside it. Sync tools run on tokio's blocking pool.
     /// Every call ends with exactly one output: its result, or an error for a validation
     /// failure, a timeout, a panic, a denial or a cancellation.
-    pub async fn dispatch_all(&self, calls: impl AsRef<[ToolCall]>) -> Vec<ToolOutput> {
+    pub async fn call_all(&self, calls: impl AsRef<[ToolCall]>) -> Vec<ToolOutput> {
         // No token: nothing can cancel these calls, so none waits on one.
         self.dispatch(calls.as_ref(), None).await
     }
 
-    /// [`dispatch_all`](Self::dispatch_all) that stops when `cancel` fires: calls still
+    /// [`call_all`](Self::call_all) that stops when `cancel` fires: calls still
     /// running or waiting get a `cancelled` error output (a running async tool is dropped at
     /// its next await; a running sync tool finishes in the background).
-    pub async fn dispatch_all_until(
+    pub async fn call_all_until(
         &self,
         calls: impl AsRef<[ToolCall]>,
         cancel: &CancellationToken,

@@ -3,10 +3,10 @@
 //! `results/mcp.rs`) are the one source of truth for what goes out; rmcp's types are filled
 //! from them through serde.
 
-use crate::dialect::Dialect;
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::LogLevel;
 use crate::output::{Annotations, ContentBlock, JsonOutput, Resource, ResourceBody};
+use crate::Provider;
 use crate::{results, ToolCall, ToolOutput};
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::LoggingLevel;
@@ -32,7 +32,7 @@ pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
         .collect()
 }
 
-/// One call's output as a `CallToolResult`, in the shape `results::format` gives MCP.
+/// One call's output as a `CallToolResult`, in the shape `results::answer` gives MCP.
 ///
 /// The result says `resultType: "complete"`, which protocol 2026-07-28 requires of every
 /// result (the official SDKs refuse one without it); rmcp's handler strips it again for a
@@ -40,8 +40,8 @@ pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
 /// absent field is how older results look), so it is set here, once for every result.
 pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult {
     let text = output.to_model_text();
-    let formatted = results::format(
-        Dialect::Mcp,
+    let formatted = results::answer(
+        Provider::Mcp,
         std::slice::from_ref(call),
         &[(call.id.clone(), output)],
     );

@@ -1,9 +1,9 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
 use super::content;
-use crate::dialect::Dialect;
 use crate::error::ErrorCode;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
+use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 /// A [`Registry`] as an MCP server: rmcp's `ServerHandler`, for [`serve_stdio`](super::serve_stdio),
 /// [`HttpServer`](super::HttpServer), or any rmcp transport.
 ///
-/// - `tools/list`: each tool's [`Dialect::Mcp`] export (`name`, `title`, `description`,
+/// - `tools/list`: each tool's [`Provider::Mcp`] export (`name`, `title`, `description`,
 ///   `inputSchema`, `annotations`), [`page_size`](Self::page_size) per page with a cursor.
 /// - `tools/call`: the registry's pipeline and dispatcher (gate, timeouts, approval,
 ///   cancellation by the client's `notifications/cancelled`). Every output is a result the
@@ -46,7 +46,7 @@ impl McpServer {
     /// The tools of `registry` as an MCP server named `tool-runtime`.
     pub fn new(registry: impl Into<Arc<Registry>>) -> McpServer {
         let registry = registry.into();
-        let tools = content::tool_list(&registry.export_schema(Dialect::Mcp));
+        let tools = content::tool_list(&registry.export(Provider::Mcp).shared());
         McpServer {
             registry,
             tools: tools.into(),
@@ -141,7 +141,7 @@ impl McpServer {
         let run = notifier.scope(async {
             let mut outputs = self
                 .registry
-                .dispatch_all_until(std::slice::from_ref(&call), &cx.ct)
+                .call_all_until(std::slice::from_ref(&call), &cx.ct)
                 .await;
             outputs.pop()
         });

@@ -28,7 +28,6 @@ pub use report::{CallReport, StageTimings};
 pub use resolve::{FilledBy, FilledField, Resolve, ResolverFn};
 pub use validate::Violation;
 
-use crate::call::ToolCall;
 use crate::context::CallContext;
 use crate::def::{Args, Pending};
 use crate::error::{ErrorCode, ToolError};
@@ -45,12 +44,6 @@ impl Registry {
     /// an error output the model can act on.
     pub async fn call(&self, name: &str, args: &str) -> ToolOutput {
         self.execute(name, None, args, None, None).await
-    }
-
-    /// Runs a normalized call (from a router), passing its id to the tool's context.
-    pub async fn call_tool(&self, call: &ToolCall) -> ToolOutput {
-        self.execute(&call.name, Some(&call.id), &call.arguments, None, None)
-            .await
     }
 
     /// [`call`](Self::call), also returning what each stage did and how long it took. It
@@ -273,7 +266,7 @@ impl Registry {
         repairs: &mut Vec<Repair>,
         clock: &mut Clock,
     ) -> Result<&Entry, ToolOutput> {
-        // A name the export sanitized for a provider's naming rule (`dialect::names`).
+        // A name the export sanitized for a provider's naming rule (`export::names`).
         if let Some(i) = self.exported.tool(name) {
             return Ok(&self.tools[i]);
         }

@@ -9,7 +9,7 @@ use super::defaults;
 use super::{Config, Entry, Registry};
 use crate::approval::ApprovalPolicy;
 use crate::def::ToolDef;
-use crate::dialect::names::ExportNames;
+use crate::export::names::ExportNames;
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::SharedResolver;

@@ -18,9 +18,9 @@ pub(crate) use defaults::UNUSABLE_DEFAULT;
 pub use schema_depth::MAX_SCHEMA_DEPTH;
 
 use crate::approval::Approver;
-use crate::dialect::names::ExportNames;
-use crate::dialect::Dialect;
 use crate::dispatch::gate::Gate;
+use crate::export::names::ExportNames;
+use crate::export::{Dialect, Export};
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::names::NameIndex;
 use crate::pipeline::resolve::SharedResolver;
@@ -28,6 +28,7 @@ use crate::pipeline::validate::Validator;
 use crate::pipeline::{Limits, RepairPolicy};
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
+use crate::Provider;
 use candidate::Handler;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -44,7 +45,7 @@ pub struct Registry {
     /// Name to tool, hashed with foldhash: the lookup is on every call's path.
     pub(crate) index: HashMap<String, usize, foldhash::fast::RandomState>,
     pub(crate) names: NameIndex,
-    /// Each tool's name in every provider's rule, and the way back (`dialect::names`).
+    /// Each tool's name in every provider's rule, and the way back (`export::names`).
     pub(crate) exported: ExportNames,
     pub(crate) states: Arc<StateMap>,
     /// Every tool's spec, shared with `ToolContext` so tools can list their peers.
@@ -56,7 +57,7 @@ pub struct Registry {
     /// Each dialect's export, made on first use: the registry never changes, so neither does
     /// its tool list, which an agent sends with every request.
     pub(crate) exports: [OnceLock<Arc<Value>>; Dialect::COUNT],
-    /// The same exports as JSON text, written on first use (`export_schema_json`).
+    /// The same exports as JSON text, written on first use ([`Export::raw_json`]).
     pub(crate) export_texts: [OnceLock<Arc<RawValue>>; Dialect::COUNT],
     /// What the build did not use as written ([`BuildNote`]).
     pub(crate) notes: Vec<BuildNote>,
@@ -153,35 +154,13 @@ impl Registry {
         self.tools.is_empty()
     }
 
-    /// The tool list in a model API's shape, following that provider's documented rules.
-    ///
-    /// In a strict dialect each tool goes out in strict form, or with `strict: false` when it
-    /// can't be ([`strict_check`](Self::strict_check) says why). A name the provider rejects
-    /// goes out sanitized ([`exported_name`](Self::exported_name)), and a call to it still
-    /// reaches the tool.
-    pub fn export_schema(&self, dialect: Dialect) -> Value {
-        Value::clone(&self.export_schema_shared(dialect))
-    }
-
-    /// [`export_schema`](Self::export_schema) without the copy: the registry's own export,
-    /// made once per dialect. Serialize it into each request as it is
-    /// (`serde_json::to_writer(&mut body, &*tools)`, or a request struct with a `&Value` field).
-    pub fn export_schema_shared(&self, dialect: Dialect) -> Arc<Value> {
-        Arc::clone(
-            self.exports[dialect.index()]
-                .get_or_init(|| Arc::new(crate::dialect::export(self, dialect))),
-        )
-    }
-
-    /// The same export as JSON text, written once per dialect: a request struct with a
-    /// `&RawValue` field copies its bytes into each request body instead of serializing the
-    /// whole tree again (for 1,000 tools, 19–26 µs instead of 1.0–1.6 ms a request, BENCHMARKS.md
-    /// §3).
+    /// The provider-neutral tool list: `[{"name", "description", "parameters"}]`, each
+    /// schema the tool's own JSON Schema (2020-12, an object root). What a backend that takes
+    /// JSON Schema directly wants, or a prompt listing the tools; [`export`](Self::export)
+    /// gives a provider's shape.
     ///
     /// ```
-    /// use serde::Serialize;
-    /// use serde_json::value::RawValue;
-    /// use tool_runtime::{tool, Dialect, Registry};
+    /// use tool_runtime::{tool, Registry};
     ///
     /// /// Add two numbers.
     /// #[tool]
@@ -189,25 +168,26 @@ impl Registry {
     ///     a + b
     /// }
     ///
-    /// #[derive(Serialize)]
-    /// struct Request<'a> {
-    ///     model: &'a str,
-    ///     tools: &'a RawValue,
-    /// }
-    ///
     /// let registry = Registry::builder().without_inventory().register(add::TOOL).build().unwrap();
-    /// let tools = registry.export_schema_json(Dialect::OpenAiChat { strict: true });
-    /// let body = serde_json::to_string(&Request { model: "gpt-5", tools: &tools }).unwrap();
-    /// assert!(body.starts_with(r#"{"model":"gpt-5","tools":[{"type":"function""#));
+    /// let tools = registry.export_schema();
+    /// assert_eq!(tools[0]["name"], "add");
+    /// assert_eq!(tools[0]["description"], "Add two numbers.");
+    /// assert_eq!(tools[0]["parameters"]["required"], serde_json::json!(["a", "b"]));
     /// ```
-    pub fn export_schema_json(&self, dialect: Dialect) -> Arc<RawValue> {
-        Arc::clone(self.export_texts[dialect.index()].get_or_init(|| {
-            let tools = self.export_schema_shared(dialect);
-            // A `Value` has only string keys and finite numbers: writing it can't fail.
-            let text = serde_json::value::to_raw_value(&*tools)
-                .expect("a serde_json::Value always serializes");
-            Arc::from(text)
-        }))
+    pub fn export_schema(&self) -> Value {
+        self.export_plain().to_value()
+    }
+
+    /// The tool list in `provider`'s shape, following its documented rules: an [`Export`]
+    /// to turn strict mode on and to take as a value, shared, or as JSON text.
+    pub fn export(&self, provider: Provider) -> Export<'_> {
+        Export::new(self, Dialect::of(provider, false))
+    }
+
+    /// The neutral list of [`export_schema`](Self::export_schema) as an [`Export`] (shared,
+    /// or as JSON text, made once).
+    pub fn export_plain(&self) -> Export<'_> {
+        Export::new(self, Dialect::Plain)
     }
 
     pub(crate) fn blocking_runtime(&self) -> Result<&tokio::runtime::Runtime, &str> {

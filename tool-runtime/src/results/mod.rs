@@ -1,7 +1,7 @@
 //! Results back to the model: each call's [`ToolOutput`] in the shape the provider's next
 //! request must carry.
 //!
-//! | dialect | what [`format()`] gives |
+//! | provider | what [`answer()`] gives |
 //! |---|---|
 //! | OpenAI Chat | one `{"role": "tool", "tool_call_id", "content"}` message per call |
 //! | OpenAI Responses | one `{"type": "function_call_output", "call_id", "output"}` item per call |
@@ -26,12 +26,12 @@
 //! matches no call is not sent. Both are reported in [`FormattedResults::problems`].
 //!
 //! ```
-//! use tool_runtime::{results, Dialect, ToolCall, ToolOutput};
+//! use tool_runtime::{results, Provider, ToolCall, ToolOutput};
 //!
 //! let calls = [ToolCall::new("toolu_1", "get_weather", r#"{"city": "Paris"}"#),
 //!              ToolCall::new("toolu_2", "get_time", "{}")];
 //! let outputs = [("toolu_1".to_owned(), ToolOutput::json(&serde_json::json!({"temp_c": 18})))];
-//! let formatted = results::format(Dialect::Anthropic { strict: false }, &calls, &outputs);
+//! let formatted = results::answer(Provider::Anthropic, &calls, &outputs);
 //! assert_eq!(formatted.messages.len(), 1);
 //! let blocks = &formatted.messages[0]["content"];
 //! assert_eq!(blocks[0]["content"], r#"{"temp_c":18}"#);
@@ -46,7 +46,7 @@ mod openai_chat;
 mod openai_responses;
 mod run;
 
-use crate::{Dialect, ErrorCode, ToolCall, ToolError, ToolOutput};
+use crate::{ErrorCode, Provider, ToolCall, ToolError, ToolOutput};
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -94,10 +94,10 @@ pub(crate) struct Answer<'a> {
     pub output: Cow<'a, ToolOutput>,
 }
 
-/// Formats each call's result for `dialect`, outputs matched to calls by call id (several
-/// calls sharing an id take that id's outputs in order).
-pub fn format(
-    dialect: Dialect,
+/// Each call's result in `provider`'s shape for its next request, outputs matched to calls by
+/// call id (several calls sharing an id take that id's outputs in order).
+pub fn answer(
+    provider: Provider,
     calls: &[ToolCall],
     outputs: &[(String, ToolOutput)],
 ) -> FormattedResults {
@@ -118,13 +118,13 @@ pub fn format(
             }),
         }
     }
-    answer(dialect, calls, slots, problems)
+    build(provider, calls, slots, problems)
 }
 
-/// Formats each call's result for `dialect`, `outputs[i]` answering `calls[i]`; `None` (or a
-/// slice too short) is a call that did not finish.
-pub fn format_in_order(
-    dialect: Dialect,
+/// [`answer`] with `outputs[i]` answering `calls[i]`; `None` (or a slice too short) is a call
+/// that did not finish.
+pub fn answer_in_order(
+    provider: Provider,
     calls: &[ToolCall],
     outputs: &[Option<ToolOutput>],
 ) -> FormattedResults {
@@ -134,24 +134,24 @@ pub fn format_in_order(
     let problems = (calls.len()..outputs.len())
         .map(|index| ResultProblem::ExtraOutput { index })
         .collect();
-    answer(dialect, calls, slots, problems)
+    build(provider, calls, slots, problems)
 }
 
-/// The model's turn rebuilt from its text and normalized calls, in `dialect`'s shape, with
+/// The model's turn rebuilt from its text and normalized calls, in `provider`'s shape, with
 /// each call's passthrough fields back on its item or part: what to put in the history when
 /// only the [`ToolCall`]s were kept. Empty for MCP, where the model's turn is not ours to send.
-pub fn call_turn(dialect: Dialect, text: &str, calls: &[ToolCall]) -> Vec<Value> {
-    match dialect {
-        Dialect::OpenAiChat { .. } => vec![openai_chat::call_turn(text, calls)],
-        Dialect::OpenAiResponses { .. } => openai_responses::call_turn(text, calls),
-        Dialect::Anthropic { .. } => vec![anthropic::call_turn(text, calls)],
-        Dialect::Gemini => vec![gemini::call_turn(text, calls)],
-        Dialect::Mcp => Vec::new(),
+pub fn call_turn(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Value> {
+    match provider {
+        Provider::OpenAiChat => vec![openai_chat::call_turn(text, calls)],
+        Provider::OpenAiResponses => openai_responses::call_turn(text, calls),
+        Provider::Anthropic => vec![anthropic::call_turn(text, calls)],
+        Provider::Gemini => vec![gemini::call_turn(text, calls)],
+        Provider::Mcp => Vec::new(),
     }
 }
 
-fn answer(
-    dialect: Dialect,
+fn build(
+    provider: Provider,
     calls: &[ToolCall],
     slots: Vec<Option<&ToolOutput>>,
     mut problems: Vec<ResultProblem>,
@@ -173,12 +173,12 @@ fn answer(
             },
         })
         .collect();
-    let messages = match dialect {
-        Dialect::OpenAiChat { .. } => openai_chat::results(&answers),
-        Dialect::OpenAiResponses { .. } => openai_responses::results(&answers),
-        Dialect::Anthropic { .. } => anthropic::results(&answers),
-        Dialect::Gemini => gemini::results(&answers),
-        Dialect::Mcp => mcp::results(&answers),
+    let messages = match provider {
+        Provider::OpenAiChat => openai_chat::results(&answers),
+        Provider::OpenAiResponses => openai_responses::results(&answers),
+        Provider::Anthropic => anthropic::results(&answers),
+        Provider::Gemini => gemini::results(&answers),
+        Provider::Mcp => mcp::results(&answers),
     };
     FormattedResults { messages, problems }
 }
@@ -254,7 +254,7 @@ mod tests {
             ("b".to_owned(), ToolOutput::text("second")),
             ("a".to_owned(), ToolOutput::text("first")),
         ];
-        let formatted = format(Dialect::OpenAiChat { strict: false }, &calls(), &outputs);
+        let formatted = answer(Provider::OpenAiChat, &calls(), &outputs);
         let ids: Vec<&Value> = formatted
             .messages
             .iter()
@@ -273,7 +273,7 @@ mod tests {
             ("zzz".to_owned(), ToolOutput::text("?")),
             ("b".to_owned(), ToolOutput::text("2")),
         ];
-        let formatted = format(Dialect::Mcp, &calls(), &outputs);
+        let formatted = answer(Provider::Mcp, &calls(), &outputs);
         assert_eq!(formatted.messages.len(), 2);
         assert_eq!(
             formatted.problems,
@@ -290,8 +290,8 @@ mod tests {
 
     #[test]
     fn a_missing_output_is_an_error_result_never_silence() {
-        let formatted = format_in_order(
-            Dialect::OpenAiResponses { strict: false },
+        let formatted = answer_in_order(
+            Provider::OpenAiResponses,
             &calls(),
             &[
                 None,
@@ -324,7 +324,7 @@ mod tests {
             ("x".to_owned(), ToolOutput::text("1")),
             ("x".to_owned(), ToolOutput::text("2")),
         ];
-        let formatted = format(Dialect::OpenAiChat { strict: true }, &calls, &outputs);
+        let formatted = answer(Provider::OpenAiChat, &calls, &outputs);
         assert_eq!(formatted.messages[1]["content"], "2");
         assert!(formatted.problems.is_empty());
     }
@@ -340,9 +340,9 @@ mod tests {
             ContentBlock::resource_text("test://r", "text/plain", "notes"),
         ]);
         let outputs = [("c1".to_owned(), output)];
-        let run = |dialect| format(dialect, &calls, &outputs).messages;
+        let run = |provider| answer(provider, &calls, &outputs).messages;
 
-        let mcp = run(Dialect::Mcp);
+        let mcp = run(Provider::Mcp);
         assert_eq!(
             mcp[0]["content"],
             json!([
@@ -353,7 +353,7 @@ mod tests {
             ])
         );
 
-        let anthropic = run(Dialect::Anthropic { strict: false });
+        let anthropic = run(Provider::Anthropic);
         assert_eq!(
             anthropic[0]["content"][0]["content"],
             json!([
@@ -364,20 +364,20 @@ mod tests {
             ])
         );
 
-        let chat = run(Dialect::OpenAiChat { strict: false });
+        let chat = run(Provider::OpenAiChat);
         assert_eq!(
             chat[0]["content"],
             "The chart:\n[image: image/png, 3 bytes]\n[audio: audio/wav, 4 bytes]\n[resource: test://r (text/plain)]\nnotes"
         );
 
-        let responses = run(Dialect::OpenAiResponses { strict: false });
+        let responses = run(Provider::OpenAiResponses);
         assert_eq!(
             responses[0]["output"][1],
             json!({"type": "input_image", "image_url": "data:image/png;base64,AQID"})
         );
         assert_eq!(responses[0]["output"][2]["type"], "input_text");
 
-        let gemini = run(Dialect::Gemini);
+        let gemini = run(Provider::Gemini);
         let response = &gemini[0]["parts"][0]["functionResponse"];
         assert_eq!(
             response["parts"],

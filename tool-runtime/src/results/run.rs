@@ -1,15 +1,15 @@
-//! Running a turn's calls and formatting their results in one step.
+//! Running a model's turn and answering it in one step.
 
-use super::{format_in_order, FormattedResults};
-use crate::{Dialect, Registry, ToolCall, ToolOutput};
+use super::{answer_in_order, FormattedResults};
+use crate::{Provider, Registry, ToolCall, ToolOutput};
 
 impl Registry {
-    /// Runs every call through the pipeline with [`dispatch_all`](Registry::dispatch_all)
-    /// (parallel-safe tools concurrently, others alone) and formats the results for
-    /// `dialect`, in the model's order.
+    /// Runs every call of a model's turn with [`call_all`](Registry::call_all)
+    /// (parallel-safe tools concurrently, others alone) and answers them in `provider`'s
+    /// shape: the messages its next request carries, in the model's order.
     ///
     /// ```
-    /// use tool_runtime::{tool, Dialect, Registry, ToolCall};
+    /// use tool_runtime::{tool, Provider, Registry, ToolCall};
     ///
     /// /// Say hello.
     /// #[tool]
@@ -23,17 +23,13 @@ impl Registry {
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// let registry = Registry::builder().build().unwrap();
     /// let calls = [ToolCall::new("call_1", "greet", r#"{"name": "Ada"}"#)];
-    /// let results = registry.run_calls(Dialect::OpenAiChat { strict: false }, &calls).await;
+    /// let results = registry.answer_all(Provider::OpenAiChat, &calls).await;
     /// assert_eq!(results.messages[0]["content"], "Hello, Ada!");
     /// # });
     /// ```
-    pub async fn run_calls(&self, dialect: Dialect, calls: &[ToolCall]) -> FormattedResults {
-        let outputs: Vec<Option<ToolOutput>> = self
-            .dispatch_all(calls)
-            .await
-            .into_iter()
-            .map(Some)
-            .collect();
-        format_in_order(dialect, calls, &outputs)
+    pub async fn answer_all(&self, provider: Provider, calls: &[ToolCall]) -> FormattedResults {
+        let outputs: Vec<Option<ToolOutput>> =
+            self.call_all(calls).await.into_iter().map(Some).collect();
+        answer_in_order(provider, calls, &outputs)
     }
 }

@@ -2,11 +2,12 @@
 //! "name", "input": {..}}` with `input` an object (anthropic-sdk-python `types/tool_use_block.py`).
 
 use super::shape::{self, Reader};
-use super::{Format, RouteError, Routed};
+use super::{RouteError, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
 
-const READ: Reader = Reader(Format::Anthropic);
+const READ: Reader = Reader(Provider::Anthropic);
 
 /// Routes a Messages API response (or an assistant message `{"role", "content": [..]}`): its
 /// `tool_use` blocks, `input` serialized to text in the model's key order, and its `text`
@@ -17,7 +18,7 @@ pub fn anthropic(output: &Value) -> Result<Routed, RouteError> {
         return Err(error);
     }
     let message = READ.object(Some(output), "")?;
-    let mut routed = Routed::new(Format::Anthropic);
+    let mut routed = Routed::new(Provider::Anthropic);
     let content = match message.get("content") {
         // A message param may carry plain text instead of blocks.
         Some(Value::String(text)) => {

@@ -1,6 +1,6 @@
 //! Telling the providers' outputs apart by the keys each one alone uses.
 
-use super::Format;
+use crate::Provider;
 use serde_json::Value;
 
 /// Which provider's response `output` is, by its shape; `None` when it matches none.
@@ -9,14 +9,14 @@ use serde_json::Value;
 /// - `choices`, or an assistant message with `tool_calls` or string content: OpenAI Chat;
 /// - `"object": "response"`, an `output` list, or a list of typed output items: OpenAI Responses;
 /// - `"type": "message"`, or an assistant message whose `content` is a list of blocks: Anthropic.
-pub fn detect(output: &Value) -> Option<Format> {
+pub fn detect(output: &Value) -> Option<Provider> {
     let object = match output {
         Value::Array(items) => {
             let typed = !items.is_empty()
                 && items
                     .iter()
                     .all(|item| item.get("type").and_then(Value::as_str).is_some());
-            return typed.then_some(Format::OpenAiResponses);
+            return typed.then_some(Provider::OpenAiResponses);
         }
         Value::Object(object) => object,
         _ => return None,
@@ -27,28 +27,28 @@ pub fn detect(output: &Value) -> Option<Format> {
         || object.contains_key("promptFeedback")
         || object.get("parts").is_some_and(Value::is_array)
     {
-        return Some(Format::Gemini);
+        return Some(Provider::Gemini);
     }
     if object.contains_key("choices")
         || object.get("object").and_then(Value::as_str) == Some("chat.completion")
     {
-        return Some(Format::OpenAiChat);
+        return Some(Provider::OpenAiChat);
     }
     if object.get("object").and_then(Value::as_str) == Some("response")
         || object.get("output").is_some_and(Value::is_array)
     {
-        return Some(Format::OpenAiResponses);
+        return Some(Provider::OpenAiResponses);
     }
     if kind == Some("message") && object.get("content").is_some_and(Value::is_array) {
-        return Some(Format::Anthropic);
+        return Some(Provider::Anthropic);
     }
     if object.get("role").and_then(Value::as_str) == Some("assistant") {
         if object.contains_key("tool_calls") {
-            return Some(Format::OpenAiChat);
+            return Some(Provider::OpenAiChat);
         }
         return match object.get("content") {
-            Some(Value::Array(_)) => Some(Format::Anthropic),
-            Some(Value::String(_) | Value::Null) | None => Some(Format::OpenAiChat),
+            Some(Value::Array(_)) => Some(Provider::Anthropic),
+            Some(Value::String(_) | Value::Null) | None => Some(Provider::OpenAiChat),
             _ => None,
         };
     }
@@ -63,31 +63,34 @@ mod tests {
     #[test]
     fn each_shape_is_told_apart() {
         let cases = [
-            (json!({"candidates": []}), Some(Format::Gemini)),
-            (json!({"role": "model", "parts": []}), Some(Format::Gemini)),
+            (json!({"candidates": []}), Some(Provider::Gemini)),
+            (
+                json!({"role": "model", "parts": []}),
+                Some(Provider::Gemini),
+            ),
             (
                 json!({"object": "chat.completion", "choices": []}),
-                Some(Format::OpenAiChat),
+                Some(Provider::OpenAiChat),
             ),
             (
                 json!({"role": "assistant", "content": null, "tool_calls": []}),
-                Some(Format::OpenAiChat),
+                Some(Provider::OpenAiChat),
             ),
             (
                 json!({"object": "response", "output": []}),
-                Some(Format::OpenAiResponses),
+                Some(Provider::OpenAiResponses),
             ),
             (
                 json!([{"type": "function_call"}]),
-                Some(Format::OpenAiResponses),
+                Some(Provider::OpenAiResponses),
             ),
             (
                 json!({"type": "message", "role": "assistant", "content": []}),
-                Some(Format::Anthropic),
+                Some(Provider::Anthropic),
             ),
             (
                 json!({"role": "assistant", "content": [{"type": "tool_use"}]}),
-                Some(Format::Anthropic),
+                Some(Provider::Anthropic),
             ),
             (json!({"hello": "world"}), None),
             (json!([]), None),

@@ -1,6 +1,6 @@
 //! Why a provider's output could not be routed: where in the JSON, and what was expected there.
 
-use super::Format;
+use crate::Provider;
 use serde_json::Value;
 
 /// Model output that is not the shape the provider documents, or a provider's error reply.
@@ -11,10 +11,10 @@ pub enum RouteError {
     #[error("the model output is not JSON: {0}")]
     NotJson(String),
     /// A value in the output has the wrong JSON type, or a required one is missing.
-    #[error("not {} output: expected {expected} at {}, found {found}", .format.title(), display_pointer(.pointer))]
+    #[error("not {} output: expected {expected} at {}, found {found}", .provider.title(), display_pointer(.pointer))]
     Shape {
         /// The provider whose shape was expected.
-        format: Format,
+        provider: Provider,
         /// Where, as a JSON pointer (`""` is the whole output).
         pointer: String,
         /// What should have been there, for example `"an array"`.
@@ -35,20 +35,27 @@ pub enum RouteError {
         max: usize,
     },
     /// Auto-detection matched no provider's shape.
-    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini); name the format instead of `auto`")]
+    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini); name the provider instead of detecting it")]
     Undetected,
+    /// The provider has no model reply to route: MCP's tool calls arrive as `tools/call`
+    /// requests, which [`mcp`](crate::mcp) serves.
+    #[error("{provider} has no model reply to route")]
+    NoReply {
+        /// The provider named.
+        provider: Provider,
+    },
 }
 
 impl RouteError {
     /// A [`RouteError::Shape`] for `value` (or its absence) at `pointer`.
     pub(crate) fn shape(
-        format: Format,
+        provider: Provider,
         pointer: &str,
         expected: &'static str,
         value: Option<&Value>,
     ) -> RouteError {
         RouteError::Shape {
-            format,
+            provider,
             pointer: pointer.to_owned(),
             expected,
             found: value.map_or("nothing", json_type),

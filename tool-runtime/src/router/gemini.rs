@@ -3,11 +3,12 @@
 //! `types.py`: `Part`, `FunctionCall`).
 
 use super::shape::{self, Reader};
-use super::{Format, RouteError, Routed};
+use super::{RouteError, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::Value;
 
-const READ: Reader = Reader(Format::Gemini);
+const READ: Reader = Reader(Provider::Gemini);
 
 /// What the ids this router makes up start with. Gemini often sends calls without an id and
 /// then pairs results with calls by name and order, so the results formatter leaves these ids
@@ -27,7 +28,7 @@ pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
         return Err(error);
     }
     let top = READ.object(Some(output), "")?;
-    let mut routed = Routed::new(Format::Gemini);
+    let mut routed = Routed::new(Provider::Gemini);
     let (content, at) = if top.contains_key("parts") {
         (Some(top), "")
     } else {
@@ -35,7 +36,7 @@ pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
         let Some(first) = candidates.first() else {
             return Err(blocked(top).unwrap_or_else(|| {
                 RouteError::shape(
-                    Format::Gemini,
+                    Provider::Gemini,
                     "/candidates",
                     "at least one candidate",
                     None,

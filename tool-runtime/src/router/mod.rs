@@ -11,19 +11,19 @@
 //! | [`anthropic`] | a Messages API response | an object, serialized to text |
 //! | [`gemini`] | a `generateContent` response (or one `Content`) | an object, serialized to text |
 //!
-//! [`route`] picks the function by [`Format`], [`Format::Auto`] by looking at the JSON
-//! ([`detect`]). [`stream`] puts streamed calls back together.
+//! [`route`] picks the function by [`Provider`]; [`route_auto`] finds the provider by looking
+//! at the JSON ([`detect`]). [`stream`] puts streamed calls back together.
 //!
 //! ```
 //! use serde_json::json;
-//! use tool_runtime::router::{self, Format};
+//! use tool_runtime::{router, Provider};
 //!
 //! let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
 //!     "role": "assistant", "content": null,
 //!     "tool_calls": [{"id": "call_abc123", "type": "function",
 //!                     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
-//! let routed = router::route(Format::Auto, &response).unwrap();
-//! assert_eq!(routed.format, Format::OpenAiChat);
+//! let routed = router::route_auto(&response).unwrap();
+//! assert_eq!(routed.provider, Provider::OpenAiChat);
 //! assert_eq!(routed.calls[0].id, "call_abc123");
 //! assert_eq!(routed.calls[0].arguments, r#"{"city":"Paris"}"#);
 //! ```
@@ -39,7 +39,6 @@ pub mod text;
 mod anthropic;
 mod detect;
 mod error;
-mod format;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
@@ -50,7 +49,6 @@ mod shape;
 pub use anthropic::anthropic;
 pub use detect::detect;
 pub use error::RouteError;
-pub use format::Format;
 pub use gemini::gemini;
 pub use openai_chat::openai_chat;
 pub use openai_responses::openai_responses;
@@ -59,28 +57,54 @@ pub use routed::{OtherCall, Routed};
 
 pub(crate) use gemini::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
 
+use crate::Provider;
 use serde_json::Value;
 
-/// Routes a provider's response, read as `format` ([`Format::Auto`]: whichever provider's
-/// shape it has).
-pub fn route(format: Format, output: &Value) -> Result<Routed, RouteError> {
-    match format {
-        Format::Auto => {
-            if let Some(error) = shape::provider_error(output) {
-                return Err(error);
-            }
-            let detected = detect(output).ok_or(RouteError::Undetected)?;
-            route(detected, output)
-        }
-        Format::OpenAiChat => openai_chat(output),
-        Format::OpenAiResponses => openai_responses(output),
-        Format::Anthropic => anthropic(output),
-        Format::Gemini => gemini(output),
+/// Routes `provider`'s response.
+///
+/// # Errors
+///
+/// A [`RouteError`] naming the JSON pointer at fault when the output is not `provider`'s
+/// shape, the provider's own error reply, or [`RouteError::NoReply`] for MCP.
+pub fn route(provider: Provider, output: &Value) -> Result<Routed, RouteError> {
+    match provider {
+        Provider::OpenAiChat => openai_chat(output),
+        Provider::OpenAiResponses => openai_responses(output),
+        Provider::Anthropic => anthropic(output),
+        Provider::Gemini => gemini(output),
+        Provider::Mcp => Err(RouteError::NoReply { provider }),
     }
+}
+
+/// Routes a response from whichever provider's shape it has ([`detect`]).
+///
+/// # Errors
+///
+/// [`RouteError::Undetected`] when it has none, the provider's error reply, or what
+/// [`route`] gives for the provider found.
+pub fn route_auto(output: &Value) -> Result<Routed, RouteError> {
+    if let Some(error) = shape::provider_error(output) {
+        return Err(error);
+    }
+    let detected = detect(output).ok_or(RouteError::Undetected)?;
+    route(detected, output)
 }
 
 /// [`route`] for a response still in text form, read with [`parse_reply`] (a byte order
 /// mark skipped, a number too large for an `f64` kept as its text).
-pub fn route_str(format: Format, output: &str) -> Result<Routed, RouteError> {
-    route(format, &parse_reply(output)?)
+///
+/// # Errors
+///
+/// What [`parse_reply`] and [`route`] give.
+pub fn route_str(provider: Provider, output: &str) -> Result<Routed, RouteError> {
+    route(provider, &parse_reply(output)?)
+}
+
+/// [`route_auto`] for a response still in text form, read with [`parse_reply`].
+///
+/// # Errors
+///
+/// What [`parse_reply`] and [`route_auto`] give.
+pub fn route_auto_str(output: &str) -> Result<Routed, RouteError> {
+    route_auto(&parse_reply(output)?)
 }

@@ -4,11 +4,12 @@
 //! `chat_completion_message_function_tool_call.py`).
 
 use super::shape::{self, Reader};
-use super::{Format, OtherCall, RouteError, Routed};
+use super::{OtherCall, RouteError, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::Value;
 
-const READ: Reader = Reader(Format::OpenAiChat);
+const READ: Reader = Reader(Provider::OpenAiChat);
 
 /// Routes a Chat Completions response, or just its assistant `message`: the function calls
 /// (arguments kept as the JSON text the model wrote) and the message's text. Only the first
@@ -22,7 +23,12 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
         Some(choices) => {
             let choices = READ.array(Some(choices), "/choices")?;
             let first = choices.first().ok_or_else(|| {
-                RouteError::shape(Format::OpenAiChat, "/choices", "at least one choice", None)
+                RouteError::shape(
+                    Provider::OpenAiChat,
+                    "/choices",
+                    "at least one choice",
+                    None,
+                )
             })?;
             let choice = READ.object(Some(first), "/choices/0")?;
             (
@@ -33,7 +39,7 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
         None => (top, ""),
     };
 
-    let mut routed = Routed::new(Format::OpenAiChat);
+    let mut routed = Routed::new(Provider::OpenAiChat);
     shape::text_content(message.get("content"), &["text"], &mut routed.text);
     if routed.text.is_empty() {
         if let Some(refusal) = READ.string(message.get("refusal"), &format!("{at}/refusal"))? {
@@ -44,7 +50,7 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
     // as a `function` message this crate doesn't write: refused by name, never dropped.
     if message.get("function_call").is_some_and(|c| !c.is_null()) {
         return Err(RouteError::Shape {
-            format: Format::OpenAiChat,
+            provider: Provider::OpenAiChat,
             pointer: format!("{at}/function_call"),
             expected:
                 "`tool_calls` (the deprecated `functions` API is not supported: send `tools`)",
@@ -143,7 +149,7 @@ mod tests {
         assert_eq!(
             err,
             RouteError::Shape {
-                format: Format::OpenAiChat,
+                provider: Provider::OpenAiChat,
                 pointer: "/choices/0/message/tool_calls".into(),
                 expected: "an array",
                 found: "an object"

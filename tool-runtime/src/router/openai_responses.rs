@@ -4,11 +4,12 @@
 //! `response_output_message.py`).
 
 use super::shape::{self, Reader};
-use super::{Format, OtherCall, RouteError, Routed};
+use super::{OtherCall, RouteError, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
 
-const READ: Reader = Reader(Format::OpenAiResponses);
+const READ: Reader = Reader(Provider::OpenAiResponses);
 
 /// Routes a Responses API response (or its `output` list): the function calls, keyed by their
 /// `call_id`, and the text of its `message` items. Server-side tool items (web search, file
@@ -25,7 +26,7 @@ pub fn openai_responses(output: &Value) -> Result<Routed, RouteError> {
             (READ.array(top.get("output"), "/output")?, "/output")
         }
     };
-    let mut routed = Routed::new(Format::OpenAiResponses);
+    let mut routed = Routed::new(Provider::OpenAiResponses);
     for (i, item) in items.iter().enumerate() {
         let at = format!("{pointer}/{i}");
         let item = READ.object(Some(item), &at)?;

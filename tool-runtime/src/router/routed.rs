@@ -1,15 +1,14 @@
 //! What routing one model turn gives: the calls to run and the text to show.
 
-use super::Format;
+use crate::Provider;
 use crate::ToolCall;
 use serde::Serialize;
 
 /// One model turn, normalized: its tool calls and its text.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Routed {
-    /// The provider the output came from (never [`Format::Auto`]).
-    #[serde(serialize_with = "format_name")]
-    pub format: Format,
+    /// The provider the output came from.
+    pub provider: Provider,
     /// The function calls, in the order the model made them.
     pub calls: Vec<ToolCall>,
     /// The assistant's text (thoughts left out), joined.
@@ -32,17 +31,13 @@ pub struct OtherCall {
 }
 
 impl Routed {
-    /// An empty turn read from `format`.
-    pub(crate) fn new(format: Format) -> Routed {
+    /// An empty turn read from `provider`.
+    pub(crate) fn new(provider: Provider) -> Routed {
         Routed {
-            format,
+            provider,
             calls: Vec::new(),
             text: String::new(),
             other_calls: Vec::new(),
         }
     }
-}
-
-fn format_name<S: serde::Serializer>(format: &Format, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(format.as_str())
 }

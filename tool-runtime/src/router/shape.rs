@@ -1,12 +1,13 @@
 //! Reading a provider's JSON with errors that say where it went wrong: each reader knows the
 //! provider it reads for and takes the JSON pointer of the value it is given.
 
-use super::{Format, RouteError};
+use super::RouteError;
+use crate::Provider;
 use serde_json::{Map, Value};
 
 /// Reads one provider's output.
 #[derive(Clone, Copy)]
-pub(crate) struct Reader(pub Format);
+pub(crate) struct Reader(pub Provider);
 
 impl Reader {
     /// The value as an object.

@@ -5,12 +5,13 @@
 
 use super::{index, Accumulate, StreamError, StreamEvent};
 use crate::router::shape::{self, Reader};
-use crate::router::{anthropic, Format, Routed};
+use crate::router::{anthropic, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-const READ: Reader = Reader(Format::Anthropic);
+const READ: Reader = Reader(Provider::Anthropic);
 
 /// Puts a streamed Messages response back together.
 ///
@@ -77,7 +78,7 @@ impl Accumulate for AnthropicStream {
         let at = || {
             index(top.get("index")).ok_or_else(|| {
                 StreamError::from(crate::router::RouteError::shape(
-                    Format::Anthropic,
+                    Provider::Anthropic,
                     "/index",
                     "a non-negative integer",
                     top.get("index"),
@@ -92,7 +93,7 @@ impl Accumulate for AnthropicStream {
                 // leaving the stream as it was.
                 if self.blocks.contains_key(&at) {
                     return Err(crate::router::RouteError::shape(
-                        Format::Anthropic,
+                        Provider::Anthropic,
                         "/index",
                         "the index of a content block not yet opened",
                         top.get("index"),
@@ -176,7 +177,7 @@ impl Accumulate for AnthropicStream {
     }
 
     fn finish(self) -> Routed {
-        let mut routed = Routed::new(Format::Anthropic);
+        let mut routed = Routed::new(Provider::Anthropic);
         for (at, block) in self.blocks {
             match block {
                 Block::Text(text) => routed.text.push_str(&text),

@@ -4,12 +4,13 @@
 
 use super::{index, Accumulate, StreamError, StreamEvent};
 use crate::router::shape::{self, Reader};
-use crate::router::{Format, OtherCall, Routed};
+use crate::router::{OtherCall, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
-const READ: Reader = Reader(Format::OpenAiChat);
+const READ: Reader = Reader(Provider::OpenAiChat);
 
 /// Puts a streamed Chat Completions response back together (the first choice only).
 ///
@@ -178,7 +179,7 @@ impl Accumulate for OpenAiChatStream {
 
     fn finish(mut self) -> Routed {
         self.complete_all();
-        let mut routed = Routed::new(Format::OpenAiChat);
+        let mut routed = Routed::new(Provider::OpenAiChat);
         routed.text = self.text;
         for (index, call) in &self.calls {
             match &call.kind {
@@ -200,7 +201,7 @@ fn piece<'a>(item: &'a Value, at: &str) -> Result<Piece<'a>, StreamError> {
         None | Some(Value::Null) => None,
         Some(value) => Some(value.as_u64().ok_or_else(|| {
             crate::router::RouteError::shape(
-                Format::OpenAiChat,
+                Provider::OpenAiChat,
                 &format!("{at}/index"),
                 "a non-negative integer",
                 Some(value),

@@ -7,12 +7,13 @@
 use super::{index, Accumulate, StreamError, StreamEvent};
 use crate::router::openai_responses::{function_call, read_item};
 use crate::router::shape::Reader;
-use crate::router::{Format, RouteError, Routed};
+use crate::router::{RouteError, Routed};
+use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-const READ: Reader = Reader(Format::OpenAiResponses);
+const READ: Reader = Reader(Provider::OpenAiResponses);
 
 /// Puts a streamed Responses API response back together.
 ///
@@ -95,7 +96,7 @@ impl Accumulate for ResponsesStream {
         let output_index = || {
             index(top.get("output_index")).ok_or_else(|| {
                 StreamError::from(RouteError::shape(
-                    Format::OpenAiResponses,
+                    Provider::OpenAiResponses,
                     "/output_index",
                     "a non-negative integer",
                     top.get("output_index"),
@@ -118,7 +119,7 @@ impl Accumulate for ResponsesStream {
                     let same = |key: &str| seen.get(key) == item.get(key);
                     if was_call != is_call || !same("id") || !same("call_id") {
                         return Err(RouteError::shape(
-                            Format::OpenAiResponses,
+                            Provider::OpenAiResponses,
                             "/output_index",
                             "the index of no other output item",
                             top.get("output_index"),
@@ -210,7 +211,7 @@ impl Accumulate for ResponsesStream {
     }
 
     fn finish(self) -> Routed {
-        let mut routed = Routed::new(Format::OpenAiResponses);
+        let mut routed = Routed::new(Provider::OpenAiResponses);
         for text in self.text.into_values() {
             routed.text.push_str(&text);
         }
@@ -225,7 +226,7 @@ impl Accumulate for ResponsesStream {
                 Item::Other(item) => {
                     let position = usize::try_from(at).unwrap_or(usize::MAX);
                     // Only other client-side calls are kept from these; text came as deltas.
-                    let mut other = Routed::new(Format::OpenAiResponses);
+                    let mut other = Routed::new(Provider::OpenAiResponses);
                     if read_item(&item, "/item", position, &mut other).is_ok() {
                         routed.other_calls.append(&mut other.other_calls);
                     }

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// Why a tool is exported without strict mode: every reason found, for one tool.
 ///
-/// Returned by [`Registry::strict_check`](crate::Registry::strict_check) and
+/// Returned by [`Export::check`](crate::export::Export::check) and
 /// [`ToolSpec::strict_compatibility`](crate::ToolSpec::strict_compatibility). The export
 /// itself never fails: such a tool is listed with `strict: false`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -1,0 +1,22 @@
+//! The provider-neutral tool list: `[{"name", "description", "parameters"}]`, each schema the
+//! registry's own JSON Schema (2020-12, an object root), unchanged. What a backend that takes
+//! JSON Schema directly wants (vLLM's guided decoding, a TensorZero tool config), or a prompt
+//! that lists the tools for a model without native tool calling.
+
+use crate::registry::Registry;
+use serde_json::{Map, Value};
+
+/// Every tool's entry, under its own name.
+pub(crate) fn tools(registry: &Registry) -> Value {
+    let tools = registry
+        .specs()
+        .map(|spec| {
+            let mut tool = Map::new();
+            tool.insert("name".into(), spec.name().into());
+            tool.insert("description".into(), spec.description().into());
+            tool.insert("parameters".into(), spec.input_schema().clone());
+            Value::Object(tool)
+        })
+        .collect();
+    Value::Array(tools)
+}
