@@ -12,12 +12,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Once, OnceLock};
+use tool_runtime::pipeline::RepairPolicy;
 use tool_runtime::router;
 use tool_runtime::router::stream::{Accumulate, StreamEvent};
 use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
-use tool_runtime::{
-    tool, ErrorCode, Provider, Registry, RepairPolicy, ToolCall, ToolError, ToolOutput,
-};
+use tool_runtime::{tool, ErrorCode, Provider, Registry, ToolCall, ToolError, ToolOutput};
 
 /// Panics that `tool-runtime` contains on purpose: inside `llm_json`, which the lenient repair
 /// runs under `catch_unwind` because it is third-party code fed hostile text.

@@ -9,7 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use tool_runtime::RepairPolicy;
+use tool_runtime::pipeline::RepairPolicy;
 
 #[path = "search_tool.rs"]
 mod search_tool;

@@ -8,7 +8,8 @@
 //! runtime must do. Repairs are off, so the runtime judges exactly what the validator judges.
 
 use serde_json::{json, Map, Value};
-use tool_runtime::{ErrorCode, Registry, RepairPolicy, ToolOutput};
+use tool_runtime::pipeline::RepairPolicy;
+use tool_runtime::{ErrorCode, Registry, ToolOutput};
 use tool_tests::{Catalogue, Session};
 
 fn test_tools() -> Registry {

@@ -11,10 +11,9 @@ mod attacks;
 use attacks::{check, AttackWorkspace, Entry, Expect};
 use serde::Serialize;
 use std::time::{Duration, Instant};
+use tool_runtime::approval::{Approval, ApprovalRequest};
 use tool_runtime::router;
-use tool_runtime::{
-    tool, Approval, ApprovalRequest, Provider, Registry, ToolCall, ToolError, ToolOutput,
-};
+use tool_runtime::{tool, Provider, Registry, ToolCall, ToolError, ToolOutput};
 
 // ---- the misbehaving tools the corpus calls beside the example tools ----------------------
 
@@ -145,7 +144,7 @@ fn deep_output(
     (0..depth).fold(serde_json::json!("bottom"), |v, _| serde_json::json!([v]))
 }
 
-const ATTACK_TOOLS: &[tool_runtime::ToolDef] = &[
+const ATTACK_TOOLS: &[tool_runtime::spec::ToolDef] = &[
     echo::TOOL,
     anything::TOOL,
     list_tags::TOOL,
@@ -172,8 +171,8 @@ fn registry(workspace: &AttackWorkspace) -> Registry {
             |b, &t| b.register(t),
         )
         .approver(|_: &ApprovalRequest<'_>| Approval::Allow)
-        .timeout("never_returns", Duration::from_millis(200))
-        .timeout("sleeps", Duration::from_millis(100))
+        .tool_timeout("never_returns", Duration::from_millis(200))
+        .tool_timeout("sleeps", Duration::from_millis(100))
         .build()
         .unwrap()
 }

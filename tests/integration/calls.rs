@@ -222,7 +222,7 @@ fn outputs_serialize_in_the_documented_shapes() {
     assert_eq!(text, json!({"kind": "text", "text": "whoami -"}));
     let object =
         serde_json::to_value(registry.call_blocking("add_numbers", r#"{"a": 1, "b": 2}"#)).unwrap();
-    assert_eq!(object, json!({"kind": "object", "json": 3}));
+    assert_eq!(object, json!({"kind": "json", "json": 3}));
     let error = serde_json::to_value(registry.call_blocking("nope", "{}")).unwrap();
     assert_eq!(error["kind"], "error");
     assert_eq!(error["error"]["code"], "unknown_tool");

@@ -12,7 +12,8 @@ use std::path::Path;
 use std::sync::Arc;
 use tool_runtime::export::{StrictIssueKind, StrictLimit};
 use tool_runtime::pipeline::FilledBy;
-use tool_runtime::{tool, ErrorCode, Provider, Registry, RegistryBuilder, ToolDef};
+use tool_runtime::spec::ToolDef;
+use tool_runtime::{tool, ErrorCode, Provider, Registry, RegistryBuilder};
 use tool_tests::Catalogue;
 
 /// A tree of names: a recursive type, which OpenAI's strict mode allows and Anthropic's and

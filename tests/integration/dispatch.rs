@@ -6,10 +6,8 @@ use serde_json::json;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tool_runtime::{
-    tool, Approval, ApprovalPolicy, ApprovalRequest, CancellationToken, ErrorCode, Registry,
-    ToolCall, ToolOutput,
-};
+use tool_runtime::approval::{Approval, ApprovalPolicy, ApprovalRequest};
+use tool_runtime::{tool, CancellationToken, ErrorCode, Registry, ToolCall, ToolOutput};
 
 /// Running calls: each parallel call adds 1, each exclusive call adds `EXCLUSIVE`. An exclusive
 /// call that starts while anything runs, or a parallel call that starts during an exclusive
@@ -135,8 +133,8 @@ fn doze(
 async fn a_sleeping_tool_times_out_and_the_registry_goes_on() {
     let registry = Registry::builder()
         .only(["nap", "doze"])
-        .timeout("nap", Duration::from_millis(50))
-        .default_timeout(Duration::from_millis(100))
+        .tool_timeout("nap", Duration::from_millis(50))
+        .timeout(Duration::from_millis(100))
         .build()
         .unwrap();
     let started = Instant::now();
@@ -398,7 +396,7 @@ async fn the_concurrency_limit_holds() {
 fn a_timeout_or_parallel_setting_for_an_unknown_tool_is_a_build_error() {
     let error = Registry::builder()
         .only(["nap"])
-        .timeout("napp", Duration::from_secs(1))
+        .tool_timeout("napp", Duration::from_secs(1))
         .build()
         .unwrap_err();
     assert!(
@@ -556,7 +554,7 @@ async fn parallel_and_timeout_on_the_attribute() {
     let registry = Registry::builder()
         .only(["rendezvous", "lonely_rendezvous", "impatient"])
         .state(tokio::sync::Barrier::new(2))
-        .default_timeout(Duration::from_millis(300))
+        .timeout(Duration::from_millis(300))
         .build()
         .unwrap();
     let together = [
@@ -638,7 +636,7 @@ fn a_tool_refusing_its_arguments_runs_once() {
 fn call_blocking_keeps_a_sync_tools_timeout() {
     let registry = Registry::builder()
         .only(["doze"])
-        .timeout("doze", Duration::from_millis(100))
+        .tool_timeout("doze", Duration::from_millis(100))
         .build()
         .unwrap();
     let started = Instant::now();

@@ -9,7 +9,7 @@ mod checks;
 
 use std::path::PathBuf;
 use tool_runtime::router::stream::{
-    Accumulate, AnthropicStream, OpenAiChatStream, ResponsesStream,
+    Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream,
 };
 
 /// The kept inputs of one target, by file name.
@@ -100,7 +100,7 @@ fn stream_accumulators() {
         checks::check_stream(d, AnthropicStream::new)
     });
     replay("stream_responses", |d| {
-        checks::check_stream(d, ResponsesStream::new)
+        checks::check_stream(d, OpenAiResponsesStream::new)
     });
 }
 
@@ -123,7 +123,7 @@ fn a_reused_stream_index_is_refused_and_loses_nothing() {
     assert_eq!(turn.calls[0].arguments, r#"{"a": 1}"#);
 
     // Responses: a second call at output_index 0 would have been dropped unseen.
-    let mut stream = ResponsesStream::new();
+    let mut stream = OpenAiResponsesStream::new();
     let (_, data) = inputs("stream_responses")
         .into_iter()
         .find(|(name, _)| name == "second-call-same-index.jsonl")

@@ -205,7 +205,7 @@ fn json_stays_json_and_a_tool_cap_overrides_the_registry_cap() {
     assert!(json.truncation().unwrap().original_bytes > 50_000);
     // On the wire, the output says it was cut.
     let wire = serde_json::to_value(&out).unwrap();
-    assert_eq!(wire["kind"], "object");
+    assert_eq!(wire["kind"], "json");
     assert!(wire["truncated"]["removed_bytes"].as_u64().unwrap() > 40_000);
 }
 

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 use tool_runtime::pipeline::{FilledBy, RepairKind};
-use tool_runtime::{ErrorCode, Limits, Registry, RepairPolicy, ToolError, ToolOutput};
+use tool_runtime::pipeline::{Limits, RepairPolicy};
+use tool_runtime::{ErrorCode, Registry, ToolError, ToolOutput};
 use tool_tests::{Catalogue, Category, Session};
 
 fn builder() -> tool_runtime::RegistryBuilder {
@@ -333,7 +334,7 @@ async fn repair_off_judges_the_call_as_sent() {
 #[tokio::test]
 async fn a_resolver_fills_from_state() {
     let registry = builder()
-        .resolver("pwd", |args| {
+        .tool_resolver("pwd", |args| {
             let session = args
                 .state::<Session>()
                 .ok_or_else(|| ToolError::new("no session"))?;
@@ -370,7 +371,7 @@ async fn a_resolver_named_on_the_tool_runs_first() {
 #[tokio::test]
 async fn a_failing_resolver_is_an_error_output() {
     let registry = builder()
-        .resolver("pwd", |_| Err(ToolError::new("the session has ended")))
+        .tool_resolver("pwd", |_| Err(ToolError::new("the session has ended")))
         .build()
         .unwrap();
     let output = registry.call("pwd", "{}").await;
@@ -388,7 +389,10 @@ async fn context_defaults_fill_any_tool_with_the_parameter() {
 
 #[test]
 fn a_resolver_for_an_unknown_tool_is_a_build_error() {
-    let error = builder().resolver("pwdd", |_| Ok(())).build().unwrap_err();
+    let error = builder()
+        .tool_resolver("pwdd", |_| Ok(()))
+        .build()
+        .unwrap_err();
     assert!(
         error.to_string().contains("`.resolver(...)` names `pwdd`"),
         "{error}"

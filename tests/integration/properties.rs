@@ -24,7 +24,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
-use tool_runtime::{tool, ErrorCode, Registry, RepairPolicy, ToolDef, ToolOutput};
+use tool_runtime::pipeline::RepairPolicy;
+use tool_runtime::spec::ToolDef;
+use tool_runtime::{tool, ErrorCode, Registry, ToolOutput};
 
 // ---- test tools: one per group of parameter kinds ------------------------------------------
 

@@ -1,6 +1,7 @@
 //! Building registries: collection, selection, and the errors a bad setup gets.
 
-use tool_runtime::{tool, BuildError, Location, Registry};
+use tool_runtime::registry::Location;
+use tool_runtime::{tool, BuildError, Registry};
 use tool_tests::Catalogue;
 
 /// Two tools that claim one name, defined only in this test binary.

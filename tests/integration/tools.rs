@@ -5,9 +5,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use std::sync::Mutex;
+use tool_runtime::registry::Location;
+use tool_runtime::spec::ToolFlags;
 use tool_runtime::{
-    tool, BuildError, DynamicTool, ErrorCode, Location, Registry, Tool, ToolCall, ToolContext,
-    ToolError, ToolFlags, ToolOutput,
+    tool, BuildError, DynamicTool, ErrorCode, Registry, Tool, ToolCall, ToolContext, ToolError,
+    ToolOutput,
 };
 
 /// A notebook the model writes to: a tool that owns its state.

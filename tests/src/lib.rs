@@ -181,7 +181,9 @@ pub fn list_items(
 }
 
 /// Fills `cwd` from the session's working directory when the model leaves it out.
-pub fn cwd_from_session(args: &mut tool_runtime::Resolve<'_>) -> Result<(), ToolError> {
+pub fn cwd_from_session(
+    args: &mut tool_runtime::pipeline::ParamResolver<'_>,
+) -> Result<(), ToolError> {
     if let Some(session) = args.state::<Session>() {
         args.fill("cwd", &session.cwd);
     }

@@ -7,9 +7,11 @@
 
 use serde_json::json;
 use std::time::Duration;
+use tool_runtime::notify::LogLevel;
+use tool_runtime::output::ContentBlock;
+use tool_runtime::spec::ToolDef;
 use tool_runtime::{
-    tool, ContentBlock, DynamicTool, LogLevel, Registry, RegistryBuilder, ToolContext, ToolDef,
-    ToolError, ToolOutput,
+    tool, DynamicTool, Registry, RegistryBuilder, ToolContext, ToolError, ToolOutput,
 };
 
 /// Every conformance tool's definition.

@@ -28,7 +28,8 @@ pub use workspace::{Resolved, Workspace};
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use tool_runtime::{BuildError, Registry, RegistryBuilder, ToolDef};
+use tool_runtime::spec::ToolDef;
+use tool_runtime::{BuildError, Registry, RegistryBuilder};
 
 /// Every example tool's definition, for registering them by hand.
 pub const TOOLS: &[ToolDef] = &[

@@ -39,7 +39,9 @@ fn left_after(marker: &str) -> Vec<String> {
 
 fn run(workspace: Workspace, argv: &[&str], timeout_ms: u64) -> ToolOutput {
     let registry = tool_examples::builder_in(workspace, Default::default())
-        .approver(|_: &tool_runtime::ApprovalRequest<'_>| tool_runtime::Approval::Allow)
+        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| {
+            tool_runtime::approval::Approval::Allow
+        })
         .build()
         .unwrap();
     let args = serde_json::json!({"argv": argv, "timeout_ms": timeout_ms}).to_string();

@@ -13,10 +13,13 @@ use serde_json::json;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
+use tool_runtime::approval::ApprovalPolicy;
 use tool_runtime::mcp::{HttpOptions, HttpServer, ImportNote, McpImport, McpServer};
+use tool_runtime::notify::{NotificationKind, Notifier};
+use tool_runtime::output::ContentBlock;
+use tool_runtime::spec::ToolFlags;
 use tool_runtime::{
-    ApprovalPolicy, BuildError, CancellationToken, ContentBlock, DynamicTool, ErrorCode,
-    NotificationKind, Notifier, Provider, Registry, ToolFlags, ToolOutput,
+    BuildError, CancellationToken, DynamicTool, ErrorCode, Provider, Registry, ToolOutput,
 };
 
 /// Fails the test instead of hanging when `future` takes longer than `seconds`.
@@ -169,7 +172,7 @@ async fn failures_on_the_server_are_results_the_model_reads() {
         .dynamic(slow)
         .dynamic(panics)
         .dynamic(wipe)
-        .timeout("slow", Duration::from_millis(200))
+        .tool_timeout("slow", Duration::from_millis(200))
         .approval(ApprovalPolicy::default())
         .build()
         .unwrap();

@@ -83,7 +83,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
                 injections.push(quote_spanned! {ty.span()=>
                     let #local = match <#ty as __tr::Inject>::inject(#cx) {
                         ::core::result::Result::Ok(value) => value,
-                        ::core::result::Result::Err(output) => return __tr::Pending::Done(output),
+                        ::core::result::Result::Err(output) => return __tr::Pending::Refused(output),
                     };
                 });
                 requirements.push(quote_spanned!(ty.span()=> <#ty as __tr::Inject>::REQUIREMENT));
@@ -185,7 +185,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
             ) -> __tr::Pending<'a> {
                 let __ToolArgs { #(#field_idents: #field_locals),* } = match #args.parse::<__ToolArgs>(#cx) {
                     ::core::result::Result::Ok(parsed) => parsed,
-                    ::core::result::Result::Err(output) => return __tr::Pending::Done(output),
+                    ::core::result::Result::Err(output) => return __tr::Pending::Refused(output),
                 };
                 #(#injections)*
                 #pending

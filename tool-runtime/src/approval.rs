@@ -1,6 +1,6 @@
 //! Approval: destructive tools (or every tool, by policy) run only when an [`Approver`] says so.
 
-use crate::def::BoxFuture;
+pub use crate::def::BoxFuture;
 use crate::def::ToolFlags;
 use crate::spec::ToolSpec;
 
@@ -42,7 +42,8 @@ pub struct ApprovalRequest<'a> {
 /// approver that must wait (a prompt in a UI, a message to an operator).
 ///
 /// ```
-/// use tool_runtime::{Approval, ApprovalRequest, Registry};
+/// use tool_runtime::Registry;
+/// use tool_runtime::approval::{Approval, ApprovalRequest};
 ///
 /// let registry = Registry::builder()
 ///     .approver(|request: &ApprovalRequest<'_>| {

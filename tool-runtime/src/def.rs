@@ -177,8 +177,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 #[non_exhaustive]
 pub enum Pending<'a> {
     /// Finished without running: the arguments were refused, or a value couldn't be injected.
-    Done(ToolOutput),
-    /// A sync fn the caller let run inline, and its output. Kept apart from `Done`, so a
+    Refused(ToolOutput),
+    /// A sync fn the caller let run inline, and its output. Kept apart from `Refused`, so a
     /// tool's own error is never taken for refused arguments and the tool run again.
     Ran(ToolOutput),
     /// A sync fn, ready to run: the dispatcher chooses the thread (the blocking pool).
@@ -204,7 +204,7 @@ impl<'a> Pending<'a> {
     /// Runs the call to completion on the current task.
     pub async fn run(self) -> ToolOutput {
         match self {
-            Pending::Done(output) | Pending::Ran(output) => output,
+            Pending::Refused(output) | Pending::Ran(output) => output,
             Pending::Sync(run) => run(),
             Pending::Async(future) => future.await,
         }

@@ -101,12 +101,23 @@ impl fmt::Display for ToolError {
     }
 }
 
-// Deliberately not `std::error::Error`: a tool can return `Result<T, E>` for any `E: Display`,
-// and `ToolError` passes through that path with its code intact.
+/// A `ToolError` is an error like any other to the program around the tool (`Box<dyn Error>`,
+/// `anyhow`, `?` in the caller). It has no `source`: it is the message for the model, and a
+/// tool that wraps another error says what it needs in that message. A tool may still return
+/// `Result<T, E>` for any `E: Display`; a `ToolError` returned that way keeps its code.
+impl std::error::Error for ToolError {}
 
 #[cfg(test)]
 mod tests {
     /// Clippy's `result_large_err` flags errors of 128 bytes or more, in users' tools too.
+    #[test]
+    fn tool_error_is_a_std_error() {
+        let boxed: Box<dyn std::error::Error + Send + Sync> =
+            Box::new(super::ToolError::new("the file is gone"));
+        assert_eq!(boxed.to_string(), "the file is gone");
+        assert!(boxed.source().is_none());
+    }
+
     #[test]
     fn tool_error_stays_small() {
         assert!(std::mem::size_of::<super::ToolError>() < 128);

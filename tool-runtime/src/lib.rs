@@ -1,7 +1,7 @@
 //! Give an LLM your Rust functions as tools.
 //!
 //! Put [`#[tool]`](macro@tool) on an ordinary `fn`; [`Registry::builder`] collects every such
-//! fn, [`Registry::export_schema`] lists them in a model API's shape, and [`Registry::call`]
+//! fn, [`Registry::export`] lists them in a model API's shape, and [`Registry::call`]
 //! runs the calls the model makes, turning every result (errors included) into one
 //! [`ToolOutput`].
 //!
@@ -31,17 +31,18 @@
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
 
-mod approval;
+pub mod approval;
 mod call;
 mod context;
 mod def;
 mod dispatch;
 mod error;
 pub mod export;
+pub mod inject;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod notify;
-mod output;
+pub mod notify;
+pub mod output;
 pub mod pipeline;
 pub mod provider;
 mod registration;
@@ -49,25 +50,18 @@ pub mod registry;
 pub mod results;
 pub mod router;
 mod schema;
-mod spec;
+pub mod spec;
 mod state;
 mod tool;
 
-pub use approval::{Approval, ApprovalPolicy, ApprovalRequest, Approver};
 pub use call::ToolCall;
-pub use context::{CallContext, Inject, ToolContext};
-pub use def::{Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
+pub use context::ToolContext;
 pub use error::{ErrorCode, ToolError};
-pub use notify::{LogLevel, Notification, NotificationKind, Notifier};
-pub use output::{
-    safe_serialize, Annotations, ContentBlock, JsonOutput, Resource, ResourceBody, ToolOutput,
-    Truncation,
-};
-pub use pipeline::{CallReport, Limits, RepairPolicy, Resolve};
+pub use output::ToolOutput;
 pub use provider::Provider;
-pub use registry::{BuildError, Location, Registry, RegistryBuilder};
+pub use registry::{BuildError, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
-pub use state::{State, StateRequirement};
+pub use state::State;
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{DynamicTool, Tool};
 
@@ -114,9 +108,12 @@ pub use tool_macros::tool;
 pub mod __private {
     pub use crate::__submit as submit;
     pub use crate::context::{CallContext, Inject};
-    pub use crate::def::{sync_pending, Args, Pending, SourceLocation, ToolDef, ToolFlags};
+    pub use crate::def::{
+        sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags,
+    };
     pub use crate::output::{result_output, unit_output, value_output};
     pub use crate::pipeline::ResolverFn;
+    pub use crate::state::StateRequirement;
     #[cfg(feature = "inventory")]
     pub use inventory;
     pub use schemars;

@@ -72,7 +72,8 @@ pub enum LogLevel {
 /// Receives the [`Notification`]s of the calls run inside [`scope`](Notifier::scope).
 ///
 /// ```
-/// use tool_runtime::{tool, Notifier, NotificationKind, Registry, ToolContext};
+/// use tool_runtime::{tool, Registry, ToolContext};
+/// use tool_runtime::notify::{Notifier, NotificationKind};
 ///
 /// /// Count to three, saying how far it got.
 /// #[tool]

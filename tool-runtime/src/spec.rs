@@ -1,6 +1,8 @@
-//! What a registry knows about each tool, as callers and exporters read it.
+//! What a registry knows about each tool, as callers and exporters read it: its
+//! [`ToolSpec`], its [`ToolFlags`], where it was written ([`SourceLocation`]), and the
+//! [`ToolDef`] a `#[tool]` fn's `TOOL` constant is.
 
-use crate::def::{SourceLocation, ToolFlags};
+pub use crate::def::{SourceLocation, ToolDef, ToolFlags};
 use serde_json::Value;
 
 /// A tool as the registry holds it: name, description, input schema, flags and origin.

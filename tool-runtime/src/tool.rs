@@ -175,11 +175,11 @@ impl<T: Tool> RuntimeTool for Typed<T> {
     fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
         let args = match args.parse::<T::Args>(cx) {
             Ok(args) => args,
-            Err(output) => return Pending::Done(output),
+            Err(output) => return Pending::Refused(output),
         };
         let context = match ToolContext::inject(cx) {
             Ok(context) => context,
-            Err(output) => return Pending::Done(output),
+            Err(output) => return Pending::Refused(output),
         };
         Pending::Async(Box::pin(async move {
             result_output(self.0.call(args, context).await)
@@ -191,14 +191,14 @@ impl RuntimeTool for DynamicTool {
     fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
         let args = match args.parse::<Value>(cx) {
             Ok(args) => args,
-            Err(output) => return Pending::Done(output),
+            Err(output) => return Pending::Refused(output),
         };
         match ToolContext::inject(cx) {
             // The closure is called on the first poll, not here: this is still the call's
             // preparation, before approval, the gate and cancellation, and outside the panic
             // guard, and a closure may do its work before returning its future.
             Ok(context) => Pending::Async(Box::pin(async move { (self.run)(args, context).await })),
-            Err(output) => Pending::Done(output),
+            Err(output) => Pending::Refused(output),
         }
     }
 }

@@ -7,10 +7,10 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tool_runtime::{
-    tool, Approval, ApprovalRequest, Approver, BoxFuture, DynamicTool, ErrorCode, Registry,
-    ToolCall, ToolFlags, ToolOutput,
-};
+use tool_runtime::approval::BoxFuture;
+use tool_runtime::approval::{Approval, ApprovalRequest, Approver};
+use tool_runtime::spec::ToolFlags;
+use tool_runtime::{tool, DynamicTool, ErrorCode, Registry, ToolCall, ToolOutput};
 
 // A call waiting for its approval keeps its place at the gate: a later exclusive call of the
 // same batch can't run first.
@@ -100,7 +100,7 @@ async fn a_timed_out_exclusive_sync_tool_still_runs_alone() {
         .without_inventory()
         .register(slow_write::TOOL)
         .register(quick_write::TOOL)
-        .timeout("slow_write", Duration::from_millis(50))
+        .tool_timeout("slow_write", Duration::from_millis(50))
         .build()
         .unwrap();
     let calls = [
@@ -226,7 +226,7 @@ fn a_sync_call_answered_before_it_started_never_starts() {
         .without_inventory()
         .register(occupy::TOOL)
         .register(count_start::TOOL)
-        .timeout("count_start", Duration::from_millis(30))
+        .tool_timeout("count_start", Duration::from_millis(30))
         .build()
         .unwrap();
     let calls = [

@@ -414,7 +414,7 @@ async fn one_clients_log_level_does_not_silence_another_client() {
             "Work and say so.",
             json!({"type": "object"}),
             |_, cx| async move {
-                cx.log(tool_runtime::LogLevel::Info, "working");
+                cx.log(tool_runtime::notify::LogLevel::Info, "working");
                 ToolOutput::text("done")
             },
         ))

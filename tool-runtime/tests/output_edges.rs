@@ -4,7 +4,8 @@
 
 use serde::ser::{Serialize, Serializer};
 use serde_json::{json, Value};
-use tool_runtime::{safe_serialize, ContentBlock, ToolOutput};
+use tool_runtime::output::{safe_serialize, ContentBlock};
+use tool_runtime::ToolOutput;
 
 fn text_bytes(out: &ToolOutput) -> Vec<String> {
     match out {

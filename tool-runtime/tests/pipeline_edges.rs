@@ -7,7 +7,8 @@
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use tool_runtime::pipeline::RepairKind;
-use tool_runtime::{DynamicTool, ErrorCode, Registry, RepairPolicy, ToolOutput};
+use tool_runtime::pipeline::RepairPolicy;
+use tool_runtime::{DynamicTool, ErrorCode, Registry, ToolOutput};
 
 fn depth(value: &Value) -> usize {
     match value {

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tool_runtime::router::stream::{
-    Accumulate, AnthropicStream, OpenAiChatStream, ResponsesStream, StreamEvent,
+    Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, StreamEvent,
 };
 use tool_runtime::router::{self, RouteError, Routed};
 use tool_runtime::{results, Provider, ToolCall};
@@ -432,7 +432,7 @@ fn anthropic_streams() {
 #[test]
 fn responses_streams() {
     let all = load_events("openai_responses/stream_parallel_calls.jsonl");
-    let (events, routed) = feed(ResponsesStream::new(), &all);
+    let (events, routed) = feed(OpenAiResponsesStream::new(), &all);
     assert_eq!(
         summary(&routed),
         [
@@ -457,7 +457,7 @@ fn responses_streams() {
     );
 
     let all = load_events("openai_responses/stream_text_and_call.jsonl");
-    let (events, routed) = feed(ResponsesStream::new(), &all);
+    let (events, routed) = feed(OpenAiResponsesStream::new(), &all);
     assert_eq!(routed.text, "Let me check the weather in Tokyo.");
     assert_eq!(text_of(&events), routed.text);
     let completed = &all.last().unwrap()["response"];
@@ -612,12 +612,12 @@ fn interleaved_streams_give_the_same_turn() {
     // Responses: events of different output items (by `output_index`) may interleave.
     let item_key = |e: &Value| e["output_index"].as_u64().map(|i| format!("item {i}"));
     check_orders(
-        ResponsesStream::new,
+        OpenAiResponsesStream::new,
         "openai_responses/stream_parallel_calls.jsonl",
         item_key,
     );
     check_orders(
-        ResponsesStream::new,
+        OpenAiResponsesStream::new,
         "openai_responses/stream_text_and_call.jsonl",
         item_key,
     );
@@ -750,7 +750,7 @@ fn no_mutation_of_a_fixture_panics() {
                     *mutated[i].pointer_mut(pointer).unwrap() = replacement.clone();
                     let mut chat = OpenAiChatStream::new();
                     let mut anthropic = AnthropicStream::new();
-                    let mut responses = ResponsesStream::new();
+                    let mut responses = OpenAiResponsesStream::new();
                     for event in &mutated {
                         let _ = chat.push(event);
                         let _ = anthropic.push(event);

@@ -2,10 +2,8 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_runtime::{
-    tool, CallContext, Inject, Registry, State, StateRequirement, ToolContext, ToolError,
-    ToolOutput,
-};
+use tool_runtime::{tool, Registry, State, ToolContext, ToolError, ToolOutput};
+use tool_runtime::inject::{CallContext, Inject, StateRequirement};
 
 /// What the tools share through `State<T>`.
 pub struct Inventory {
@@ -117,7 +115,7 @@ fn main() {
         .register(count::TOOL)
         .register(hello::TOOL)
         // `hello` is destructive: it runs only when an approver allows it.
-        .approver(|_: &tool_runtime::ApprovalRequest<'_>| tool_runtime::Approval::Allow)
+        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| tool_runtime::approval::Approval::Allow)
         .register(noop::TOOL)
         .state(Inventory {
             items: vec![String::from("Hammer")],

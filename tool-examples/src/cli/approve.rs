@@ -2,7 +2,8 @@
 //! user says yes at the terminal, or passed `--yes`.
 
 use std::io::{BufRead, BufReader, Write};
-use tool_runtime::{Approval, ApprovalRequest, Approver, BoxFuture};
+use tool_runtime::approval::BoxFuture;
+use tool_runtime::approval::{Approval, ApprovalRequest, Approver};
 
 /// The most characters of arguments the approval prompt shows: a few lines of a terminal.
 const PROMPT_CHARS: usize = 400;

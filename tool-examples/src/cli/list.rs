@@ -3,7 +3,8 @@
 use super::CliError;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use tool_runtime::{Registry, ToolFlags};
+use tool_runtime::spec::ToolFlags;
+use tool_runtime::Registry;
 
 /// Prints the tool list.
 pub fn run(registry: &Registry, out: &mut dyn Write) -> Result<ExitCode, CliError> {

@@ -494,7 +494,7 @@ mod tests {
         let columns = columns.map(|c| c.into_iter().map(str::to_owned).collect());
         csv_summary(path.into(), delimiter.into(), columns, ws.clone())
             // As the registry writes it: through safe serialization.
-            .map(|s| match tool_runtime::safe_serialize(&s) {
+            .map(|s| match tool_runtime::output::safe_serialize(&s) {
                 tool_runtime::ToolOutput::Json(json) => json.to_value(),
                 other => panic!("{other:?}"),
             })

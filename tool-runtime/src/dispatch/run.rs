@@ -26,7 +26,7 @@ impl Registry {
         arguments: &'a str,
         cancel: Option<&CancellationToken>,
     ) -> ToolOutput {
-        if let Pending::Done(output) | Pending::Ran(output) = pending {
+        if let Pending::Refused(output) | Pending::Ran(output) = pending {
             return output;
         }
         // The common call: nothing to ask, wait for or time, and a free gate. Awaited here
@@ -149,7 +149,7 @@ struct Hold {
 /// tool that hadn't started yet (the blocking pool was busy) never starts.
 async fn run_on_the_right_thread(tool: &str, pending: Pending<'_>, hold: Hold) -> ToolOutput {
     match pending {
-        Pending::Done(output) | Pending::Ran(output) => output,
+        Pending::Refused(output) | Pending::Ran(output) => output,
         Pending::Sync(run) => match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
                 let abandoned = Arc::new(AtomicBool::new(false));

@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 /// `{"type": "resource", "uri", "mime_type"?, "text" | "blob"}`.
 ///
 /// ```
-/// use tool_runtime::{ContentBlock, ToolOutput};
+/// use tool_runtime::ToolOutput;
+/// use tool_runtime::output::ContentBlock;
 ///
 /// let png: &[u8] = &[0x89, b'P', b'N', b'G'];
 /// let output = ToolOutput::content([
@@ -206,7 +207,7 @@ impl ContentBlock {
     /// MCP clients receive with it.
     ///
     /// ```
-    /// use tool_runtime::{Annotations, ContentBlock};
+    /// use tool_runtime::output::{Annotations, ContentBlock};
     ///
     /// let note = ContentBlock::text("for the user only")
     ///     .with_annotations(Annotations::for_audience(["user"]).priority(0.2));

@@ -1,6 +1,11 @@
-//! What a call returns: text, JSON, an error, or rich [`content`]; how return values become one
-//! ([`safe`]: never failing the call), and how an output is kept within a byte budget
-//! ([`truncate`] for text, [`truncate_json`] for JSON).
+//! What a call returns: a [`ToolOutput`] (text, JSON, an error, or rich content made of
+//! [`ContentBlock`]s); how return values become one ([`safe_serialize`]: never failing the
+//! call), and how an output is kept within a byte budget ([`ToolOutput::bounded`]: text loses
+//! its middle, JSON stays JSON, [`Truncation`] says what went).
+//!
+//! - `content.rs`: rich content blocks and their annotations;
+//! - `safe.rs`: the serializer that turns any `Serialize` value into JSON without failing;
+//! - `truncate.rs`, `truncate_json.rs` (+ `json_text.rs`): the cuts, the JSON one read in place.
 
 mod content;
 mod json_text;
@@ -21,7 +26,7 @@ use std::fmt;
 
 /// The one result every call ends with.
 ///
-/// Serialized as `{"kind": "text", "text": ...}`, `{"kind": "object", "json": ...}`,
+/// Serialized as `{"kind": "text", "text": ...}`, `{"kind": "json", "json": ...}`,
 /// `{"kind": "error", "error": {"code": ..., "message": ...}}` or
 /// `{"kind": "content", "content": [{"type": "text" | "image" | "audio" | "resource", ...}]}`, with
 /// `"truncated": {"original_bytes", "removed_bytes", "removed_lines"}` added when the output
@@ -272,7 +277,7 @@ impl Serialize for ToolOutput {
                 out.serialize_field("text", text)?;
             }
             ToolOutput::Json(json) => {
-                out.serialize_field("kind", "object")?;
+                out.serialize_field("kind", "json")?;
                 out.serialize_field("json", json.as_raw())?;
             }
             ToolOutput::Error(error) => {
@@ -300,7 +305,9 @@ impl<'de> Deserialize<'de> for ToolOutput {
             Text {
                 text: String,
             },
-            Object {
+            // `object` is what this kind was called before 0.1 settled on `json`.
+            #[serde(alias = "object")]
+            Json {
                 json: serde_json::Value,
                 #[serde(default)]
                 truncated: Option<Truncation>,
@@ -314,7 +321,7 @@ impl<'de> Deserialize<'de> for ToolOutput {
         }
         Ok(match Wire::deserialize(deserializer)? {
             Wire::Text { text } => ToolOutput::Text(text),
-            Wire::Object { json, truncated } => {
+            Wire::Json { json, truncated } => {
                 let mut json = JsonOutput::from_serialize(&json).map_err(D::Error::custom)?;
                 json.truncation = truncated.map(Box::new);
                 ToolOutput::Json(json)
@@ -394,7 +401,7 @@ mod tests {
         let text = serde_json::to_value(ToolOutput::text("hi")).unwrap();
         assert_eq!(text, json!({"kind": "text", "text": "hi"}));
         let object = serde_json::to_value(ToolOutput::json(&json!({"a": 1}))).unwrap();
-        assert_eq!(object, json!({"kind": "object", "json": {"a": 1}}));
+        assert_eq!(object, json!({"kind": "json", "json": {"a": 1}}));
         let error = serde_json::to_value(ToolOutput::error(ErrorCode::UnknownTool, "no such tool"))
             .unwrap();
         assert_eq!(
@@ -495,7 +502,7 @@ mod tests {
         let ids = json!({"ids": (0..1000).collect::<Vec<_>>()});
         let json = ToolOutput::json(&ids).bounded(200);
         let wire = serde_json::to_value(&json).unwrap();
-        assert_eq!(wire["kind"], "object");
+        assert_eq!(wire["kind"], "json");
         assert_eq!(wire["truncated"]["original_bytes"], ids.to_string().len());
         let back: ToolOutput = serde_json::from_value(wire).unwrap();
         assert_eq!(back, json);

@@ -41,7 +41,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use tool_runtime::safe_serialize;
+/// use tool_runtime::output::safe_serialize;
 ///
 /// let out = safe_serialize(&[1.5, f64::NAN, f64::INFINITY]);
 /// assert_eq!(out.to_model_text(), r#"[1.5,"NaN","Infinity"]"#);
@@ -927,7 +927,7 @@ mod tests {
             json_of(&with_bad_key),
             json!([
                 [[[1, 1], 1]],
-                [{"kind": "object", "json": {"a": [1]}}, {"kind": "text", "text": "t"}]
+                [{"kind": "json", "json": {"a": [1]}}, {"kind": "text", "text": "t"}]
             ])
         );
     }

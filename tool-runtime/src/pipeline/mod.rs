@@ -25,7 +25,7 @@ pub(crate) mod validate;
 pub use limits::{LimitExceeded, Limits};
 pub use repair::{Repair, RepairKind, RepairPolicy};
 pub use report::{CallReport, StageTimings};
-pub use resolve::{FilledBy, FilledField, Resolve, ResolverFn};
+pub use resolve::{FilledBy, FilledField, ParamResolver, ResolverFn};
 pub use validate::Violation;
 
 use crate::context::CallContext;
@@ -72,8 +72,8 @@ impl Registry {
                 let cx = self.context(entry, None, true);
                 return match entry.handler.invoke(Args::Text(args), &cx) {
                     Pending::Ran(output) => named(output, entry),
-                    Pending::Done(output) if !is_argument_error(&output) => named(output, entry),
-                    Pending::Done(_) => self.blocking_full_path(entry, &cx, args),
+                    Pending::Refused(output) if !is_argument_error(&output) => named(output, entry),
+                    Pending::Refused(_) => self.blocking_full_path(entry, &cx, args),
                     pending => self.block_on_pending(entry, pending, args),
                 };
             }
@@ -101,7 +101,7 @@ impl Registry {
                 // The caller blocks on the call anyway: a sync tool runs right here.
                 let cx = self.context(entry, None, true);
                 let output = match self.prepare(entry, &cx, args, None, &mut clock) {
-                    Pending::Done(output) | Pending::Ran(output) => named(output, entry),
+                    Pending::Refused(output) | Pending::Ran(output) => named(output, entry),
                     pending => self.block_on_pending(entry, pending, args),
                 };
                 output
@@ -123,7 +123,7 @@ impl Registry {
         args: &'a str,
     ) -> ToolOutput {
         match self.full_path(entry, cx, args, None, &mut Clock::start(false)) {
-            Pending::Done(output) | Pending::Ran(output) => named(output, entry),
+            Pending::Refused(output) | Pending::Ran(output) => named(output, entry),
             pending => self.block_on_pending(entry, pending, args),
         }
     }
@@ -325,7 +325,7 @@ impl Registry {
     ) -> Pending<'a> {
         let config = &self.config;
         if let Err(limit) = config.limits.check(text) {
-            return Pending::Done(ToolOutput::from(over_limit(&entry.spec.name, limit)));
+            return Pending::Refused(ToolOutput::from(over_limit(&entry.spec.name, limit)));
         }
         let needs_full_path = report.is_some()
             || !entry.resolvers.is_empty()
@@ -333,7 +333,7 @@ impl Registry {
             || !entry.typed;
         if !needs_full_path && typed_path_accepts(entry, text) {
             match entry.handler.invoke(Args::Text(text), cx) {
-                Pending::Done(output) if is_argument_error(&output) => {}
+                Pending::Refused(output) if is_argument_error(&output) => {}
                 pending => return pending,
             }
         }
@@ -526,7 +526,7 @@ fn is_argument_error(output: &ToolOutput) -> bool {
 }
 
 fn done(error: ToolError) -> Pending<'static> {
-    Pending::Done(ToolOutput::from(error))
+    Pending::Refused(ToolOutput::from(error))
 }
 
 fn invalid(tool: &str, detail: &str, violations: Vec<Violation>) -> ToolError {

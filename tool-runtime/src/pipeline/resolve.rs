@@ -15,14 +15,15 @@ use std::sync::Arc;
 /// A resolver function: fills arguments of one tool, reading the call's context and state.
 ///
 /// ```
-/// use tool_runtime::{tool, Registry, Resolve, ToolError};
+/// use tool_runtime::{tool, Registry, ToolError};
+/// use tool_runtime::pipeline::ParamResolver;
 ///
 /// struct Session {
 ///     cwd: String,
 /// }
 ///
 /// /// Fill `cwd` from the session when the model leaves it out.
-/// fn session_cwd(args: &mut Resolve<'_>) -> Result<(), ToolError> {
+/// fn session_cwd(args: &mut ParamResolver<'_>) -> Result<(), ToolError> {
 ///     let session = args.state::<Session>().ok_or_else(|| ToolError::new("no session"))?;
 ///     args.fill("cwd", &session.cwd);
 ///     Ok(())
@@ -39,16 +40,16 @@ use std::sync::Arc;
 ///
 /// let registry = Registry::builder()
 ///     .state(Session { cwd: "/work".into() })
-///     .resolver("where_am_i", session_cwd)
+///     .tool_resolver("where_am_i", session_cwd)
 ///     .build()
 ///     .unwrap();
 /// assert_eq!(registry.call_blocking("where_am_i", "{}").to_model_text(), "/work");
 /// ```
-pub type ResolverFn = fn(&mut Resolve<'_>) -> Result<(), ToolError>;
+pub type ResolverFn = fn(&mut ParamResolver<'_>) -> Result<(), ToolError>;
 
 /// A resolver held by the registry: a fn or a closure.
 pub(crate) type SharedResolver =
-    Arc<dyn Fn(&mut Resolve<'_>) -> Result<(), ToolError> + Send + Sync>;
+    Arc<dyn Fn(&mut ParamResolver<'_>) -> Result<(), ToolError> + Send + Sync>;
 
 /// Who filled a field the model left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -75,7 +76,7 @@ pub struct FilledField {
 
 /// The arguments of one call as a resolver sees them: read what the model sent, fill what it
 /// left out.
-pub struct Resolve<'a> {
+pub struct ParamResolver<'a> {
     args: &'a mut Map<String, Value>,
     nav: SchemaNav<'a>,
     cx: &'a CallContext<'a>,
@@ -83,7 +84,7 @@ pub struct Resolve<'a> {
     by: FilledBy,
 }
 
-impl<'a> Resolve<'a> {
+impl<'a> ParamResolver<'a> {
     /// The tool being called.
     pub fn tool_name(&self) -> &str {
         self.cx.tool_name()
@@ -166,7 +167,7 @@ pub(crate) fn resolve(
         return Ok(());
     };
     for resolver in tool.resolvers {
-        let mut handle = Resolve {
+        let mut handle = ParamResolver {
             args: map,
             nav,
             cx,
@@ -177,7 +178,7 @@ pub(crate) fn resolve(
     }
     for (name, value) in tool.context_defaults {
         if nav.property(nav.root(), name).is_some() {
-            let mut handle = Resolve {
+            let mut handle = ParamResolver {
                 args: map,
                 nav,
                 cx,
@@ -365,7 +366,7 @@ mod tests {
 
     #[test]
     fn the_models_values_win_and_resolvers_come_first() {
-        let resolver: SharedResolver = Arc::new(|r: &mut Resolve<'_>| {
+        let resolver: SharedResolver = Arc::new(|r: &mut ParamResolver<'_>| {
             r.fill("cwd", "/from-resolver");
             r.fill("limit", &3);
             Ok(())

@@ -6,7 +6,7 @@ use super::Registry;
 use crate::approval::{ApprovalPolicy, Approver};
 use crate::def::ToolDef;
 use crate::error::ToolError;
-use crate::pipeline::resolve::{Resolve, SharedResolver};
+use crate::pipeline::resolve::{ParamResolver, SharedResolver};
 use crate::pipeline::{Limits, RepairPolicy};
 use crate::state::StateMap;
 use crate::tool::{DynamicTool, Tool};
@@ -169,10 +169,10 @@ impl RegistryBuilder {
 
     /// Adds a resolver for one tool's arguments: it runs before validation and fills what the
     /// model left out, reading injected state if it needs to. A tool may have several; they run
-    /// in the order added. See [`Resolve`].
-    pub fn resolver<F>(mut self, tool: impl Into<String>, resolver: F) -> Self
+    /// in the order added. See [`ParamResolver`].
+    pub fn tool_resolver<F>(mut self, tool: impl Into<String>, resolver: F) -> Self
     where
-        F: Fn(&mut Resolve<'_>) -> Result<(), ToolError> + Send + Sync + 'static,
+        F: Fn(&mut ParamResolver<'_>) -> Result<(), ToolError> + Send + Sync + 'static,
     {
         self.resolvers.push((tool.into(), Arc::new(resolver)));
         self
@@ -191,21 +191,21 @@ impl RegistryBuilder {
     /// The timeout of every tool that has none of its own (default: none). A call that runs
     /// longer gets a `timeout` error output and its future is dropped; a sync tool already
     /// running on the blocking pool finishes in the background, its result discarded.
-    pub fn default_timeout(mut self, limit: Duration) -> Self {
+    pub fn timeout(mut self, limit: Duration) -> Self {
         self.default_timeout = Some(limit);
         self
     }
 
-    /// One tool's timeout, overriding the default. Naming a tool that doesn't exist is a
-    /// build error.
-    pub fn timeout(mut self, tool: impl Into<String>, limit: Duration) -> Self {
+    /// One tool's timeout, overriding [`timeout`](Self::timeout). Naming a tool that doesn't
+    /// exist is a build error.
+    pub fn tool_timeout(mut self, tool: impl Into<String>, limit: Duration) -> Self {
         self.timeouts.push((tool.into(), limit));
         self
     }
 
     /// Whether a tool may run beside other calls. By default `read_only` tools may and others
     /// run alone; this overrides it. Naming a tool that doesn't exist is a build error.
-    pub fn parallel(mut self, tool: impl Into<String>, parallel: bool) -> Self {
+    pub fn tool_parallel(mut self, tool: impl Into<String>, parallel: bool) -> Self {
         self.parallel.push((tool.into(), parallel));
         self
     }

@@ -3,7 +3,8 @@
 //! `types/tool_result_block_param.py`).
 
 use super::{arguments_object, model_text, Answer};
-use crate::{ContentBlock, ToolCall, ToolOutput};
+use crate::output::ContentBlock;
+use crate::{ToolCall, ToolOutput};
 use serde_json::{json, Map, Value};
 
 /// One user message with every call's `tool_result`, in call order and nothing else in it: the

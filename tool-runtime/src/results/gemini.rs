@@ -4,8 +4,9 @@
 //! "output" key to specify function output and "error" key to specify error details").
 
 use super::{arguments_object, error_text, Answer};
+use crate::output::{ContentBlock, ResourceBody};
 use crate::router::GEMINI_GENERATED_ID_PREFIX;
-use crate::{ContentBlock, ResourceBody, ToolCall, ToolOutput};
+use crate::{ToolCall, ToolOutput};
 use serde_json::{json, Map, Value};
 
 /// One user content with a `functionResponse` part per call, in call order. Ids the router

@@ -3,7 +3,8 @@
 //! `resource` as the spec defines them.
 
 use super::{model_text, Answer};
-use crate::{ContentBlock, ResourceBody, ToolOutput};
+use crate::output::{ContentBlock, ResourceBody};
+use crate::ToolOutput;
 use serde_json::{json, Map, Value};
 
 /// One `CallToolResult` per call, in call order. A JSON output is also `structuredContent`,

@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn rich_content_takes_each_providers_nearest_form() {
-        use crate::ContentBlock;
+        use crate::output::ContentBlock;
         let calls = [ToolCall::new("c1", "chart", "{}")];
         let output = ToolOutput::content([
             ContentBlock::text("The chart:"),

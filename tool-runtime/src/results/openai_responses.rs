@@ -2,7 +2,8 @@
 //! call (openai-python `types/responses/response_input_param.py`: `FunctionCallOutput`).
 
 use super::{flagless_text, Answer};
-use crate::{ContentBlock, ResourceBody, ToolCall, ToolOutput};
+use crate::output::{ContentBlock, ResourceBody};
+use crate::{ToolCall, ToolOutput};
 use serde_json::{json, Value};
 
 /// One `function_call_output` item per call. The API has no error flag, so an error's text

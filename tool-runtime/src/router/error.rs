@@ -9,7 +9,7 @@ use serde_json::Value;
 pub enum RouteError {
     /// The text is not JSON at all.
     #[error("the model output is not JSON: {0}")]
-    NotJson(String),
+    NotJson(#[source] JsonError),
     /// A value in the output has the wrong JSON type, or a required one is missing.
     #[error("not {} output: expected {expected} at {}, found {found}", .provider.title(), display_pointer(.pointer))]
     Shape {
@@ -45,6 +45,44 @@ pub enum RouteError {
         provider: Provider,
     },
 }
+
+/// The JSON parser's own error, kept whole (as the [`RouteError::NotJson`] source, with its
+/// line and column); compared by its message, so routes compare as values.
+#[derive(Clone, Debug)]
+pub struct JsonError(std::sync::Arc<serde_json::Error>);
+
+impl JsonError {
+    /// The parser's error.
+    pub fn get(&self) -> &serde_json::Error {
+        &self.0
+    }
+}
+
+impl From<serde_json::Error> for JsonError {
+    fn from(error: serde_json::Error) -> Self {
+        JsonError(std::sync::Arc::new(error))
+    }
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for JsonError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+impl PartialEq for JsonError {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for JsonError {}
 
 impl RouteError {
     /// A [`RouteError::Shape`] for `value` (or its absence) at `pointer`.

@@ -48,7 +48,7 @@ mod shape;
 
 pub use anthropic::anthropic;
 pub use detect::detect;
-pub use error::RouteError;
+pub use error::{JsonError, RouteError};
 pub use gemini::gemini;
 pub use openai_chat::openai_chat;
 pub use openai_responses::openai_responses;

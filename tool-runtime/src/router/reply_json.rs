@@ -24,19 +24,19 @@ pub fn parse_reply(text: &str) -> Result<Value, RouteError> {
         Ok(value) => Ok(value),
         Err(error) if error.to_string().starts_with("number out of range") => {
             let quoted = quote_huge_numbers(text);
-            serde_json::from_str(&quoted).map_err(|e| not_json(&e))
+            serde_json::from_str(&quoted).map_err(not_json)
         }
-        Err(error) => Err(not_json(&error)),
+        Err(error) => Err(not_json(error)),
     }
 }
 
-fn not_json(error: &serde_json::Error) -> RouteError {
+fn not_json(error: serde_json::Error) -> RouteError {
     if error.to_string().starts_with("recursion limit exceeded") {
         RouteError::TooDeep {
             max: MAX_REPLY_DEPTH,
         }
     } else {
-        RouteError::NotJson(error.to_string())
+        RouteError::NotJson(error.into())
     }
 }
 

@@ -7,7 +7,7 @@
 //! - [`AnthropicStream`]: Messages events, a `tool_use` block opened by
 //!   `content_block_start`, its input in `input_json_delta` fragments, complete at
 //!   `content_block_stop`.
-//! - [`ResponsesStream`]: Responses events, a `function_call` item opened by
+//! - [`OpenAiResponsesStream`]: Responses events, a `function_call` item opened by
 //!   `response.output_item.added`, its arguments in `response.function_call_arguments.delta`,
 //!   complete at `response.output_item.done`.
 //!
@@ -41,7 +41,7 @@ mod openai_responses;
 
 pub use anthropic::AnthropicStream;
 pub use openai_chat::OpenAiChatStream;
-pub use openai_responses::ResponsesStream;
+pub use openai_responses::OpenAiResponsesStream;
 
 use super::{RouteError, Routed};
 use crate::ToolCall;
@@ -101,7 +101,7 @@ pub trait Accumulate {
             return Ok(Vec::new());
         }
         let event: Value = serde_json::from_str(payload)
-            .map_err(|e| StreamError::Route(RouteError::NotJson(e.to_string())))?;
+            .map_err(|e| StreamError::Route(RouteError::NotJson(e.into())))?;
         self.push(&event)
     }
 }

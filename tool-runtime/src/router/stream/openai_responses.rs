@@ -21,7 +21,7 @@ const READ: Reader = Reader(Provider::OpenAiResponses);
 /// `response.output_item.done`, whose item is taken as final; the deltas before it only
 /// matter when the stream ends without it.
 #[derive(Debug, Default)]
-pub struct ResponsesStream {
+pub struct OpenAiResponsesStream {
     items: BTreeMap<u64, Item>,
     /// Text by `(output_index, content_index)`.
     text: BTreeMap<(u64, u64), String>,
@@ -39,10 +39,10 @@ enum Item {
     Other(Map<String, Value>),
 }
 
-impl ResponsesStream {
+impl OpenAiResponsesStream {
     /// An accumulator with nothing received yet.
-    pub fn new() -> ResponsesStream {
-        ResponsesStream::default()
+    pub fn new() -> OpenAiResponsesStream {
+        OpenAiResponsesStream::default()
     }
 
     /// The item an argument event is about: by `output_index`, or by `item_id`.
@@ -89,7 +89,7 @@ fn finish_call(at: u64, item: &Map<String, Value>, arguments: &str) -> ToolCall 
         .unwrap_or_else(|_| ToolCall::new(format!("call_{at}"), "", arguments))
 }
 
-impl Accumulate for ResponsesStream {
+impl Accumulate for OpenAiResponsesStream {
     fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, StreamError> {
         let top = READ.object(Some(event), "")?;
         let kind = READ.string(top.get("type"), "/type")?.unwrap_or_default();
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn arguments_done_replaces_the_deltas_and_the_done_item_wins() {
-        let mut stream = ResponsesStream::new();
+        let mut stream = OpenAiResponsesStream::new();
         let item = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""});
         stream
             .push(&json!({"type": "response.output_item.added", "output_index": 0, "item": item}))
@@ -270,7 +270,7 @@ mod tests {
 
     #[test]
     fn a_delta_for_an_unknown_item_is_an_error() {
-        let mut stream = ResponsesStream::new();
+        let mut stream = OpenAiResponsesStream::new();
         let event = json!({"type": "response.function_call_arguments.delta", "item_id": "fc_9", "output_index": 4, "delta": "{"});
         assert!(matches!(
             stream.push(&event),
@@ -280,7 +280,7 @@ mod tests {
 
     #[test]
     fn a_failed_response_is_a_provider_error() {
-        let mut stream = ResponsesStream::new();
+        let mut stream = OpenAiResponsesStream::new();
         let event = json!({"type": "response.failed", "response": {"error": {"code": "server_error", "message": "boom"}}});
         assert_eq!(
             stream.push(&event),
