@@ -22,14 +22,38 @@
 //! assert_eq!(output.to_model_text(), "Hello, Ada!");
 //! ```
 //!
-//! The workspace README has the full guide; `docs/how-tool-calls-work.md` follows one call
-//! through every stage.
+//! The root holds what a normal program writes; everything else lives in its module:
+//! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
+//! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
+//! provider), [`output`], [`approval`], [`inject`], [`notify`], [`registry`], [`spec`] and,
+//! with the `mcp` feature, `mcp`. The workspace's `docs/` has a guide for each;
+//! `docs/how-tool-calls-work.md` follows one call through every stage.
 #![warn(missing_docs)]
 
-/// The README's examples, compiled and run as doctests so they stay true.
+/// The README's and the guides' examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
+mod guide_doctests {
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../docs/writing-tools.md")]
+    struct WritingTools;
+    #[doc = include_str!("../../docs/exporting.md")]
+    struct Exporting;
+    #[doc = include_str!("../../docs/call-pipeline.md")]
+    struct CallPipeline;
+    #[doc = include_str!("../../docs/running-calls.md")]
+    struct RunningCalls;
+    #[doc = include_str!("../../docs/outputs.md")]
+    struct Outputs;
+    #[doc = include_str!("../../docs/routing-and-results.md")]
+    struct RoutingAndResults;
+    #[doc = include_str!("../../docs/text-only-models.md")]
+    struct TextOnlyModels;
+    #[doc = include_str!("../../docs/mcp.md")]
+    struct Mcp;
+    #[doc = include_str!("../../docs/cli.md")]
+    struct Cli;
+}
 
 pub mod approval;
 mod call;
