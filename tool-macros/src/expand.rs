@@ -156,6 +156,11 @@ pub fn expand(model: ToolFn) -> TokenStream {
     let deny_unknown = (!flattened).then(|| quote!(, deny_unknown_fields));
     let handle_doc = format!("The `#[tool]` definition of [`{fn_ident}()`]: pass `{fn_ident}::TOOL` to `RegistryBuilder::register`.");
 
+    let krate = crate::runtime_path::runtime_path();
+    let krate_text = krate.to_string().replace(' ', "");
+    let serde_crate = format!("{krate_text}::__private::serde");
+    let schemars_crate = format!("{krate_text}::__private::schemars");
+
     quote! {
         #item
 
@@ -167,11 +172,11 @@ pub fn expand(model: ToolFn) -> TokenStream {
         // Wiring up a `#[deprecated]` tool fn isn't a use of it; the user's own calls still warn.
         #[allow(deprecated)]
         const _: () = {
-            use ::tool_runtime::__private as __tr;
+            use #krate::__private as __tr;
 
             #derive
-            #[serde(crate = "::tool_runtime::__private::serde" #deny_unknown)]
-            #[schemars(crate = "::tool_runtime::__private::schemars")]
+            #[serde(crate = #serde_crate #deny_unknown)]
+            #[schemars(crate = #schemars_crate)]
             #[allow(non_camel_case_types, non_snake_case)]
             struct __ToolArgs {
                 #(#fields)*
@@ -221,5 +226,28 @@ pub fn expand(model: ToolFn) -> TokenStream {
 
             __tr::submit!(#fn_ident::TOOL);
         };
+    }
+}
+
+/// What stands in for a tool whose `#[tool]` has a mistake (already reported): the handle
+/// with a `TOOL` that is never registered, so `f::TOOL` elsewhere gives no second error. A
+/// method (a `self` receiver) gets none: a struct can't stand inside an `impl`.
+pub fn fallback(item: &syn::ItemFn) -> TokenStream {
+    if item.sig.receiver().is_some() {
+        return TokenStream::new();
+    }
+    let vis = &item.vis;
+    let fn_ident = &item.sig.ident;
+    let name = fn_ident.to_string();
+    let krate = crate::runtime_path::runtime_path();
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #fn_ident {}
+
+        impl #fn_ident {
+            /// A stand-in: this tool's `#[tool]` has a mistake, reported above.
+            pub const TOOL: #krate::__private::ToolDef = #krate::__private::fallback_tool(#name);
+        }
     }
 }

@@ -8,6 +8,7 @@
 mod attr;
 mod docs;
 mod expand;
+mod runtime_path;
 mod signature;
 
 use proc_macro::TokenStream;
@@ -21,9 +22,11 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     match signature::ToolFn::parse(args.into(), input_fn.clone()) {
         Ok(model) => expand::expand(model).into(),
         Err(error) => {
-            // Keep the fn itself in the output so one mistake in the attribute doesn't
-            // cascade into "cannot find function" errors at every call site.
+            // Keep the fn itself in the output, and a stand-in for its `TOOL`, so one mistake
+            // in the attribute doesn't cascade into "cannot find" errors at every call site
+            // and every `f::TOOL` (thiserror's fallback, for a tool).
             let mut tokens = error.to_compile_error();
+            tokens.extend(expand::fallback(&input_fn));
             tokens.extend(signature::strip_param_attrs(input_fn));
             tokens.into()
         }

@@ -210,3 +210,43 @@ impl<'a> Pending<'a> {
         }
     }
 }
+
+/// The `TOOL` that stands in for a fn whose `#[tool]` has a mistake: the compile fails on
+/// that mistake anyway, and the stand-in keeps `f::TOOL` elsewhere from adding errors. It is
+/// never registered; were it run, it would refuse the call.
+#[doc(hidden)]
+pub const fn fallback_tool(name: &'static str) -> ToolDef {
+    fn schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::default()
+    }
+    fn invoke<'a>(_: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
+        Pending::Refused(ToolOutput::from(ToolError::new(format!(
+            "{} could not be built: its #[tool] has a mistake",
+            cx.tool
+        ))))
+    }
+    ToolDef {
+        name,
+        title: None,
+        description: "",
+        flags: ToolFlags {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+            strict: true,
+            parallel: None,
+        },
+        schema,
+        invoke,
+        requires: &[],
+        resolver: None,
+        timeout_ms: None,
+        max_output: None,
+        location: SourceLocation {
+            file: "",
+            line: 0,
+            column: 0,
+        },
+    }
+}

@@ -30,6 +30,9 @@
 //! `docs/how-tool-calls-work.md` follows one call through every stage.
 #![warn(missing_docs)]
 
+// `#[tool]` names this crate `::tool_runtime`, in its own tests too.
+extern crate self as tool_runtime;
+
 /// The README's and the guides' examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
 mod guide_doctests {
@@ -133,7 +136,8 @@ pub mod __private {
     pub use crate::__submit as submit;
     pub use crate::context::{CallContext, Inject};
     pub use crate::def::{
-        sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef, ToolFlags,
+        fallback_tool, sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef,
+        ToolFlags,
     };
     pub use crate::output::{result_output, unit_output, value_output};
     pub use crate::pipeline::ResolverFn;
