@@ -74,16 +74,22 @@ pub struct ToolFlags {
     pub parallel: Option<bool>,
 }
 
+impl ToolFlags {
+    /// No hints: not read-only, not destructive, strict mode allowed, parallel as `read_only`
+    /// says (what [`Default`] gives, usable in a `const`).
+    pub const DEFAULT: ToolFlags = ToolFlags {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        open_world: false,
+        strict: true,
+        parallel: None,
+    };
+}
+
 impl Default for ToolFlags {
     fn default() -> ToolFlags {
-        ToolFlags {
-            read_only: false,
-            destructive: false,
-            idempotent: false,
-            open_world: false,
-            strict: true,
-            parallel: None,
-        }
+        ToolFlags::DEFAULT
     }
 }
 
@@ -229,14 +235,7 @@ pub const fn fallback_tool(name: &'static str) -> ToolDef {
         name,
         title: None,
         description: "",
-        flags: ToolFlags {
-            read_only: false,
-            destructive: false,
-            idempotent: false,
-            open_world: false,
-            strict: true,
-            parallel: None,
-        },
+        flags: ToolFlags::DEFAULT,
         schema,
         invoke,
         requires: &[],
