@@ -567,9 +567,8 @@ pub fn check_pipeline(data: &[u8]) {
     }
 }
 
-/// The providers' documented rules (`tests/rules`), written apart from the exporter.
-#[path = "../../tests/rules/mod.rs"]
-mod rules;
+/// The providers' documented rules (`tool_test_support::rules`), written apart from the exporter.
+use tool_test_support::rules;
 
 /// The export target: the input is a tool's JSON Schema. A registry of one to eight copies of
 /// it (enough to spend Anthropic's per-request budget) is exported in every dialect. No export

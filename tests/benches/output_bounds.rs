@@ -10,9 +10,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use tool_runtime::ToolOutput;
 
-#[path = "../support/big_json.rs"]
-mod big_json;
 use big_json::big_json;
+use tool_test_support::big_json;
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("output_bounds");

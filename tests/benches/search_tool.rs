@@ -121,8 +121,7 @@ pub fn registry(
     configure(
         Registry::builder()
             .without_inventory()
-            .register(search::TOOL)
-            .register(search_ranged::TOOL)
+            .register_all([search::TOOL, search_ranged::TOOL])
             .register(search_async::TOOL),
     )
     .build()

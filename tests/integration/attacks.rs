@@ -5,8 +5,7 @@
 //! gets exactly one output, every output stays under the cap, and memory stays bounded.
 //! (`tool-examples/tests/attacks.rs` replays a sample through the CLI and the MCP server.)
 
-#[path = "../support/attacks.rs"]
-mod attacks;
+use tool_test_support::attacks;
 
 use attacks::{check, AttackWorkspace, Entry, Expect};
 use serde::Serialize;

@@ -1,9 +1,8 @@
-//! Every export dialect, checked against each provider's documented rules (`tests/rules/`) on
+//! Every export dialect, checked against each provider's documented rules (`tests/support/src/rules/`) on
 //! every tool of `tool_tests` and of the example crate, strict and not; plus what strict mode
 //! promises at call time, the fallback of tools that can't be strict, and name mapping.
 
-#[path = "../rules/mod.rs"]
-mod rules;
+use tool_test_support::rules;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -83,8 +82,7 @@ fn registry_of(tools: &[ToolDef]) -> RegistryBuilder {
 /// `tests/src/lib.rs`'s tools, this file's, and some with names no provider takes as they are.
 fn tests_registry() -> Registry {
     registry_of(&TESTS_TOOLS)
-        .register(count_nodes::TOOL)
-        .register(echo::TOOL)
+        .register_all([count_nodes::TOOL, echo::TOOL])
         .register(ToolDef {
             name: "math.add",
             ..tool_tests::add::TOOL
@@ -577,10 +575,10 @@ fn mcp_lists_the_title() {
     assert!(add.get("title").is_none());
 }
 
-/// Compares with `tests/rules/snapshots/<name>.json`; `UPDATE_SNAPSHOTS=1` rewrites it.
+/// Compares with `tests/support/src/rules/snapshots/<name>.json`; `UPDATE_SNAPSHOTS=1` rewrites it.
 fn snapshot(name: &str, actual: &Value) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("rules/snapshots")
+        .join("support/src/rules/snapshots")
         .join(format!("{name}.json"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         let text = serde_json::to_string_pretty(actual).unwrap();

@@ -122,14 +122,16 @@ const REPORT_CAP: usize = 4096;
 fn registry() -> Registry {
     Registry::builder()
         .without_inventory()
-        .register(long_log::TOOL)
-        .register(long_log_async::TOOL)
-        .register(report::TOOL)
-        .register(hard_values::TOOL)
-        .register(unwritable::TOOL)
-        .register(exploding::TOOL)
-        .register(long_failure::TOOL)
-        .register(short_log::TOOL)
+        .register_all([
+            long_log::TOOL,
+            long_log_async::TOOL,
+            report::TOOL,
+            hard_values::TOOL,
+            unwritable::TOOL,
+            exploding::TOOL,
+            long_failure::TOOL,
+            short_log::TOOL,
+        ])
         .max_output(CAP)
         .tool_max_output("report", REPORT_CAP)
         .build()

@@ -256,8 +256,7 @@ fn list_tools(ctx: ToolContext) -> Vec<String> {
 async fn tools_can_see_their_registry_and_its_state() {
     let registry = Registry::builder()
         .without_inventory()
-        .register(list_tools::TOOL)
-        .register(echo::TOOL)
+        .register_all([list_tools::TOOL, echo::TOOL])
         .dynamic(DynamicTool::new(
             "greeting",
             "Greet from state.",

@@ -4,10 +4,8 @@
 //! process survives bytes that aren't UTF-8 and lines that aren't JSON-RPC.
 //! (`tests/integration/attacks.rs` replays the whole corpus in-process.)
 
-#[path = "../../tests/support/attacks.rs"]
-mod attacks;
-#[path = "../../tests/support/stdin.rs"]
-mod stdin;
+use tool_test_support::attacks;
+use tool_test_support::stdin;
 
 use attacks::{check, AttackWorkspace, Entry};
 use serde_json::{json, Value};

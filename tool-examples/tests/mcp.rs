@@ -2,10 +2,8 @@
 //! the official Python SDK, the MCP conformance suite, and `server-everything`. Every child
 //! process is bounded in time and all traffic stays on 127.0.0.1.
 
-#[path = "../../tests/support/mcp_clients.rs"]
-mod mcp_clients;
-#[path = "../../tests/rules/mod.rs"]
-mod rules;
+use tool_test_support::mcp_clients;
+use tool_test_support::rules;
 
 use mcp_clients::{clients, run_bounded, wait_bounded};
 use serde_json::{json, Value};

@@ -3,10 +3,8 @@
 //! (`server-everything`, a server on the Python SDK) imported, called and exported to every
 //! dialect by its provider's rules. Every wait is bounded; all traffic is on 127.0.0.1.
 
-#[path = "../../tests/support/mcp_clients.rs"]
-mod mcp_clients;
-#[path = "../../tests/rules/mod.rs"]
-mod rules;
+use tool_test_support::mcp_clients;
+use tool_test_support::rules;
 
 use mcp_clients::clients;
 use serde_json::json;

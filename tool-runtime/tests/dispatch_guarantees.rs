@@ -47,8 +47,7 @@ impl Approver for SlowYes {
 async fn exclusive_calls_run_in_the_models_order_even_when_one_needs_approval() {
     let registry = Registry::builder()
         .without_inventory()
-        .register(drop_table::TOOL)
-        .register(create_table::TOOL)
+        .register_all([drop_table::TOOL, create_table::TOOL])
         .approver(SlowYes)
         .build()
         .unwrap();
@@ -98,8 +97,7 @@ fn quick_write() -> &'static str {
 async fn a_timed_out_exclusive_sync_tool_still_runs_alone() {
     let registry = Registry::builder()
         .without_inventory()
-        .register(slow_write::TOOL)
-        .register(quick_write::TOOL)
+        .register_all([slow_write::TOOL, quick_write::TOOL])
         .tool_timeout("slow_write", Duration::from_millis(50))
         .build()
         .unwrap();
@@ -224,8 +222,7 @@ fn a_sync_call_answered_before_it_started_never_starts() {
         .unwrap();
     let registry = Registry::builder()
         .without_inventory()
-        .register(occupy::TOOL)
-        .register(count_start::TOOL)
+        .register_all([occupy::TOOL, count_start::TOOL])
         .tool_timeout("count_start", Duration::from_millis(30))
         .build()
         .unwrap();

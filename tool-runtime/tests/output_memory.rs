@@ -3,9 +3,8 @@
 
 use tool_runtime::ToolOutput;
 
-#[path = "../../tests/support/big_json.rs"]
-mod big_json;
 use big_json::big_json;
+use tool_test_support::big_json;
 
 /// The process's peak resident memory so far, in KiB.
 fn peak_kib() -> Option<u64> {

@@ -34,8 +34,7 @@ fn write_file(
 fn registry() -> Registry {
     Registry::builder()
         .without_inventory()
-        .register(get_weather::TOOL)
-        .register(write_file::TOOL)
+        .register_all([get_weather::TOOL, write_file::TOOL])
         .build()
         .unwrap()
 }

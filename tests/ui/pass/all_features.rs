@@ -111,9 +111,7 @@ fn main() {
 
     let registry = Registry::builder()
         .without_inventory()
-        .register(find::TOOL)
-        .register(count::TOOL)
-        .register(hello::TOOL)
+        .register_all([find::TOOL, count::TOOL, hello::TOOL])
         // `hello` is destructive: it runs only when an approver allows it.
         .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| tool_runtime::approval::Approval::Allow)
         .register(noop::TOOL)

@@ -108,6 +108,35 @@ impl RegistryBuilder {
         self
     }
 
+    /// [`register`](Self::register) for several `#[tool]` fns, in the order given.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry};
+    ///
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// /// Multiply two numbers.
+    /// #[tool]
+    /// fn multiply(a: i64, b: i64) -> i64 {
+    ///     a * b
+    /// }
+    ///
+    /// let registry = Registry::builder()
+    ///     .without_inventory()
+    ///     .register_all([add::TOOL, multiply::TOOL])
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(registry.len(), 2);
+    /// ```
+    pub fn register_all(mut self, tools: impl IntoIterator<Item = ToolDef>) -> Self {
+        self.given.extend(tools.into_iter().map(Candidate::from));
+        self
+    }
+
     /// Leaves out the tools `inventory` collected: only tools passed to
     /// [`register`](Self::register) are used.
     pub fn without_inventory(mut self) -> Self {

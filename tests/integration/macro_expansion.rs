@@ -101,8 +101,7 @@ fn whoami(whoami: ToolContext) -> String {
 fn a_parameter_named_like_its_fn_is_passed_to_the_fn() {
     let registry = Registry::builder()
         .without_inventory()
-        .register(echo::TOOL)
-        .register(whoami::TOOL)
+        .register_all([echo::TOOL, whoami::TOOL])
         .build()
         .unwrap();
     let output = registry.call_blocking("echo", r#"{"echo": "hello"}"#);
@@ -214,8 +213,7 @@ async fn old_greet_async(name: String) -> String {
 fn a_deprecated_tool_works() {
     let registry = Registry::builder()
         .without_inventory()
-        .register(old_greet::TOOL)
-        .register(old_greet_async::TOOL)
+        .register_all([old_greet::TOOL, old_greet_async::TOOL])
         .build()
         .unwrap();
     let output = registry.call_blocking("old_greet", r#"{"name": "Ada"}"#);

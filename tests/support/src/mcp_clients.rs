@@ -4,9 +4,7 @@
 //! needs them runs it when something is missing, so `cargo test --workspace` works on a fresh
 //! machine that reaches the package registries.
 //!
-//! Included with `#[path]` by `tool-examples/tests/mcp.rs` and `mcp_import.rs`.
-
-#![allow(dead_code)]
+//! Used by `tool-examples/tests/mcp.rs` and `mcp_import.rs`.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,10 +44,11 @@ impl Clients {
 pub fn clients() -> &'static Clients {
     static CLIENTS: OnceLock<Clients> = OnceLock::new();
     CLIENTS.get_or_init(|| {
+        // This crate is `tests/support/`: the workspace is two folders up.
         let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .expect("the crate is in the workspace")
-            .to_path_buf();
+            .join("../..")
+            .canonicalize()
+            .expect("the crate is in the workspace");
         let modules = root.join(".test-clients/node_modules");
         let clients = Clients {
             python: root.join(".venv/bin/python"),

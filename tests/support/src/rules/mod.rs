@@ -4,8 +4,6 @@
 //! Every rule names its source. A checker returns one line per violation:
 //! `tool /json/pointer: what is wrong [source]`, so a failing test says all of it at once.
 
-#![allow(dead_code)]
-
 pub mod anthropic;
 pub mod common;
 pub mod gemini;

@@ -3,8 +3,6 @@
 //! Shared by `tests/integration/attacks.rs` (in-process) and `tool-examples/tests/attacks.rs`
 //! (the CLI and the MCP server).
 
-#![allow(dead_code)]
-
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -83,7 +81,7 @@ pub struct BatchCall {
 }
 
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/attacks")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../attacks")
 }
 
 /// Every entry of every file, as `(file stem, entry)`, files in name order.

@@ -1,0 +1,17 @@
+//! What the workspace's tests share, in one crate instead of files included by path:
+//!
+//! - [`attacks`]: the attack corpus (`tests/attacks/`), loaded and checked;
+//! - [`rules`]: each provider's documented rules for tool definitions, as checkers;
+//! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
+//! - [`stdin`]: running a program with input on its stdin;
+//! - [`big_json`]: a large JSON output built as text.
+
+#![allow(missing_docs)]
+// The rules cite their sources as `[TP]`, `[DT]`, ...: markers, not links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
+pub mod attacks;
+pub mod big_json;
+pub mod mcp_clients;
+pub mod rules;
+pub mod stdin;
