@@ -16,6 +16,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use futures_util::future::join_all;
 use std::hint::black_box;
 
+// The bench tools, defined once (`search_tool.rs` is a bench of its own too).
+#[allow(unreachable_pub)]
 #[path = "search_tool.rs"]
 mod search_tool;
 

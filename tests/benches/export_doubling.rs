@@ -4,6 +4,9 @@
 //!
 //! `cargo bench -p tool-tests --features bench --bench export_doubling`
 
+// A benchmark: an unwrap that fails stops it, which is the report.
+#![allow(clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use std::hint::black_box;

@@ -14,6 +14,8 @@ use std::hint::black_box;
 use std::time::Instant;
 use tool_runtime::Provider;
 
+// The bench tools, defined once (`search_tool.rs` is a bench of its own too).
+#[allow(unreachable_pub)]
 #[path = "search_tool.rs"]
 mod search_tool;
 

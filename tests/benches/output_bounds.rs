@@ -7,6 +7,9 @@
 //! - `json/{4,8,16}MiB`: `{"rows": [[i, "row i\n", {"ok": true}], …], "log": "…"}` cut to
 //!   8 KiB (arrays shortened, the long string cut in the middle).
 
+// A benchmark: an unwrap that fails stops it, which is the report.
+#![allow(clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use tool_runtime::ToolOutput;
 

@@ -11,6 +11,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tool_runtime::pipeline::RepairPolicy;
 
+// The bench tools, defined once (`search_tool.rs` is a bench of its own too).
+#[allow(unreachable_pub)]
 #[path = "search_tool.rs"]
 mod search_tool;
 

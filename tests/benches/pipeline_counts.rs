@@ -5,6 +5,8 @@
 //! `pipeline_counts PATH SIZE CALLS`: PATH is one of `baseline`, `exact`, `validation_off`,
 //! `range_checked`; SIZE `small` or `large`.
 
+// The bench tools, defined once (`search_tool.rs` is a bench of its own too).
+#[allow(unreachable_pub)]
 #[path = "search_tool.rs"]
 mod search_tool;
 

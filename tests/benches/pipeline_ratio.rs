@@ -8,6 +8,8 @@
 //!
 //! `cargo bench -p tool-tests --features bench --bench pipeline_ratio [-- ROUNDS]`
 
+// The bench tools, defined once (`search_tool.rs` is a bench of its own too).
+#[allow(unreachable_pub)]
 #[path = "search_tool.rs"]
 mod search_tool;
 

@@ -104,6 +104,8 @@ fn ten() -> u32 {
     10
 }
 
+/// What a careful hand-written dispatcher does: `match` on the name, `from_str` into the
+/// argument struct, a direct call, `to_string` of the result.
 pub fn baseline(name: &str, args: &str) -> Result<String, String> {
     match name {
         "search" => {
@@ -115,19 +117,20 @@ pub fn baseline(name: &str, args: &str) -> Result<String, String> {
     }
 }
 
+/// The bench tools' registry, as `configure` sets it up.
 pub fn registry(
     configure: impl FnOnce(tool_runtime::RegistryBuilder) -> tool_runtime::RegistryBuilder,
 ) -> Registry {
-    configure(
-        Registry::builder()
-            .without_inventory()
-            .register_all([search::TOOL, search_ranged::TOOL])
-            .register(search_async::TOOL),
-    )
+    configure(Registry::builder().without_inventory().register_all([
+        search::TOOL,
+        search_ranged::TOOL,
+        search_async::TOOL,
+    ]))
     .build()
     .expect("the bench registry builds")
 }
 
+/// The small (46 B) and large (4 KB) argument texts, named.
 pub fn payloads() -> [(&'static str, String); 2] {
     let small = r#"{"query":"rust tools","limit":5,"mode":"fast"}"#.to_owned();
     let words: Vec<String> = (0..700).map(|i| format!("w{i}")).collect();

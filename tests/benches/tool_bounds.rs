@@ -9,6 +9,9 @@
 //!   once: it used to look each name up by scanning the header, 28 s for 20,000);
 //! - `read_file/{32,64,128}MiB_line`: 8 KiB of lines, then one line that long.
 
+// A benchmark: an unwrap that fails stops it, which is the report.
+#![allow(clippy::unwrap_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::io::Write;
 

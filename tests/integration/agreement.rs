@@ -7,6 +7,9 @@
 //! property added). The verdict of an independent validator compiled here decides what the
 //! runtime must do. Repairs are off, so the runtime judges exactly what the validator judges.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Map, Value};
 use tool_runtime::pipeline::RepairPolicy;
 use tool_runtime::{ErrorCode, Registry, ToolOutput};

@@ -5,6 +5,9 @@
 //! gets exactly one output, every output stays under the cap, and memory stays bounded.
 //! (`tool-examples/tests/attacks.rs` replays a sample through the CLI and the MCP server.)
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use tool_test_support::attacks;
 
 use attacks::{check, AttackWorkspace, Entry, Expect};

@@ -1,5 +1,8 @@
 //! Calls end to end: good arguments, and every kind of bad input getting an error output.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::json;
 use tool_runtime::{ErrorCode, Registry, ToolOutput};
 use tool_tests::{Catalogue, Category};

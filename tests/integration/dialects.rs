@@ -2,6 +2,9 @@
 //! every tool of `tool_tests` and of the example crate, strict and not; plus what strict mode
 //! promises at call time, the fallback of tools that can't be strict, and name mapping.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use tool_test_support::rules;
 
 use schemars::JsonSchema;

@@ -2,6 +2,9 @@
 //! cancellation, approval and the concurrency limit. The tools live in this file, so only this
 //! test binary collects them.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::json;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,10 @@
 //! so each crash stays fixed without cargo-fuzz. The folders also hold inputs from the fuzz
 //! corpora that reach deep into each entry point. RELIABILITY.md §3 tells what each found.
 
-#[allow(dead_code)]
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
+#[allow(dead_code, unreachable_pub)] // the fuzz crate's library, included whole
 #[path = "../../fuzz/src/lib.rs"]
 mod checks;
 

@@ -1,5 +1,8 @@
 //! Edge cases of the `#[tool]` macro that were once bugs (see the comment on each).
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};

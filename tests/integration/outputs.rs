@@ -1,6 +1,9 @@
 //! Outputs seen from outside: every return value serializes (or fails with an error output,
 //! never a panic), and every output fits the registry's cap, per tool where one is set.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde::ser::{Error as _, Serializer};
 use serde::Serialize;
 use serde_json::Value;

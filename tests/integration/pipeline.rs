@@ -1,6 +1,9 @@
 //! The call pipeline seen from outside: a model's tool-call JSON played through limits,
 //! repair, the ParamResolver and validation, with the report of what each stage did.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Value};
 use tool_runtime::pipeline::{FilledBy, RepairKind};
 use tool_runtime::pipeline::{Limits, RepairPolicy};

@@ -14,6 +14,8 @@
 //! `tests/integration/agreement.rs` runs a fixed set of mutations over every tool; this file
 //! explores further with random values on tools built for it.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
 // The argument types' fields are only read through `Debug`.
 #![allow(dead_code)]
 

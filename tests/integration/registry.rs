@@ -10,11 +10,11 @@ mod clash {
 
     /// The first of two tools named "clash".
     #[tool(name = "clash")]
-    pub fn clash_one() {}
+    pub(crate) fn clash_one() {}
 
     /// The second of two tools named "clash".
     #[tool(name = "clash")]
-    pub fn clash_two() {}
+    pub(crate) fn clash_two() {}
 }
 
 fn catalogue() -> Catalogue {

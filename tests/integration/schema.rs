@@ -1,6 +1,9 @@
 //! The schemas `#[tool]` derives: one test per parameter kind, plus cleanliness rules every
 //! consumer relies on.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Value};
 use tool_runtime::{Provider, Registry};
 use tool_tests::Catalogue;

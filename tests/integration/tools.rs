@@ -1,6 +1,9 @@
 //! Tools beyond free functions: a `Tool` impl that owns state, and dynamic tools found at run
 //! time, both through the whole pipeline (repair, defaults, validation, dispatch).
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;

@@ -1,5 +1,8 @@
 //! The `tool-examples` binary seen from outside: commands, output, exit codes.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use tool_test_support::stdin;
 
 use serde_json::Value;

@@ -3,6 +3,9 @@
 //! with the call (the program runs as PID 1 of a namespace of its own, where the system
 //! allows it); the environment holds only the basics and what was allowed.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use std::time::{Duration, Instant};
 use tool_examples::Workspace;
 use tool_runtime::ToolOutput;

@@ -2,6 +2,9 @@
 //! the official Python SDK, the MCP conformance suite, and `server-everything`. Every child
 //! process is bounded in time and all traffic stays on 127.0.0.1.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use tool_test_support::mcp_clients;
 use tool_test_support::rules;
 

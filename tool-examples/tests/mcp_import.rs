@@ -3,6 +3,9 @@
 //! (`server-everything`, a server on the Python SDK) imported, called and exported to every
 //! dialect by its provider's rules. Every wait is bounded; all traffic is on 127.0.0.1.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use tool_test_support::mcp_clients;
 use tool_test_support::rules;
 

@@ -4,6 +4,9 @@
 //! before it is built, and binary content is found wherever it starts. (Its own test binary:
 //! the peak resident memory measured is this process's.)
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use std::io::Write;
 use tool_runtime::ToolOutput;
 

@@ -11,7 +11,7 @@ const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
 /// What `#[tool(...)]` on the fn says.
 #[derive(Default)]
-pub struct FnAttrs {
+pub(crate) struct FnAttrs {
     pub name: Option<LitStr>,
     /// `title = "..."`: a display name for UIs (MCP's `title`).
     pub title: Option<LitStr>,
@@ -34,31 +34,31 @@ pub struct FnAttrs {
 
 /// What `#[tool(...)]` on one parameter says.
 #[derive(Default)]
-pub struct ParamAttrs {
+pub(crate) struct ParamAttrs {
     pub default: Option<Expr>,
     pub inject: Option<Span>,
 }
 
 /// Collects errors as parsing goes, so every mistake is reported at once.
 #[derive(Default)]
-pub struct Errors(Option<syn::Error>);
+pub(crate) struct Errors(Option<syn::Error>);
 
 impl Errors {
-    pub fn push(&mut self, error: syn::Error) {
+    pub(crate) fn push(&mut self, error: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(error),
             None => self.0 = Some(error),
         }
     }
 
-    pub fn finish(self) -> syn::Result<()> {
+    pub(crate) fn finish(self) -> syn::Result<()> {
         self.0.map_or(Ok(()), Err)
     }
 }
 
 impl FnAttrs {
     /// Parses the attribute's own arguments: `#[tool(name = "x", read_only)]`.
-    pub fn parse(tokens: TokenStream, errors: &mut Errors) -> FnAttrs {
+    pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> FnAttrs {
         let mut attrs = FnAttrs::default();
         let parser = syn::meta::parser(|meta| {
             if let Err(e) = attrs.parse_one(&meta) {
@@ -131,7 +131,7 @@ impl FnAttrs {
 
 impl ParamAttrs {
     /// Parses one `#[tool(...)]` attribute found on a parameter, adding to what earlier ones said.
-    pub fn parse_into(&mut self, attr: &syn::Attribute, errors: &mut Errors) {
+    pub(crate) fn parse_into(&mut self, attr: &syn::Attribute, errors: &mut Errors) {
         let result = attr.parse_nested_meta(|meta| {
             let key = meta
                 .path

@@ -6,7 +6,7 @@ use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 /// The text of the `#[doc = "..."]` attributes (what `///` becomes), one entry per line,
 /// with the common indentation removed. `None` for a doc that isn't a string literal
 /// (`#[doc = include_str!(..)]`), which the macro can't read.
-pub fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
+pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
     let raw: Vec<String> = attrs
         .iter()
         .filter_map(|attr| match &attr.meta {
@@ -43,7 +43,7 @@ fn indentation(line: &str) -> usize {
 /// A fn's doc comment split into the tool description and the per-parameter texts of its
 /// `# Arguments` section.
 #[derive(Debug, Default, PartialEq)]
-pub struct FnDocs {
+pub(crate) struct FnDocs {
     pub description: String,
     pub arguments: BTreeMap<String, String>,
 }
@@ -51,7 +51,7 @@ pub struct FnDocs {
 impl FnDocs {
     /// Splits doc lines: the `# Arguments` section (up to the next heading of the same or a
     /// higher level) feeds the parameters; everything else, Markdown kept, is the description.
-    pub fn parse(lines: &[String]) -> FnDocs {
+    pub(crate) fn parse(lines: &[String]) -> FnDocs {
         let mut description = Vec::new();
         let mut arguments = BTreeMap::new();
         let mut section_level: Option<usize> = None;
@@ -113,7 +113,7 @@ impl FnDocs {
 }
 
 /// Joins lines, dropping blank lines at both ends.
-pub fn join_trimmed(lines: &[&str]) -> String {
+pub(crate) fn join_trimmed(lines: &[&str]) -> String {
     let start = lines
         .iter()
         .position(|l| !l.trim().is_empty())

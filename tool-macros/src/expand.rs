@@ -9,7 +9,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, LitBool, ReturnType};
 
-pub fn expand(model: ToolFn) -> TokenStream {
+pub(crate) fn expand(model: ToolFn) -> TokenStream {
     let ToolFn {
         item,
         name,
@@ -232,7 +232,7 @@ pub fn expand(model: ToolFn) -> TokenStream {
 /// What stands in for a tool whose `#[tool]` has a mistake (already reported): the handle
 /// with a `TOOL` that is never registered, so `f::TOOL` elsewhere gives no second error. A
 /// method (a `self` receiver) gets none: a struct can't stand inside an `impl`.
-pub fn fallback(item: &syn::ItemFn) -> TokenStream {
+pub(crate) fn fallback(item: &syn::ItemFn) -> TokenStream {
     if item.sig.receiver().is_some() {
         return TokenStream::new();
     }

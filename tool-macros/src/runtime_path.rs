@@ -8,7 +8,7 @@ use quote::quote;
 
 /// The path of the runtime crate, as the generated code names it: `::tool_runtime`, or the
 /// name the dependency was renamed to.
-pub fn runtime_path() -> TokenStream {
+pub(crate) fn runtime_path() -> TokenStream {
     match crate_name("tool-runtime") {
         Ok(FoundCrate::Name(name)) => {
             let ident = syn::Ident::new(&name, Span::call_site());

@@ -10,7 +10,7 @@ use syn::{
 };
 
 /// Everything the expansion needs to know about one tool fn.
-pub struct ToolFn {
+pub(crate) struct ToolFn {
     /// The fn as rustc will see it: parameter attributes that only the macro understands removed.
     pub item: ItemFn,
     pub name: LitStr,
@@ -21,14 +21,14 @@ pub struct ToolFn {
 }
 
 /// One parameter of the fn.
-pub struct Param {
+pub(crate) struct Param {
     pub ident: Ident,
     pub ty: Type,
     pub kind: ParamKind,
 }
 
 /// Whether the model supplies the parameter or the runtime injects it.
-pub enum ParamKind {
+pub(crate) enum ParamKind {
     /// Part of the arguments object and of the schema.
     Argument {
         doc: Option<String>,
@@ -43,7 +43,7 @@ pub enum ParamKind {
 
 /// How the return value becomes a `ToolOutput`, chosen by the return type's shape.
 #[derive(Clone, Copy)]
-pub enum OutputKind {
+pub(crate) enum OutputKind {
     /// No return type, or `()`.
     Unit,
     /// A type named `Result`: `Ok` is the output, `Err` an error output.
@@ -75,7 +75,7 @@ fn check_name(name: &str) -> Result<(), String> {
 
 impl ToolFn {
     /// Parses and checks the fn; all errors are returned together.
-    pub fn parse(args: TokenStream, mut item: ItemFn) -> syn::Result<ToolFn> {
+    pub(crate) fn parse(args: TokenStream, mut item: ItemFn) -> syn::Result<ToolFn> {
         let mut errors = Errors::default();
         // Checks run in source order (attribute, signature, parameters), so the errors do too.
         let attrs = FnAttrs::parse(args, &mut errors);
@@ -312,7 +312,7 @@ fn split_cfg_attr(
 
 /// Whether a forwarded attribute is a `kind(...)` (say `serde`), possibly inside a
 /// `cfg_attr`, that mentions the key `word` (say `flatten`).
-pub fn mentions(attr: &Attribute, kind: &str, word: &str) -> bool {
+pub(crate) fn mentions(attr: &Attribute, kind: &str, word: &str) -> bool {
     if attr.path().is_ident(kind) {
         return contains(quote::ToTokens::to_token_stream(&attr.meta), word);
     }
@@ -420,7 +420,7 @@ fn output_kind(output: &ReturnType) -> OutputKind {
 
 /// The fn with every parameter attribute only the macro understands removed: what is left
 /// when the macro has already failed, so rustc's own errors stay relevant.
-pub fn strip_param_attrs(mut item: ItemFn) -> TokenStream {
+pub(crate) fn strip_param_attrs(mut item: ItemFn) -> TokenStream {
     for input in item.sig.inputs.iter_mut() {
         if let FnArg::Typed(typed) = input {
             let ours = |path: &syn::Path| {

@@ -3,6 +3,9 @@
 //! starting), and a dynamic tool's closure run only after approval, inside the panic guard.
 //! Each test failed on the code before the fix it guards.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

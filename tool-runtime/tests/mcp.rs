@@ -5,6 +5,9 @@
 //! Each test failed on the code before the fix it guards. (The session cap's test is in
 //! `mcp/http.rs`, beside the cap's other test.)
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,

@@ -2,6 +2,9 @@
 //! exactly or too deep to parse, pointers through panics and enum variants, a text quoting a
 //! marker. Each test failed on the code before the fix it guards.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde::ser::{Serialize, Serializer};
 use serde_json::{json, Value};
 use tool_runtime::output::{safe_serialize, ContentBlock};

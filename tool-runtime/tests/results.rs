@@ -1,6 +1,9 @@
 //! Results back to the model: provider payloads routed, run through a registry, and formatted
 //! for each provider's next request.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tool_runtime::results::{self, ResultProblem};

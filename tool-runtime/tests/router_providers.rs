@@ -1,6 +1,9 @@
 //! Provider routers and stream accumulators on recorded-shape payloads
 //! (`tests/fixtures/providers/`, sources in its README).
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tool_runtime::router::stream::{

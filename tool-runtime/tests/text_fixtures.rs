@@ -2,6 +2,9 @@
 //! calls, prose and errors expected from it (`*.json`), parsed whole and streamed in random
 //! pieces.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;

@@ -1,6 +1,9 @@
 //! The text-calling contract end to end: the prompt a registry writes for each format, and a
 //! reply written exactly as it instructs, parsed back with the same registry.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use serde_json::{json, Value};
 use tool_runtime::router::text::{write_calls, TextFormat};
 use tool_runtime::{tool, Registry, ToolCall};

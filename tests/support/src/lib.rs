@@ -6,6 +6,8 @@
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text.
 
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
 #![allow(missing_docs)]
 // The rules cite their sources as `[TP]`, `[DT]`, ...: markers, not links.
 #![allow(rustdoc::broken_intra_doc_links)]

@@ -9,7 +9,7 @@ use tool_runtime::approval::{Approval, ApprovalRequest, Approver};
 const PROMPT_CHARS: usize = 400;
 
 /// Asks on the terminal, or says yes to everything when told to.
-pub struct TerminalApprover {
+pub(super) struct TerminalApprover {
     /// `--yes`: allow every call without asking.
     pub yes: bool,
 }

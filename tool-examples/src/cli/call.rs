@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use tool_runtime::Registry;
 
 /// Calls the tool and prints the output; exit code 1 when the output is an error.
-pub async fn run(
+pub(super) async fn run(
     registry: &Registry,
     root: Option<&Path>,
     name: &str,

@@ -89,7 +89,7 @@ const CALLS: &[DemoCall] = &[
 const SHOWN_SCHEMA: &str = "read_file";
 
 /// Runs the demo; exit code 1 if a call didn't turn out as the demo expects.
-pub async fn run(out: &mut dyn Write) -> Result<ExitCode, CliError> {
+pub(super) async fn run(out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let dir = tempfile::tempdir()?;
     std::fs::write(dir.path().join("notes.txt"), NOTES)?;
     std::fs::create_dir(dir.path().join("data"))?;

@@ -7,13 +7,13 @@ use tool_runtime::spec::ToolFlags;
 use tool_runtime::Registry;
 
 /// Prints the tool list.
-pub fn run(registry: &Registry, out: &mut dyn Write) -> Result<ExitCode, CliError> {
+pub(super) fn run(registry: &Registry, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     write(registry, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Writes one aligned line per tool: name, flags, and the first line of its description.
-pub fn write(registry: &Registry, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(registry: &Registry, out: &mut dyn Write) -> io::Result<()> {
     // Names and descriptions may come from an imported server: escaped for the terminal.
     let rows: Vec<(String, String, String)> = registry
         .specs()

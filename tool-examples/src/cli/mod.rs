@@ -20,7 +20,7 @@ use tool_runtime::{Provider, Registry, RegistryBuilder};
 /// List, export and call the example tools; with no command, run a short demo.
 #[derive(Debug, Parser)]
 #[command(name = "tool-examples", version)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// The workspace root the file tools are confined to [default: the current directory].
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<PathBuf>,
@@ -75,7 +75,7 @@ const CALL_FAILED: ExitCode = ExitCode::FAILURE;
 
 /// Why a command could not run at all (exit code 2), as opposed to a call that failed.
 #[derive(Debug)]
-pub enum CliError {
+pub(crate) enum CliError {
     /// Writing the output or reading input failed.
     Io(io::Error),
     /// The root or the registry is unusable.
@@ -100,7 +100,7 @@ impl From<io::Error> for CliError {
 }
 
 /// Runs the command line, writing results to `out`; notes about the CLI go to stderr.
-pub async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
+pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let root = cli.root;
     let yes = cli.yes;
     let mcp = cli.mcp;

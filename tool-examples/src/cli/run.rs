@@ -12,7 +12,7 @@ use tool_runtime::{results, Provider, Registry, ToolCall};
 
 /// The arguments of `run`.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(super) struct RunArgs {
     /// What stdin holds: a provider's response as JSON, or `text` for calls written in plain
     /// text. `auto` detects the provider, and reads input that is not JSON as text.
     #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = parse_input, help = input_help())]
@@ -57,7 +57,7 @@ fn input_help() -> String {
 
 /// Routes stdin, runs every call through the registry, and prints the results; exit code 1
 /// when any call's output is an error, or a call could not be answered at all.
-pub async fn run(
+pub(super) async fn run(
     registry: &Registry,
     root: Option<&Path>,
     args: &RunArgs,

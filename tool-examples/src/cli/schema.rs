@@ -7,7 +7,7 @@ use tool_runtime::{Provider, Registry};
 
 /// What `schema --dialect` names.
 #[derive(Clone, Copy, Debug)]
-pub enum Shape {
+pub(super) enum Shape {
     /// A provider's tool list.
     Provider(Provider),
     /// The neutral list (`Registry::export_schema`).
@@ -16,7 +16,7 @@ pub enum Shape {
 
 /// Prints the exported tool list as pretty JSON. With `--strict`, says on stderr which tools
 /// go out without strict mode and why (the export itself never fails over it).
-pub fn run(
+pub(super) fn run(
     registry: &Registry,
     shape: Shape,
     strict: bool,

@@ -9,7 +9,7 @@ use tool_runtime::Registry;
 
 /// The arguments of `serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(super) struct ServeArgs {
     /// Serve over streamable HTTP at ADDR (`127.0.0.1:8080`; a port alone means 127.0.0.1;
     /// port 0 picks a free one) instead of stdio. The URL is printed on stderr.
     #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
@@ -52,7 +52,7 @@ fn parse_addr(text: &str) -> Result<SocketAddr, String> {
 }
 
 /// Serves until the client disconnects (stdio) or the process is stopped (HTTP).
-pub async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode, CliError> {
+pub(super) async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode, CliError> {
     let tools = registry.len();
     let server = McpServer::new(registry).named("tool-examples", env!("CARGO_PKG_VERSION"));
     let failed = |e: tool_runtime::mcp::McpError| CliError::Setup(e.to_string());

@@ -18,7 +18,7 @@ fn unsafe_char(c: char) -> bool {
 }
 
 /// `text` with every unsafe character written as `\u{..}`; borrowed when there is none.
-pub fn text(text: &str) -> Cow<'_, str> {
+pub(super) fn text(text: &str) -> Cow<'_, str> {
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
@@ -36,7 +36,7 @@ pub fn text(text: &str) -> Cow<'_, str> {
 /// JSON text with every unsafe character inside its strings written as a JSON `\u` escape:
 /// the same JSON, safe to print. (Outside strings JSON holds only structure and whitespace,
 /// and serde_json already escapes C0 controls in strings.)
-pub fn json(json: &str) -> Cow<'_, str> {
+pub(super) fn json(json: &str) -> Cow<'_, str> {
     if !json
         .chars()
         .any(|c| unsafe_char(c) && !matches!(c, '\n' | '\r' | '\t'))
@@ -59,7 +59,7 @@ pub fn json(json: &str) -> Cow<'_, str> {
 /// `text` shortened for a person to read whole: each run of whitespace longer than a few
 /// characters collapsed to a marker saying how long it was, then, past `max` characters, the
 /// middle cut out with a marker, so both ends stay in sight.
-pub fn summary(text: &str, max: usize) -> String {
+pub(super) fn summary(text: &str, max: usize) -> String {
     const RUN: usize = 4;
     let mut collapsed = String::with_capacity(text.len().min(max * 2));
     let mut chars = text.chars().peekable();

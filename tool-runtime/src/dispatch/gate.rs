@@ -65,7 +65,7 @@ impl Gate {
     /// cooperative budget spent (a batch of 1,000 calls otherwise yields every 128). That never
     /// jumps the queue: a waiting call already holds every permit the lock gives back, so a
     /// `try_*` behind it fails and waits its turn like the rest.
-    pub async fn enter(self: &Arc<Self>, parallel: bool) -> Pass {
+    pub(crate) async fn enter(self: &Arc<Self>, parallel: bool) -> Pass {
         if let Some(pass) = self.try_enter(parallel) {
             return pass;
         }
@@ -81,7 +81,7 @@ impl Gate {
     }
 
     /// A pass without waiting, when the gate has one free (see [`enter`](Self::enter)).
-    pub fn try_enter(self: &Arc<Self>, parallel: bool) -> Option<Pass> {
+    pub(crate) fn try_enter(self: &Arc<Self>, parallel: bool) -> Option<Pass> {
         if parallel {
             // Announce, then look (both SeqCst): an exclusive call announces itself before it
             // looks at `fast`, so one of the two always sees the other.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 /// A provider's rule for tool names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NameRule {
+pub(crate) enum NameRule {
     /// `^[a-zA-Z0-9_-]{1,64}$`: OpenAI (`openai-python` `shared_params/function_definition.py`:
     /// "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64")
     /// and Anthropic (the same pattern in its tool docs; newer docs allow 128, 64 fits both).
@@ -25,10 +25,11 @@ pub enum NameRule {
 
 impl NameRule {
     /// Every rule, in the order the registry assigns names.
-    pub const ALL: [NameRule; 3] = [NameRule::OpenAiAnthropic, NameRule::Gemini, NameRule::Mcp];
+    pub(crate) const ALL: [NameRule; 3] =
+        [NameRule::OpenAiAnthropic, NameRule::Gemini, NameRule::Mcp];
 
     /// The longest name the rule allows.
-    pub fn max_len(self) -> usize {
+    pub(crate) fn max_len(self) -> usize {
         match self {
             NameRule::OpenAiAnthropic | NameRule::Gemini => 64,
             NameRule::Mcp => 128,
@@ -36,7 +37,7 @@ impl NameRule {
     }
 
     /// Whether `c` may appear in a name.
-    pub fn allows_char(self, c: char) -> bool {
+    pub(crate) fn allows_char(self, c: char) -> bool {
         c.is_ascii_alphanumeric()
             || matches!(
                 (self, c),
@@ -45,7 +46,7 @@ impl NameRule {
     }
 
     /// Whether `name` follows the rule.
-    pub fn accepts(self, name: &str) -> bool {
+    pub(crate) fn accepts(self, name: &str) -> bool {
         let starts_well = match self {
             NameRule::Gemini => name
                 .chars()
@@ -107,7 +108,7 @@ impl ExportNames {
     /// Assigns names for tools given in registry order. One exported name always means one
     /// tool, whatever the rule: a name a rule gives tool `a` is never another tool's real name,
     /// nor the name another rule gives tool `b`.
-    pub fn new<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> ExportNames {
+    pub(crate) fn new<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> ExportNames {
         let names: Vec<&str> = names.collect();
         let mut taken: HashMap<String, usize> = names
             .iter()
@@ -142,13 +143,13 @@ impl ExportNames {
     }
 
     /// The name tool `index` is exported under by `rule`.
-    pub fn get(&self, rule: NameRule, index: usize) -> &str {
+    pub(crate) fn get(&self, rule: NameRule, index: usize) -> &str {
         let slot = NameRule::ALL.iter().position(|r| *r == rule).unwrap_or(0);
         &self.exported[slot][index]
     }
 
     /// The tool an exported name stands for, when it isn't the tool's own name.
-    pub fn tool(&self, exported: &str) -> Option<usize> {
+    pub(crate) fn tool(&self, exported: &str) -> Option<usize> {
         self.reverse.get(exported).copied()
     }
 }

@@ -71,7 +71,7 @@ pub(crate) enum Member<'a> {
 
 impl Sub<'_> {
     /// The subschema's JSON pointer, below `parent`'s.
-    pub fn pointer(&self, parent: &str) -> String {
+    pub(super) fn pointer(&self, parent: &str) -> String {
         let at = child(parent, self.keyword);
         match self.member {
             None => at,
@@ -81,7 +81,7 @@ impl Sub<'_> {
     }
 
     /// Whether it is a definition (under `$defs`), reached only through references.
-    pub fn is_definition(&self) -> bool {
+    pub(super) fn is_definition(&self) -> bool {
         self.keyword == "$defs"
     }
 }
@@ -95,7 +95,7 @@ pub(crate) struct Trail<'a> {
 
 impl<'a> Trail<'a> {
     /// A walk starting at `base` (`""` for the document's root).
-    pub fn at(base: String) -> Self {
+    pub(super) fn at(base: String) -> Self {
         Trail {
             base,
             steps: Vec::new(),
@@ -103,17 +103,17 @@ impl<'a> Trail<'a> {
     }
 
     /// One step down, into `sub`.
-    pub fn push(&mut self, sub: Sub<'a>) {
+    pub(super) fn push(&mut self, sub: Sub<'a>) {
         self.steps.push(sub);
     }
 
     /// One step back up.
-    pub fn pop(&mut self) {
+    pub(super) fn pop(&mut self) {
         self.steps.pop();
     }
 
     /// The JSON pointer of where the walk is.
-    pub fn pointer(&self) -> String {
+    pub(super) fn pointer(&self) -> String {
         self.steps
             .iter()
             .fold(self.base.clone(), |at, sub| sub.pointer(&at))

@@ -10,7 +10,7 @@ pub(crate) struct NameIndex {
 }
 
 impl NameIndex {
-    pub fn new<'a>(names: impl Iterator<Item = &'a str>) -> NameIndex {
+    pub(crate) fn new<'a>(names: impl Iterator<Item = &'a str>) -> NameIndex {
         let mut normalized: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, name) in names.enumerate() {
             normalized.entry(fold(name)).or_default().push(i);
@@ -22,7 +22,7 @@ impl NameIndex {
     /// read as `_`, then with the call's `functions.` or other `namespace.` prefixes dropped
     /// one at a time. Only the call's name loses a prefix, never a tool's: MCP allows dots in
     /// names, and `trash.delete` must not reach a tool named `files.delete`.
-    pub fn repair(&self, name: &str) -> Option<usize> {
+    pub(crate) fn repair(&self, name: &str) -> Option<usize> {
         let name = fold(name);
         let mut rest = name.as_str();
         loop {

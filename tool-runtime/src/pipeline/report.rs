@@ -48,12 +48,12 @@ pub(crate) struct Clock(Option<Instant>);
 
 impl Clock {
     #[inline]
-    pub fn start(enabled: bool) -> Clock {
+    pub(crate) fn start(enabled: bool) -> Clock {
         Clock(enabled.then(Instant::now))
     }
 
     /// The time since the last lap, restarting the lap.
-    pub fn lap(&mut self) -> Duration {
+    pub(crate) fn lap(&mut self) -> Duration {
         match &mut self.0 {
             Some(last) => {
                 let now = Instant::now();

@@ -14,17 +14,17 @@ pub(crate) struct SchemaNav<'a> {
 pub(crate) struct Types(u8);
 
 impl Types {
-    pub const NULL: Types = Types(1);
-    pub const BOOLEAN: Types = Types(2);
-    pub const INTEGER: Types = Types(4);
-    pub const NUMBER: Types = Types(8);
-    pub const STRING: Types = Types(16);
-    pub const ARRAY: Types = Types(32);
-    pub const OBJECT: Types = Types(64);
+    pub(crate) const NULL: Types = Types(1);
+    pub(crate) const BOOLEAN: Types = Types(2);
+    pub(crate) const INTEGER: Types = Types(4);
+    pub(crate) const NUMBER: Types = Types(8);
+    pub(crate) const STRING: Types = Types(16);
+    pub(crate) const ARRAY: Types = Types(32);
+    pub(crate) const OBJECT: Types = Types(64);
     /// No constraint was found: anything goes.
-    pub const ANY: Types = Types(127);
+    pub(crate) const ANY: Types = Types(127);
 
-    pub fn contains(self, other: Types) -> bool {
+    pub(crate) fn contains(self, other: Types) -> bool {
         self.0 & other.0 == other.0
     }
 
@@ -47,7 +47,7 @@ impl Types {
     }
 
     /// The type of a JSON value.
-    pub fn of(value: &Value) -> Types {
+    pub(crate) fn of(value: &Value) -> Types {
         match value {
             Value::Null => Types::NULL,
             Value::Bool(_) => Types::BOOLEAN,
@@ -64,16 +64,16 @@ impl Types {
 const MAX_HOPS: usize = 32;
 
 impl<'a> SchemaNav<'a> {
-    pub fn new(root: &'a Value) -> SchemaNav<'a> {
+    pub(crate) fn new(root: &'a Value) -> SchemaNav<'a> {
         SchemaNav { root }
     }
 
-    pub fn root(&self) -> &'a Value {
+    pub(crate) fn root(&self) -> &'a Value {
         self.root
     }
 
     /// The schema a node stands for, with local `$ref`s followed.
-    pub fn resolve(&self, mut node: &'a Value) -> &'a Value {
+    pub(crate) fn resolve(&self, mut node: &'a Value) -> &'a Value {
         for _ in 0..MAX_HOPS {
             match node
                 .get("$ref")
@@ -91,7 +91,7 @@ impl<'a> SchemaNav<'a> {
     }
 
     /// The branches of `anyOf`/`oneOf`, resolved; a node without them is its own only branch.
-    pub fn branches(&self, node: &'a Value) -> Vec<&'a Value> {
+    pub(crate) fn branches(&self, node: &'a Value) -> Vec<&'a Value> {
         let mut out = Vec::new();
         self.collect_branches(node, &mut out, 0);
         out
@@ -111,14 +111,14 @@ impl<'a> SchemaNav<'a> {
     }
 
     /// The JSON types a schema accepts (through `$ref`, `anyOf`, `oneOf`, `const`, `enum`).
-    pub fn types(&self, node: &'a Value) -> Types {
+    pub(crate) fn types(&self, node: &'a Value) -> Types {
         self.branches(node)
             .into_iter()
             .fold(Types::default(), |acc, branch| acc.union(own_types(branch)))
     }
 
     /// The schema of property `key` of an object schema, if it names one.
-    pub fn property(&self, node: &'a Value, key: &str) -> Option<&'a Value> {
+    pub(crate) fn property(&self, node: &'a Value, key: &str) -> Option<&'a Value> {
         self.branches(node)
             .into_iter()
             .find_map(|b| b.get("properties").and_then(|p| p.get(key)))
@@ -129,7 +129,7 @@ impl<'a> SchemaNav<'a> {
     /// constant properties (its tag) match the value; without a matching tag, the schema
     /// every listing branch gives `key`, if they agree (else none: a value valid in one
     /// branch must not be "repaired" to fit another).
-    pub fn property_for(
+    pub(crate) fn property_for(
         &self,
         node: &'a Value,
         key: &str,
@@ -154,7 +154,7 @@ impl<'a> SchemaNav<'a> {
     /// The properties of the branch of an object schema an object `value` is written for:
     /// the only branch with properties, or the only one whose constant properties (its tag)
     /// don't contradict the value.
-    pub fn properties_for(
+    pub(crate) fn properties_for(
         &self,
         node: &'a Value,
         value: &serde_json::Map<String, Value>,
@@ -200,7 +200,7 @@ impl<'a> SchemaNav<'a> {
 
     /// The schema of the values of a map (`additionalProperties` as a schema), for keys the
     /// object schema doesn't list.
-    pub fn map_values(&self, node: &'a Value) -> Option<&'a Value> {
+    pub(crate) fn map_values(&self, node: &'a Value) -> Option<&'a Value> {
         self.branches(node)
             .into_iter()
             .find_map(|b| b.get("additionalProperties").filter(|s| s.is_object()))
@@ -208,7 +208,7 @@ impl<'a> SchemaNav<'a> {
 
     /// Whether an object schema says which properties it has and allows no others (a
     /// `patternProperties` allows the names it matches: not closed).
-    pub fn is_closed(&self, node: &'a Value) -> Option<&'a serde_json::Map<String, Value>> {
+    pub(crate) fn is_closed(&self, node: &'a Value) -> Option<&'a serde_json::Map<String, Value>> {
         let node = self.resolve(node);
         let properties = node.get("properties")?.as_object()?;
         let closed = node.get("additionalProperties") == Some(&Value::Bool(false))
@@ -217,14 +217,14 @@ impl<'a> SchemaNav<'a> {
     }
 
     /// The schema of an array's items.
-    pub fn items(&self, node: &'a Value) -> Option<&'a Value> {
+    pub(crate) fn items(&self, node: &'a Value) -> Option<&'a Value> {
         self.branches(node)
             .into_iter()
             .find_map(|b| b.get("items").filter(|i| i.is_object()))
     }
 
     /// The values allowed, when the schema is a list of constants (`enum`, or `oneOf` of `const`).
-    pub fn allowed_values(&self, node: &'a Value) -> Option<Vec<&'a Value>> {
+    pub(crate) fn allowed_values(&self, node: &'a Value) -> Option<Vec<&'a Value>> {
         let mut values = Vec::new();
         for branch in self.branches(node) {
             if let Some(value) = branch.get("const") {
@@ -241,7 +241,7 @@ impl<'a> SchemaNav<'a> {
     }
 
     /// A schema's description, looking through a `$ref`.
-    pub fn description(&self, node: &'a Value) -> Option<&'a str> {
+    pub(crate) fn description(&self, node: &'a Value) -> Option<&'a str> {
         node.get("description")
             .or_else(|| self.resolve(node).get("description"))
             .and_then(Value::as_str)

@@ -22,7 +22,7 @@ pub(crate) enum Handler {
 }
 
 impl Handler {
-    pub fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
+    pub(crate) fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
         match self {
             Handler::Static(invoke) => invoke(args, cx),
             Handler::Runtime(tool) => tool.invoke(args, cx),
@@ -77,7 +77,7 @@ impl From<ToolDef> for Candidate {
 }
 
 impl Candidate {
-    pub fn from_tool<T: Tool>(tool: T) -> Candidate {
+    pub(crate) fn from_tool<T: Tool>(tool: T) -> Candidate {
         Candidate {
             name: tool.name().to_owned(),
             title: None,
@@ -98,7 +98,7 @@ impl Candidate {
         }
     }
 
-    pub fn from_dynamic(mut tool: DynamicTool) -> Candidate {
+    pub(crate) fn from_dynamic(mut tool: DynamicTool) -> Candidate {
         // Everything below recurses into the schema (even dropping it): one nested past the
         // limit is taken apart on a heap stack and never looked at again.
         let mut schema_changes = Vec::new();

@@ -11,7 +11,7 @@ pub(crate) struct Reader(pub Provider);
 
 impl Reader {
     /// The value as an object.
-    pub fn object<'a>(
+    pub(super) fn object<'a>(
         self,
         value: Option<&'a Value>,
         pointer: &str,
@@ -22,7 +22,7 @@ impl Reader {
     }
 
     /// The value as an array; missing or `null` is an empty one (providers omit empty lists).
-    pub fn array<'a>(
+    pub(super) fn array<'a>(
         self,
         value: Option<&'a Value>,
         pointer: &str,
@@ -35,7 +35,7 @@ impl Reader {
     }
 
     /// The value as a string; missing or `null` is `None`.
-    pub fn string<'a>(
+    pub(super) fn string<'a>(
         self,
         value: Option<&'a Value>,
         pointer: &str,

@@ -33,12 +33,12 @@ pub(crate) struct Open {
 
 impl Open {
     /// Whether the text ends inside a string.
-    pub fn in_string(&self) -> bool {
+    pub(super) fn in_string(&self) -> bool {
         self.cut == Some(Cut::InString)
     }
 
     /// The value closed with its brackets, or where it was cut when that would be a guess.
-    pub fn close(&self, text: &str, start: usize) -> Result<String, Cut> {
+    pub(super) fn close(&self, text: &str, start: usize) -> Result<String, Cut> {
         if let Some(cut) = self.cut {
             return Err(cut);
         }
@@ -332,7 +332,7 @@ pub(crate) struct Closing {
 
 impl Closing {
     /// A walk of the value that opens at `start`.
-    pub fn new(start: usize) -> Closing {
+    pub(super) fn new(start: usize) -> Closing {
         Closing {
             stack: Vec::new(),
             at: start,
@@ -343,7 +343,7 @@ impl Closing {
 
     /// Walks `text` (the same buffer, grown) from where the last call stopped: whether the
     /// value has closed, or nests past [`MAX_DEPTH`] (either way the caller reads it whole).
-    pub fn advance(&mut self, text: &str) -> bool {
+    pub(super) fn advance(&mut self, text: &str) -> bool {
         let bytes = text.as_bytes();
         let mut i = self.at;
         while i < bytes.len() {

@@ -30,7 +30,7 @@ pub(crate) struct Py<'a> {
 
 impl<'a> Py<'a> {
     /// A reader at `pos` in `text`.
-    pub fn new(text: &'a str, pos: usize) -> Self {
+    pub(super) fn new(text: &'a str, pos: usize) -> Self {
         Py {
             text,
             bytes: text.as_bytes(),
@@ -40,12 +40,12 @@ impl<'a> Py<'a> {
     }
 
     /// The byte at the reader, if any.
-    pub fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
     /// Skips whitespace, line continuations and comments.
-    pub fn ws(&mut self) {
+    pub(super) fn ws(&mut self) {
         while let Some(b) = self.peek() {
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
@@ -60,7 +60,7 @@ impl<'a> Py<'a> {
     }
 
     /// Takes `b` if it is next.
-    pub fn eat(&mut self, b: u8) -> bool {
+    pub(super) fn eat(&mut self, b: u8) -> bool {
         let next = self.peek() == Some(b);
         if next {
             self.pos += 1;
@@ -82,7 +82,7 @@ impl<'a> Py<'a> {
 
     /// A name: letters, digits and `_`, not starting with a digit; with `dotted`, also `.`
     /// between parts (`brave_search.call`). Empty when there is none.
-    pub fn ident(&mut self, dotted: bool) -> &'a str {
+    pub(super) fn ident(&mut self, dotted: bool) -> &'a str {
         let start = self.pos;
         while let Some(b) = self.peek() {
             let ok = b.is_ascii_alphabetic()
@@ -98,7 +98,7 @@ impl<'a> Py<'a> {
 
     /// A call with keyword arguments: `name(key=value, ...)`. Returns the (dotted) name and
     /// the arguments.
-    pub fn call(&mut self) -> Result<(String, Map<String, Value>)> {
+    pub(super) fn call(&mut self) -> Result<(String, Map<String, Value>)> {
         let name = self.ident(true);
         if name.is_empty() {
             return Err(self.syntax_or_end("a function name"));
@@ -136,7 +136,7 @@ impl<'a> Py<'a> {
     }
 
     /// One literal.
-    pub fn value(&mut self) -> Result<Value> {
+    pub(super) fn value(&mut self) -> Result<Value> {
         self.ws();
         let Some(b) = self.peek() else {
             return Err(PyError::End);

@@ -102,7 +102,7 @@ pub(crate) struct Cx<'a> {
 
 impl Cx<'_> {
     /// Wait for more text; at the end of the text there is none, so this is prose.
-    pub fn more(&self, need: Need) -> Step {
+    pub(super) fn more(&self, need: Need) -> Step {
         if self.eof {
             Step::Prose(1)
         } else {
@@ -111,7 +111,7 @@ impl Cx<'_> {
     }
 
     /// Whether `name` may be a tool, for formats without a marker of their own.
-    pub fn accepts(&self, name: &str) -> bool {
+    pub(super) fn accepts(&self, name: &str) -> bool {
         schemas::accepts(self.tools, name)
     }
 }
@@ -213,7 +213,7 @@ pub(crate) struct Scanner {
 
 impl Scanner {
     /// A scanner at the start of a message.
-    pub fn new(format: TextFormat) -> Scanner {
+    pub(super) fn new(format: TextFormat) -> Scanner {
         Scanner {
             format,
             next_id: 0,
@@ -226,7 +226,7 @@ impl Scanner {
 
     /// Scans `buf`, the text from where the last scan stopped, and returns how many bytes it
     /// used (all of them when `eof`) and, when it stopped early, what it waits for.
-    pub fn scan(
+    pub(super) fn scan(
         &mut self,
         buf: &str,
         eof: bool,

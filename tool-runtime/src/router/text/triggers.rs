@@ -12,7 +12,7 @@ pub(crate) struct Triggers<'a> {
 
 impl<'a> Triggers<'a> {
     /// A finder over `hay` for the bytes in `set` (up to four).
-    pub fn new(set: &'static [u8], hay: &'a [u8]) -> Self {
+    pub(super) fn new(set: &'static [u8], hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
@@ -22,7 +22,7 @@ impl<'a> Triggers<'a> {
     }
 
     /// The first trigger at or after `from`.
-    pub fn next(&mut self, from: usize) -> Option<usize> {
+    pub(super) fn next(&mut self, from: usize) -> Option<usize> {
         if from >= self.hay.len() {
             return None;
         }
