@@ -17,9 +17,9 @@
 //! list properties: the API answers "properties: should be non-empty for OBJECT type"
 //! otherwise, which rules out maps.
 
-use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
+use super::rewrites;
 use super::walk::{child, def_name, map_accepts_null, resolve, types, MAX_DEPTH};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -149,7 +149,7 @@ impl Reducer<'_> {
         }
         if map.has("oneOf") || map.has("anyOf") {
             // A unit enum's constants are folded as the node is copied, not copied first.
-            let mut map = match fold::consts_to_enum_copy(&map) {
+            let mut map = match rewrites::consts_to_enum_copy(&map) {
                 Some(folded) => folded,
                 None => map.into_owned(),
             };
@@ -209,7 +209,7 @@ impl Reducer<'_> {
     ) -> Value {
         let base = base.as_object();
         // A referenced unit enum is folded as it is merged: its branches are never copied.
-        if let Some(folded) = base.and_then(|b| fold::consts_to_enum_merged(b, &overrides)) {
+        if let Some(folded) = base.and_then(|b| rewrites::consts_to_enum_merged(b, &overrides)) {
             return self.reduce(Cow::Owned(folded), ptr, depth + 1);
         }
         let mut merged = base.cloned().unwrap_or_default();
@@ -258,11 +258,11 @@ impl Reducer<'_> {
                 }
                 let mut out = Map::new();
                 let mut notes = Vec::new();
-                fold::take(&mut map, "default", &mut notes);
+                rewrites::take(&mut map, "default", &mut notes);
                 if let Some(d) = map.key("description") {
                     out.insert("description".into(), d.clone());
                 }
-                fold::into_description(&mut out, &notes);
+                rewrites::into_description(&mut out, &notes);
                 out.insert("anyOf".into(), Value::Array(reduced));
                 out
             }
@@ -277,10 +277,10 @@ impl Reducer<'_> {
     fn typed(&mut self, mut map: Cow<'_, Map<String, Value>>, ptr: &str, depth: usize) -> Value {
         let mut notes = Vec::new();
         if map.has("default") {
-            fold::take(map.to_mut(), "default", &mut notes);
+            rewrites::take(map.to_mut(), "default", &mut notes);
         }
         if map.has("minimum") || map.has("maximum") {
-            fold::drop_width_bounds(map.to_mut());
+            rewrites::drop_width_bounds(map.to_mut());
         }
         if let Some(constant) = taken(&mut map, "const") {
             map.to_mut()
@@ -293,7 +293,7 @@ impl Reducer<'_> {
             if let Some(values) = map.key("enum").and_then(Value::as_array) {
                 let non_null: Vec<Value> =
                     values.iter().filter(|v| !v.is_null()).cloned().collect();
-                if let Some(t) = fold::common_type(&non_null) {
+                if let Some(t) = rewrites::common_type(&non_null) {
                     ts.push(t.to_owned());
                 }
             } else if map.has("properties") {
@@ -397,7 +397,7 @@ impl Reducer<'_> {
                 notes.push((key.to_owned(), value.clone()));
             }
         }
-        fold::into_description(&mut out, &notes);
+        rewrites::into_description(&mut out, &notes);
         Value::Object(out)
     }
 

@@ -3,7 +3,7 @@
 //! short strings costs less. The strict export of 1,000 tools spent over a quarter of its
 //! instructions hashing keywords before this (BENCHMARKS.md §3).
 
-use crate::pipeline::names::same;
+use crate::pipeline::tool_lookup::same;
 use serde_json::{Map, Value};
 
 /// Above this many keys a node is searched through its hash index.

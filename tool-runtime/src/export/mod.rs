@@ -9,9 +9,10 @@
 //!   Anthropic share, the reference graph it checks, their size limits, and which tools fall
 //!   back to non-strict;
 //! - `gemini_schema.rs`: the reduction to Gemini's OpenAPI subset;
+//! - `rewrites.rs`: what both lowerings share: keywords a provider can't take moved into the
+//!   description, unions of constants made enums;
 //! - `names.rs`: names each provider accepts, and the way back from an exported name.
 mod anthropic;
-mod fold;
 mod gemini;
 mod gemini_schema;
 mod handle;
@@ -24,6 +25,7 @@ mod openai;
 mod plain;
 mod plan;
 mod refs;
+mod rewrites;
 mod strict;
 mod walk;
 

@@ -4,7 +4,7 @@
 //! (`openai-python` `types/responses/function_tool.py`: `strict` "Default `true`"), Chat
 //! Completions as not (`shared_params/function_definition.py`).
 
-use super::plan::{self, Entry};
+use super::plan::{self, Planned};
 use super::strict::Target;
 use crate::registry::Registry;
 use serde_json::{Map, Value};
@@ -41,7 +41,7 @@ pub(crate) fn responses(registry: &Registry, strict: bool) -> Value {
 
 /// Adds the function's fields to `tool`. Built by hand, not with `json!`: `json!` copies an
 /// interpolated `Value` through `to_value`, a full re-serialization of every schema.
-fn function(entry: Entry<'_>, mut tool: Map<String, Value>) -> Map<String, Value> {
+fn function(entry: Planned<'_>, mut tool: Map<String, Value>) -> Map<String, Value> {
     tool.insert("name".into(), entry.name.into());
     tool.insert("description".into(), entry.spec.description().into());
     tool.insert("parameters".into(), entry.schema);

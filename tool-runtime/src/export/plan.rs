@@ -10,7 +10,7 @@ use crate::spec::ToolSpec;
 use serde_json::Value;
 
 /// One tool as an OpenAI or Anthropic export lists it.
-pub(crate) struct Entry<'r> {
+pub(crate) struct Planned<'r> {
     /// The name the provider sees (see `names.rs`).
     pub name: &'r str,
     pub spec: &'r ToolSpec,
@@ -20,7 +20,7 @@ pub(crate) struct Entry<'r> {
 }
 
 /// Every tool's entry; with `strict`, each in strict form unless it can't be.
-pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<Entry<'_>> {
+pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<Planned<'_>> {
     let outcomes = if strict {
         strict_all(registry.specs(), target, Explain::OutcomeOnly)
     } else {
@@ -35,7 +35,7 @@ pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<
                 Some(Ok(lowered)) => (lowered, true),
                 _ => (spec.input_schema().clone(), false),
             };
-            Entry {
+            Planned {
                 name: registry.exported.get(NameRule::OpenAiAnthropic, i),
                 spec,
                 schema,

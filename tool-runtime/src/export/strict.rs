@@ -29,11 +29,11 @@
 //! change which values are valid and has no strict equivalent is an issue, and the tool is
 //! then exported without strict mode.
 
-use super::fold;
 use super::issues::{StrictIssue, StrictIssueKind};
 use super::keys::Keys;
 use super::limits;
 use super::refs;
+use super::rewrites;
 use super::walk::{accepts_null, child, lists, push_segment, resolve, types, MAX_DEPTH};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
@@ -163,7 +163,9 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Lowered, Vec<Stric
         }
     }
     // The root without its definitions, which are copied only if still in use.
-    let root = schema.as_object().map(|m| fold::copy_except(m, &["$defs"]));
+    let root = schema
+        .as_object()
+        .map(|m| rewrites::copy_except(m, &["$defs"]));
     let mut out = Value::Object(root.unwrap_or_default());
     lowerer.node(&mut out, 0);
     if let Some(defs) = defs {
@@ -181,7 +183,7 @@ pub(crate) fn lower(schema: &Value, target: Target) -> Result<Lowered, Vec<Stric
                 let folded = def
                     .as_object()
                     .filter(|d| !d.has("$ref"))
-                    .and_then(fold::consts_to_enum_copy);
+                    .and_then(rewrites::consts_to_enum_copy);
                 let mut def = folded.map_or_else(|| def.clone(), Value::Object);
                 lowerer.path.clear();
                 lowerer.path.push_str("/$defs");
@@ -319,7 +321,7 @@ impl Lowerer<'_> {
         };
         let mut notes = Vec::new();
         if self.target == Target::OpenAi {
-            fold::take(map, "default", &mut notes);
+            rewrites::take(map, "default", &mut notes);
         }
         self.reference(map);
         self.unions(map);
@@ -378,14 +380,14 @@ impl Lowerer<'_> {
             }
         }
         self.keywords(map, stringy, &mut notes);
-        fold::into_description(map, &notes);
+        rewrites::into_description(map, &notes);
         self.levels += usize::from(limits::opens_a_level(map));
     }
 
     /// `oneOf` becomes `anyOf` (unions of constants become `enum`); a lone `allOf` is an
     /// `anyOf` of one.
     fn unions(&mut self, map: &mut Map<String, Value>) {
-        fold::consts_to_enum(map);
+        rewrites::consts_to_enum(map);
         if let Some(one_of) = map.remove_key("oneOf") {
             if map.has("anyOf") {
                 self.issue_at("oneOf", StrictIssueKind::Unsupported("oneOf".into()));
@@ -456,8 +458,8 @@ impl Lowerer<'_> {
         if map.key("additionalProperties") != Some(&Value::Bool(false)) {
             map.insert("additionalProperties".into(), Value::Bool(false));
         }
-        fold::take(map, "minProperties", notes);
-        fold::take(map, "maxProperties", notes);
+        rewrites::take(map, "minProperties", notes);
+        rewrites::take(map, "maxProperties", notes);
         // Lent out while the properties are lowered, and put back in its place after.
         let required = map.key_mut("required").map(std::mem::take);
         let openai = self.target == Target::OpenAi;
@@ -511,7 +513,7 @@ impl Lowerer<'_> {
         notes: &mut Vec<(String, Value)>,
     ) {
         if self.target == Target::Anthropic {
-            fold::drop_width_bounds(map);
+            rewrites::drop_width_bounds(map);
         }
         // Decided over the node as it is, then applied: only the keys that go are copied.
         let mut changes = Vec::new();
@@ -556,7 +558,7 @@ impl Lowerer<'_> {
         }
         for (key, fold_in) in changes {
             if fold_in {
-                fold::take(map, &key, notes);
+                rewrites::take(map, &key, notes);
             } else {
                 map.remove_key(&key);
             }

@@ -2,7 +2,7 @@
 //! streamable-HTTP URL), lists the tools, and gives each as a [`DynamicTool`] that forwards
 //! its calls.
 
-use super::{content, names, schema_in, McpError};
+use super::{content, local_names, schema_in, McpError};
 use crate::def::ToolFlags;
 use crate::error::{ErrorCode, ToolError};
 use crate::{DynamicTool, ToolContext, ToolOutput};
@@ -229,7 +229,7 @@ impl McpImport {
             .peer()
             .peer_info()
             .and_then(|info| info.server_info.clone());
-        let prefix = names::prefix(
+        let prefix = local_names::prefix(
             &self
                 .name
                 .clone()
@@ -261,7 +261,8 @@ impl Connected {
     /// The tools as dynamic tools, named so that none takes a name in `taken`.
     pub(crate) fn into_tools(self, taken: &mut HashSet<String>) -> McpTools {
         let remote_names: Vec<&str> = self.tools.iter().map(|t| t.name.as_ref()).collect();
-        let (local_names, mut notes) = names::assign(&self.remote.prefix, &remote_names, taken);
+        let (local_names, mut notes) =
+            local_names::assign(&self.remote.prefix, &remote_names, taken);
         let mut tools = Vec::with_capacity(self.tools.len());
         for (tool, name) in self.tools.iter().zip(local_names) {
             let remote_name = tool.name.to_string();

@@ -37,7 +37,7 @@ mod content;
 mod error;
 mod http;
 mod import;
-mod names;
+mod local_names;
 mod raw_arguments;
 mod schema_in;
 mod server;

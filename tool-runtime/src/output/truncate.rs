@@ -14,7 +14,7 @@ const OPEN: &str = "[... truncated ";
 const CLOSE: &str = " lines ...]";
 
 /// A cut text and what was cut.
-pub(crate) struct Cut {
+pub(crate) struct MiddleCut {
     pub text: String,
     pub truncation: Truncation,
     /// Where the marker, with the line breaks that set it apart, lies in `text`.
@@ -38,7 +38,7 @@ pub(crate) fn longest_marker(original: usize) -> usize {
 
 /// Cuts `text` to at most `max` bytes (or to the marker alone, if the marker doesn't fit);
 /// `None` when it already fits.
-pub(crate) fn truncate_middle(text: &str, max: usize) -> Option<Cut> {
+pub(crate) fn truncate_middle(text: &str, max: usize) -> Option<MiddleCut> {
     if text.len() <= max {
         return None;
     }
@@ -66,7 +66,7 @@ struct Seen<'a> {
 }
 
 /// [`truncate_middle`] of a text over `max`, from what is seen of it.
-fn cut(seen: &Seen<'_>, max: usize) -> Cut {
+fn cut(seen: &Seen<'_>, max: usize) -> MiddleCut {
     let original = seen.len;
     let longest = longest_marker(original);
     let keep = max.saturating_sub(longest);
@@ -102,7 +102,7 @@ fn cut(seen: &Seen<'_>, max: usize) -> Cut {
     }
     let inserted = start..out.len();
     out.push_str(tail);
-    Cut {
+    MiddleCut {
         text: out,
         truncation,
         inserted,
@@ -172,7 +172,7 @@ impl Window {
 
     /// The text read, cut to at most `max` bytes (at most what [`Window::new`] was given);
     /// `None` when it fits.
-    pub(crate) fn cut(&self, max: usize) -> Option<Cut> {
+    pub(crate) fn cut(&self, max: usize) -> Option<MiddleCut> {
         if self.len <= max {
             return None;
         }
@@ -276,12 +276,12 @@ fn number(text: &str) -> Option<(usize, &str)> {
 mod tests {
     use super::*;
 
-    fn cut(text: &str, max: usize) -> Cut {
+    fn cut(text: &str, max: usize) -> MiddleCut {
         truncate_middle(text, max).expect("over the budget")
     }
 
     /// The cut text is the head, the marker and the tail, and the counts add up.
-    fn check(text: &str, max: usize) -> Cut {
+    fn check(text: &str, max: usize) -> MiddleCut {
         let cut = cut(text, max);
         let head = &cut.text[..cut.inserted.start];
         let tail = &cut.text[cut.inserted.end..];

@@ -14,12 +14,12 @@
 pub(crate) mod checked;
 pub(crate) mod exact;
 pub(crate) mod limits;
-pub(crate) mod names;
 pub(crate) mod number_text;
 pub(crate) mod repair;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod schema_nav;
+pub(crate) mod tool_lookup;
 pub(crate) mod validate;
 
 pub use limits::{LimitExceeded, Limits};
@@ -245,7 +245,7 @@ impl Registry {
             return self
                 .tools
                 .iter()
-                .find(|t| names::same(t.spec.name.as_bytes(), name.as_bytes()));
+                .find(|t| tool_lookup::same(t.spec.name.as_bytes(), name.as_bytes()));
         }
         self.find_hashed(name)
     }
@@ -286,7 +286,8 @@ impl Registry {
 
     fn unknown_tool(&self, name: &str) -> ToolOutput {
         const SHOWN: usize = 20;
-        let suggestions = names::closest(name, self.tools.iter().map(|t| t.spec.name.as_str()));
+        let suggestions =
+            tool_lookup::closest(name, self.tools.iter().map(|t| t.spec.name.as_str()));
         let mut message = format!(
             "Unknown tool {:?}.",
             validate::short(&Value::from(name)).trim_matches('"')
