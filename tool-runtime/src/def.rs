@@ -124,6 +124,10 @@ pub enum Args<'a> {
 impl Args<'_> {
     /// Deserializes into the tool's argument struct; failures become error outputs that say
     /// what was wrong with the JSON.
+    ///
+    /// # Errors
+    ///
+    /// An `invalid_arguments` error output, naming what the JSON got wrong.
     pub fn parse<T: DeserializeOwned>(self, cx: &CallContext<'_>) -> Result<T, ToolOutput> {
         // serde's derived structs also accept a JSON array of the fields in order; the schema
         // says "object", so only an object may reach the deserializer.

@@ -48,6 +48,11 @@ impl RegistryBuilder {
     /// all at once. A server that can't be started or reached, or doesn't list its tools in
     /// time, is a [`BuildError::ToolSource`] naming it (with the other problems, if any).
     /// What the imports renamed or cleaned is logged with `tracing` (warn).
+    ///
+    /// # Errors
+    ///
+    /// What [`build`](Self::build) reports, and a [`BuildError::ToolSource`] for each server
+    /// that couldn't be reached or listed.
     pub async fn build_async(mut self) -> Result<Registry, BuildError> {
         let imports = std::mem::take(&mut self.mcp);
         let connected =

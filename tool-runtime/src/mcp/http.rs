@@ -245,6 +245,10 @@ impl HttpServer {
     }
 
     /// Accepts connections until [`stop_token`](Self::stop_token) is cancelled.
+    ///
+    /// # Errors
+    ///
+    /// An [`McpError`] when accepting connections fails (the listener itself, not one client).
     pub async fn run(self) -> Result<(), McpError> {
         let mut connections = tokio::task::JoinSet::new();
         let open = Arc::new(tokio::sync::Semaphore::new(self.options.max_connections));

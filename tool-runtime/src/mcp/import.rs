@@ -72,6 +72,10 @@ impl McpImport {
     /// A server this process starts, from one command line (`npx -y some-server --flag`):
     /// split on spaces, with `'...'` and `"..."` quoting and `\` escapes, as a shell would
     /// (without expansions).
+    ///
+    /// # Errors
+    ///
+    /// An [`McpError`] for an empty command line or an unterminated quote.
     pub fn command_line(line: &str) -> Result<McpImport, McpError> {
         let mut words = split_command_line(line).map_err(|reason| McpError::Spawn {
             command: line.to_owned(),
@@ -149,6 +153,11 @@ impl McpImport {
 
     /// Starts (or reaches) the server, runs the MCP handshake and lists every tool, within
     /// the connect timeout.
+    ///
+    /// # Errors
+    ///
+    /// An [`McpError`] when the server can't be started or reached, the handshake fails, or its
+    /// tools aren't listed within the connect timeout.
     pub async fn connect(self) -> Result<McpTools, McpError> {
         Ok(self.open().await?.into_tools(&mut HashSet::new()))
     }

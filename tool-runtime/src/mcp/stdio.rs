@@ -8,18 +8,30 @@ use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// Serves `registry` over this process's stdin and stdout until the client closes them.
+///
+/// # Errors
+///
+/// An [`McpError`] when the MCP session can't start (a broken handshake) or the transport fails.
 pub async fn serve_stdio(registry: impl Into<Arc<Registry>>) -> Result<(), McpError> {
     McpServer::new(registry).serve_stdio().await
 }
 
 impl McpServer {
     /// Serves over this process's stdin and stdout until the client closes them.
+    ///
+    /// # Errors
+    ///
+    /// An [`McpError`] when the MCP session can't start or the transport fails.
     pub async fn serve_stdio(self) -> Result<(), McpError> {
         self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
     }
 
     /// Serves one client over a byte stream pair (a socket's halves, an in-memory duplex)
     /// until it closes.
+    ///
+    /// # Errors
+    ///
+    /// An [`McpError`] when the MCP session can't start or the stream fails.
     pub async fn serve_io<R, W>(self, read: R, write: W) -> Result<(), McpError>
     where
         R: AsyncRead + Send + Unpin + 'static,

@@ -289,6 +289,12 @@ impl RegistryBuilder {
 
     /// Checks every tool and builds the registry: schemas are generated and validators
     /// compiled here, once. Every problem is reported, not just the first.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] listing every problem found: two tools with one name, a state no one
+    /// provided, a `#[tool]` schema that can't be used, a tool named in a setting that doesn't
+    /// exist (and an outside tool's unusable schema under [`strict_build`](Self::strict_build)).
     pub fn build(self) -> Result<Registry, BuildError> {
         super::build::build(self)
     }

@@ -13,6 +13,11 @@ const READ: Reader = Reader(Provider::Anthropic);
 /// `tool_use` blocks, `input` serialized to text in the model's key order, and its `text`
 /// blocks. Thinking blocks and server-side tools (`server_tool_use`, web search results) are
 /// skipped: the API runs those itself.
+///
+/// # Errors
+///
+/// A [`RouteError`] naming the JSON pointer where the output stops being a Messages
+/// response, or [`RouteError::Provider`] for the provider's error reply.
 pub fn anthropic(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);

@@ -23,6 +23,11 @@ pub(crate) const GENERATED_ID_PREFIX: &str = "gemini_call_";
 /// the same response twice gives the same ids. Everything else on the call's part
 /// (`thoughtSignature`, which Gemini 3 requires back on that exact part) is kept in
 /// [`ToolCall::passthrough`].
+///
+/// # Errors
+///
+/// A [`RouteError`] naming the JSON pointer where the output stops being a `generateContent`
+/// response, or [`RouteError::Provider`] for the provider's error reply.
 pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);

@@ -14,6 +14,11 @@ const READ: Reader = Reader(Provider::OpenAiChat);
 /// Routes a Chat Completions response, or just its assistant `message`: the function calls
 /// (arguments kept as the JSON text the model wrote) and the message's text. Only the first
 /// choice is read.
+///
+/// # Errors
+///
+/// A [`RouteError`] naming the JSON pointer where the output stops being a Chat Completions
+/// response, or [`RouteError::Provider`] for the provider's error reply.
 pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);

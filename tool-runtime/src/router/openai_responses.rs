@@ -15,6 +15,11 @@ const READ: Reader = Reader(Provider::OpenAiResponses);
 /// `call_id`, and the text of its `message` items. Server-side tool items (web search, file
 /// search, ...) and reasoning items are skipped; other client-side calls (custom tools,
 /// computer use, shell) are listed in [`Routed::other_calls`].
+///
+/// # Errors
+///
+/// A [`RouteError`] naming the JSON pointer where the output stops being a Responses
+/// response, or [`RouteError::Provider`] for the provider's error reply.
 pub fn openai_responses(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
