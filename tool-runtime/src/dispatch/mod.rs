@@ -11,29 +11,9 @@ use crate::registry::Registry;
 use tokio_util::sync::CancellationToken;
 
 impl Registry {
-    /// Runs a batch of calls and returns one output per call, in the calls' order.
-    ///
-    /// Parallel-safe tools (`read_only` ones, unless marked otherwise) run concurrently; any
-    /// other call runs alone, with nothing beside it. Sync tools run on tokio's blocking pool.
-    /// Every call ends with exactly one output: its result, or an error for a validation
-    /// failure, a timeout, a panic, a denial or a cancellation.
-    pub async fn call_all(&self, calls: impl AsRef<[ToolCall]>) -> Vec<ToolOutput> {
-        // No token: nothing can cancel these calls, so none waits on one.
-        self.dispatch(calls.as_ref(), None).await
-    }
-
-    /// [`call_all`](Self::call_all) that stops when `cancel` fires: calls still
-    /// running or waiting get a `cancelled` error output (a running async tool is dropped at
-    /// its next await; a running sync tool finishes in the background).
-    pub async fn call_all_until(
-        &self,
-        calls: impl AsRef<[ToolCall]>,
-        cancel: &CancellationToken,
-    ) -> Vec<ToolOutput> {
-        self.dispatch(calls.as_ref(), Some(cancel)).await
-    }
-
-    async fn dispatch(
+    /// Runs `calls` concurrently where the gate allows, one output per call in their order
+    /// ([`Registry::call_all`]); `cancel` stops what hasn't finished.
+    pub(crate) async fn dispatch(
         &self,
         calls: &[ToolCall],
         cancel: Option<&CancellationToken>,

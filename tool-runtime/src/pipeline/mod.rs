@@ -39,31 +39,10 @@ use serde_json::Value;
 use tracing::Instrument;
 
 impl Registry {
-    /// Calls a tool with JSON arguments and returns its output. Never panics on bad input:
-    /// an unknown tool, broken or oversized JSON, or arguments that don't fit the schema give
-    /// an error output the model can act on.
-    pub async fn call(&self, name: &str, args: &str) -> ToolOutput {
-        self.execute(name, None, args, None, None).await
-    }
-
-    /// [`call`](Self::call), also returning what each stage did and how long it took. It
-    /// always takes the full path, so that every repair and filled default is recorded.
-    pub async fn call_with_report(&self, name: &str, args: &str) -> (ToolOutput, CallReport) {
-        let mut report = CallReport::default();
-        let output = self
-            .execute(name, None, args, Some(&mut report), None)
-            .await;
-        (output, report)
-    }
-
-    /// [`call`](Self::call) for code that isn't async. A sync tool runs right here, on the
-    /// calling thread (outside the gate and the concurrency limit: the caller asked to block);
-    /// an async tool, a call that needs approval, or a sync tool with a timeout to keep runs
-    /// on a small runtime the registry keeps for this, the sync tool on its blocking pool, so a
-    /// call past its timeout ends with a `timeout` error output as it would under `call`.
-    /// From inside an async runtime such a call is an error output: use `call(...).await`
-    /// there.
-    pub fn call_blocking(&self, name: &str, args: &str) -> ToolOutput {
+    /// [`Registry::call_blocking`]'s work: a sync tool inline on the calling thread, anything
+    /// else on the registry's small runtime.
+    #[inline]
+    pub(crate) fn run_blocking(&self, name: &str, args: &str) -> ToolOutput {
         // The common call, kept small: a tool's own name, a direct tool, a good call, and no
         // subscriber wanting its span.
         let found = self.find(name);

@@ -5,11 +5,13 @@ mod build;
 mod build_error;
 mod build_note;
 mod builder;
+mod calls;
 pub(crate) mod candidate;
 mod defaults;
 mod keywords;
 pub(crate) mod legacy;
 mod schema_depth;
+mod text;
 
 pub use build_error::{BuildError, Location};
 pub use build_note::BuildNote;

@@ -44,7 +44,6 @@ mod gemini;
 mod mcp;
 mod openai_chat;
 mod openai_responses;
-mod run;
 
 use crate::{ErrorCode, Provider, ToolCall, ToolError, ToolOutput};
 use serde::Serialize;

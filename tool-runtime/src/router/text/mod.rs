@@ -5,7 +5,7 @@
 //! the `{"tool_calls": [...]}` envelope, fenced JSON blocks) and gives them back as
 //! [`ToolCall`]s, with the prose that remains and an error for every call it could not read.
 //! [`TextStream`] does the same on text that arrives in pieces, and
-//! [`Registry::text_tool_prompt`] writes the system prompt that tells a model how to call.
+//! [`Registry::text_tool_prompt`](crate::Registry::text_tool_prompt) writes the system prompt that tells a model how to call.
 //!
 //! ```
 //! use tool_runtime::router::text::{self, TextFormat};
@@ -28,7 +28,7 @@ mod json;
 mod llama3;
 mod mistral;
 mod object;
-mod prompt;
+pub(crate) mod prompt;
 mod pylit;
 mod pythonic;
 mod qwen_xml;
@@ -43,7 +43,7 @@ pub use prompt::write_calls;
 pub use schemas::ToolSchemas;
 pub use stream::TextStream;
 
-use crate::{Registry, ToolCall};
+use crate::ToolCall;
 use std::ops::Range;
 
 /// What [`parse`] found in a model's text.
@@ -118,18 +118,6 @@ pub fn parse<S: ToolSchemas>(text: &str, format: TextFormat, tools: &S) -> TextP
     let mut scanner = scan::Scanner::new(format);
     scanner.scan(text, true, tools, &mut parse);
     parse
-}
-
-impl Registry {
-    /// [`text::parse`](parse) with this registry's tools: the tool calls written in `text`.
-    pub fn parse_text(&self, text: &str, format: TextFormat) -> TextParse {
-        parse(text, format, self)
-    }
-
-    /// A [`TextStream`] with this registry's tools, for text that arrives in pieces.
-    pub fn text_stream(&self, format: TextFormat) -> TextStream<'_> {
-        TextStream::new(format, self)
-    }
 }
 
 #[cfg(test)]

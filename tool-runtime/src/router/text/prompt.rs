@@ -7,37 +7,32 @@ use crate::{Registry, ToolCall, ToolSpec};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
-impl Registry {
-    /// A system prompt for a model without native tool calling: every tool's name, description
-    /// and input schema, and exactly how to write calls in `format` (Hermes tags for
-    /// [`TextFormat::Auto`]), with an example. What the model writes as told,
-    /// [`parse_text`](Registry::parse_text) reads back.
-    pub fn text_tool_prompt(&self, format: TextFormat) -> String {
-        let mut prompt = String::from(
-            "# Tools\n\nYou can call the tools below. Each has a name, a description, and a JSON Schema for its arguments.\n",
+/// [`Registry::text_tool_prompt`]'s work.
+pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
+    let mut prompt = String::from(
+        "# Tools\n\nYou can call the tools below. Each has a name, a description, and a JSON Schema for its arguments.\n",
+    );
+    for spec in registry.specs() {
+        let _ = write!(
+            prompt,
+            "\n## {}\n\n{}\n\nArguments (JSON Schema): {}\n",
+            spec.name(),
+            spec.description().trim(),
+            spec.input_schema()
         );
-        for spec in self.specs() {
-            let _ = write!(
-                prompt,
-                "\n## {}\n\n{}\n\nArguments (JSON Schema): {}\n",
-                spec.name(),
-                spec.description().trim(),
-                spec.input_schema()
-            );
-        }
-        prompt.push_str("\n# How to call tools\n\n");
-        prompt.push_str(convention(format));
-        if let Some(spec) = self.specs().next() {
-            let example = ToolCall::new("", spec.name(), example_arguments(spec).to_string());
-            let _ = write!(
-                prompt,
-                "\n\nFor example:\n\n{}\n",
-                write_calls(format, &[example])
-            );
-        }
-        prompt.push_str("\nCall tools only when you need them; after your calls, stop and wait for their results.\n");
-        prompt
     }
+    prompt.push_str("\n# How to call tools\n\n");
+    prompt.push_str(convention(format));
+    if let Some(spec) = registry.specs().next() {
+        let example = ToolCall::new("", spec.name(), example_arguments(spec).to_string());
+        let _ = write!(
+            prompt,
+            "\n\nFor example:\n\n{}\n",
+            write_calls(format, &[example])
+        );
+    }
+    prompt.push_str("\nCall tools only when you need them; after your calls, stop and wait for their results.\n");
+    prompt
 }
 
 /// How to call tools in `format`, in words.
