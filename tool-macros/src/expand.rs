@@ -3,11 +3,11 @@
 //! Everything that can be generic runtime code is: the expansion only wires the signature
 //! to `::tool_runtime::__private`, which keeps compile time and error messages small.
 
-use crate::signature::{mentions, OutputKind, ParamKind, ToolFn};
+use crate::model::{mentions, OutputKind, Param, ParamKind, ToolFn};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
-use syn::{Ident, LitBool, ReturnType};
+use syn::{Ident, ItemFn, LitBool, ReturnType};
 
 pub(crate) fn expand(model: ToolFn) -> TokenStream {
     let ToolFn {
@@ -24,92 +24,18 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
     let args = Ident::new("__tool_args", Span::mixed_site());
     let cx = Ident::new("__tool_cx", Span::mixed_site());
 
-    let mut fields = Vec::new();
-    let mut default_fns = Vec::new();
-    let mut field_idents = Vec::new();
-    let mut field_locals = Vec::new();
-    let mut injections = Vec::new();
-    let mut requirements = Vec::new();
-    let mut call_args = Vec::new();
-    let mut flattened = false;
-    for (i, param) in params.iter().enumerate() {
-        let ident = &param.ident;
-        let ty = &param.ty;
-        // The values live in generated locals: a parameter named like the fn would shadow it.
-        let local = Ident::new(&format!("__tool_arg_{i}"), Span::mixed_site());
-        call_args.push(local.clone());
-        match &param.kind {
-            ParamKind::Argument {
-                doc,
-                default,
-                forwarded,
-            } => {
-                let describes = forwarded
-                    .iter()
-                    .any(|a| mentions(a, "schemars", "description"));
-                flattened |= forwarded.iter().any(|a| mentions(a, "serde", "flatten"));
-                let doc_attr = match doc {
-                    Some(doc) if !describes => quote!(#[schemars(description = #doc)]),
-                    _ => quote!(),
-                };
-                let default_attr = default.as_ref().map(|expr| {
-                    let default_fn = format_ident!(
-                        "__tool_default_{}",
-                        ident.to_string().trim_start_matches("r#")
-                    );
-                    let path = default_fn.to_string();
-                    // A typed `let` makes a mismatch read "expected due to this" at the
-                    // parameter's type, not "because of return type".
-                    let value = Ident::new("__tool_default", Span::mixed_site());
-                    let at_expr = Span::call_site().located_at(expr.span());
-                    default_fns.push(quote_spanned! {at_expr=>
-                        fn #default_fn() -> #ty {
-                            let #value: #ty = #expr;
-                            #value
-                        }
-                    });
-                    quote!(#[serde(default = #path)])
-                });
-                fields.push(quote! {
-                    #doc_attr
-                    #default_attr
-                    #(#forwarded)*
-                    #ident: #ty,
-                });
-                field_idents.push(ident);
-                field_locals.push(local);
-            }
-            ParamKind::Injected => {
-                injections.push(quote_spanned! {ty.span()=>
-                    let #local = match <#ty as __tr::Inject>::inject(#cx) {
-                        ::core::result::Result::Ok(value) => value,
-                        ::core::result::Result::Err(output) => return __tr::Pending::Refused(output),
-                    };
-                });
-                requirements.push(quote_spanned!(ty.span()=> <#ty as __tr::Inject>::REQUIREMENT));
-            }
-        }
-    }
+    let Wired {
+        fields,
+        default_fns,
+        field_idents,
+        field_locals,
+        injections,
+        requirements,
+        call_args,
+        flattened,
+    } = wire_params(params, &cx);
 
-    // The call and its conversion are located at the return type, so a return type that
-    // isn't `Serialize` (or an error type that isn't `Display`) is reported there.
-    let (convert, return_span) = match (output, &item.sig.output) {
-        (OutputKind::Result, ReturnType::Type(_, ty)) => ("result_output", ty.span()),
-        (OutputKind::Value, ReturnType::Type(_, ty)) => ("value_output", ty.span()),
-        _ => ("unit_output", Span::call_site()),
-    };
-    let at_return = Span::call_site().located_at(return_span);
-    let convert = Ident::new(convert, at_return);
-    let mut callee = fn_ident.clone();
-    callee.set_span(fn_ident.span().located_at(return_span));
-    let call = quote_spanned!(at_return=> #callee(#(#call_args),*));
-    let pending = if item.sig.asyncness.is_some() {
-        let converted = quote_spanned!(at_return=> __tr::#convert(#call.await));
-        quote!(__tr::Pending::Async(__tr::Box::pin(async move { #converted })))
-    } else {
-        let converted = quote_spanned!(at_return=> __tr::#convert(#call));
-        quote!(__tr::sync_pending(#cx, move || #converted))
-    };
+    let pending = pending_call(item, output, &call_args, &cx);
 
     let description = description.as_str();
     // Spanned on the path, so a fn of the wrong shape is reported where it is named.
@@ -129,22 +55,10 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
         attrs.open_world,
     );
     let strict = attrs.strict.as_ref().is_none_or(LitBool::value);
-    let parallel = match &attrs.parallel {
-        Some(on) => quote!(::core::option::Option::Some(#on)),
-        None => quote!(::core::option::Option::None),
-    };
-    let max_output = match &attrs.max_output {
-        Some(bytes) => quote!(::core::option::Option::Some(#bytes)),
-        None => quote!(::core::option::Option::None),
-    };
-    let timeout_ms = match &attrs.timeout {
-        Some((_, ms)) => quote!(::core::option::Option::Some(#ms)),
-        None => quote!(::core::option::Option::None),
-    };
-    let title = match &attrs.title {
-        Some(title) => quote!(::core::option::Option::Some(#title)),
-        None => quote!(::core::option::Option::None),
-    };
+    let parallel = optional(attrs.parallel.as_ref());
+    let max_output = optional(attrs.max_output.as_ref());
+    let timeout_ms = optional(attrs.timeout.as_ref().map(|(_, ms)| ms));
+    let title = optional(attrs.title.as_ref());
     // The derives' own call site is where rustc points when an argument type lacks
     // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
     // parameter list, not the `#[tool]` attribute.
@@ -226,6 +140,124 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
 
             __tr::submit!(#fn_ident::TOOL);
         };
+    }
+}
+
+/// What the parameters become: the argument struct's fields (with their default fns), the
+/// locals the struct is taken apart into, the injected values, and the call's arguments.
+#[derive(Default)]
+struct Wired<'a> {
+    fields: Vec<TokenStream>,
+    default_fns: Vec<TokenStream>,
+    field_idents: Vec<&'a Ident>,
+    field_locals: Vec<Ident>,
+    injections: Vec<TokenStream>,
+    requirements: Vec<TokenStream>,
+    call_args: Vec<Ident>,
+    /// A `#[serde(flatten)]` field takes the keys no other field does.
+    flattened: bool,
+}
+
+fn wire_params<'a>(params: &'a [Param], cx: &Ident) -> Wired<'a> {
+    let mut wired = Wired::default();
+    for (i, param) in params.iter().enumerate() {
+        let ident = &param.ident;
+        let ty = &param.ty;
+        // The values live in generated locals: a parameter named like the fn would shadow it.
+        let local = Ident::new(&format!("__tool_arg_{i}"), Span::mixed_site());
+        wired.call_args.push(local.clone());
+        match &param.kind {
+            ParamKind::Argument {
+                doc,
+                default,
+                forwarded,
+            } => {
+                let describes = forwarded
+                    .iter()
+                    .any(|a| mentions(a, "schemars", "description"));
+                wired.flattened |= forwarded.iter().any(|a| mentions(a, "serde", "flatten"));
+                let doc_attr = match doc {
+                    Some(doc) if !describes => quote!(#[schemars(description = #doc)]),
+                    _ => quote!(),
+                };
+                let default_attr = default.as_ref().map(|expr| {
+                    let default_fn = format_ident!(
+                        "__tool_default_{}",
+                        ident.to_string().trim_start_matches("r#")
+                    );
+                    let path = default_fn.to_string();
+                    // A typed `let` makes a mismatch read "expected due to this" at the
+                    // parameter's type, not "because of return type".
+                    let value = Ident::new("__tool_default", Span::mixed_site());
+                    let at_expr = Span::call_site().located_at(expr.span());
+                    wired.default_fns.push(quote_spanned! {at_expr=>
+                        fn #default_fn() -> #ty {
+                            let #value: #ty = #expr;
+                            #value
+                        }
+                    });
+                    quote!(#[serde(default = #path)])
+                });
+                wired.fields.push(quote! {
+                    #doc_attr
+                    #default_attr
+                    #(#forwarded)*
+                    #ident: #ty,
+                });
+                wired.field_idents.push(ident);
+                wired.field_locals.push(local);
+            }
+            ParamKind::Injected => {
+                wired.injections.push(quote_spanned! {ty.span()=>
+                    let #local = match <#ty as __tr::Inject>::inject(#cx) {
+                        ::core::result::Result::Ok(value) => value,
+                        ::core::result::Result::Err(output) => return __tr::Pending::Refused(output),
+                    };
+                });
+                wired
+                    .requirements
+                    .push(quote_spanned!(ty.span()=> <#ty as __tr::Inject>::REQUIREMENT));
+            }
+        }
+    }
+    wired
+}
+
+/// The call of the user's fn and its output's conversion, as the `Pending` the invoke fn
+/// returns: run inline or on the blocking pool for a sync fn, boxed for an async one.
+fn pending_call(
+    item: &ItemFn,
+    output: &OutputKind,
+    call_args: &[Ident],
+    cx: &Ident,
+) -> TokenStream {
+    let fn_ident = &item.sig.ident;
+    // The call and its conversion are located at the return type, so a return type that
+    // isn't `Serialize` (or an error type that isn't `Display`) is reported there.
+    let (convert, return_span) = match (output, &item.sig.output) {
+        (OutputKind::Result, ReturnType::Type(_, ty)) => ("result_output", ty.span()),
+        (OutputKind::Value, ReturnType::Type(_, ty)) => ("value_output", ty.span()),
+        _ => ("unit_output", Span::call_site()),
+    };
+    let at_return = Span::call_site().located_at(return_span);
+    let convert = Ident::new(convert, at_return);
+    let mut callee = fn_ident.clone();
+    callee.set_span(fn_ident.span().located_at(return_span));
+    let call = quote_spanned!(at_return=> #callee(#(#call_args),*));
+    if item.sig.asyncness.is_some() {
+        let converted = quote_spanned!(at_return=> __tr::#convert(#call.await));
+        quote!(__tr::Pending::Async(__tr::Box::pin(async move { #converted })))
+    } else {
+        let converted = quote_spanned!(at_return=> __tr::#convert(#call));
+        quote!(__tr::sync_pending(#cx, move || #converted))
+    }
+}
+
+/// `Some(value)` or `None`, as tokens.
+fn optional<T: ToTokens>(value: Option<&T>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
     }
 }
 

@@ -1,6 +1,8 @@
-//! The model of a `#[tool]` fn, and the checks that turn misuse into precise compile errors.
+//! The model of a `#[tool]` fn: what the expansion needs, parsed from the fn and its
+//! attributes. The checks that turn misuse into compile errors are in `checks`.
 
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
+use crate::checks::{check_argument_type, check_name, check_signature_shape};
 use crate::docs::{self, FnDocs};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
@@ -50,27 +52,6 @@ pub(crate) enum OutputKind {
     Result,
     /// Any other `Serialize` type (a `String` is text, a `ToolOutput` is kept).
     Value,
-}
-
-/// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`. The error says what breaks it.
-fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("it is empty".to_owned());
-    }
-    let mut bad: Vec<char> = Vec::new();
-    for c in name.chars() {
-        if !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || bad.contains(&c)) {
-            bad.push(c);
-        }
-    }
-    if !bad.is_empty() {
-        let listed: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
-        return Err(format!("it contains {}", listed.join(", ")));
-    }
-    if name.len() > 64 {
-        return Err(format!("it is {} characters long", name.len()));
-    }
-    Ok(())
 }
 
 impl ToolFn {
@@ -132,39 +113,6 @@ impl Unraw for Ident {
             Some(bare) => Ident::new(bare, self.span()),
             None => self.clone(),
         }
-    }
-}
-
-fn check_signature_shape(item: &ItemFn, errors: &mut Errors) {
-    let sig = &item.sig;
-    if !sig.generics.params.is_empty() {
-        errors.push(syn::Error::new_spanned(
-            &sig.generics,
-            "a #[tool] fn can't be generic: the JSON Schema needs one concrete type per argument; remove the generic parameters and write concrete types",
-        ));
-    } else if let Some(clause) = &sig.generics.where_clause {
-        errors.push(syn::Error::new_spanned(
-            clause,
-            "a #[tool] fn can't have a where clause: remove it and write concrete types",
-        ));
-    }
-    if let Some(unsafety) = &sig.unsafety {
-        errors.push(syn::Error::new_spanned(
-            unsafety,
-            "a #[tool] fn can't be `unsafe`: a model can't uphold a safety contract; remove `unsafe` here and use an `unsafe { .. }` block inside the body",
-        ));
-    }
-    if let Some(abi) = &sig.abi {
-        errors.push(syn::Error::new_spanned(
-            abi,
-            "a #[tool] fn can't have an `extern` ABI: remove it",
-        ));
-    }
-    if let Some(variadic) = &sig.variadic {
-        errors.push(syn::Error::new_spanned(
-            variadic,
-            "a #[tool] fn can't be variadic: take a `Vec<T>` argument instead",
-        ));
     }
 }
 
@@ -331,57 +279,6 @@ fn contains(tokens: TokenStream, word: &str) -> bool {
     })
 }
 
-fn check_argument_type(ty: &Type, errors: &mut Errors) {
-    match borrowed_or_opaque(ty) {
-        Some(Type::Reference(reference)) => {
-            let owned = match &*reference.elem {
-                Type::Path(path) if path.qself.is_none() && path.path.is_ident("str") => {
-                    "write `String` instead of `&str`"
-                }
-                Type::Slice(_) => "write `Vec<T>` instead of `&[T]`",
-                _ => "write an owned type instead, such as `T` for `&T` or `PathBuf` for `&Path`",
-            };
-            errors.push(syn::Error::new_spanned(
-                reference,
-                format!("a #[tool] argument must own its value, because it is deserialized from the model's JSON: {owned}"),
-            ));
-        }
-        Some(imp @ Type::ImplTrait(_)) => errors.push(syn::Error::new_spanned(
-            imp,
-            "a #[tool] argument can't be `impl Trait`: the JSON Schema needs one concrete type; write that type instead",
-        )),
-        _ => {}
-    }
-}
-
-/// The first `&T` or `impl Trait` anywhere in an argument type (`Option<&str>` included):
-/// neither can be deserialized from the model's JSON or described by one schema.
-fn borrowed_or_opaque(ty: &Type) -> Option<&Type> {
-    match ty {
-        Type::Reference(_) | Type::ImplTrait(_) => Some(ty),
-        Type::Paren(paren) => borrowed_or_opaque(&paren.elem),
-        Type::Group(group) => borrowed_or_opaque(&group.elem),
-        Type::Array(array) => borrowed_or_opaque(&array.elem),
-        Type::Slice(slice) => borrowed_or_opaque(&slice.elem),
-        Type::Tuple(tuple) => tuple.elems.iter().find_map(borrowed_or_opaque),
-        Type::Path(path) => {
-            path.path
-                .segments
-                .iter()
-                .find_map(|segment| match &segment.arguments {
-                    PathArguments::AngleBracketed(args) => {
-                        args.args.iter().find_map(|arg| match arg {
-                            GenericArgument::Type(ty) => borrowed_or_opaque(ty),
-                            _ => None,
-                        })
-                    }
-                    _ => None,
-                })
-        }
-        _ => None,
-    }
-}
-
 /// The last path segment of a type, if it is a path: `std::option::Option<T>` → `Option`.
 fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     match ty {
@@ -440,6 +337,7 @@ pub(crate) fn strip_param_attrs(mut item: ItemFn) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::borrowed_or_opaque;
     use quote::quote;
 
     fn parse(args: TokenStream, item: TokenStream) -> syn::Result<ToolFn> {
