@@ -191,12 +191,14 @@ impl HttpServer {
         addr: SocketAddr,
         options: HttpOptions,
     ) -> Result<HttpServer, McpError> {
-        let listener = TcpListener::bind(addr)
-            .await
-            .map_err(|e| McpError::Serve(format!("could not bind {addr}: {e}")))?;
-        let local_addr = listener
-            .local_addr()
-            .map_err(|e| McpError::Serve(e.to_string()))?;
+        let listener = TcpListener::bind(addr).await.map_err(|e| McpError::Serve {
+            doing: format!("binding {addr}"),
+            source: Box::new(e),
+        })?;
+        let local_addr = listener.local_addr().map_err(|e| McpError::Serve {
+            doing: "reading the bound address".to_owned(),
+            source: Box::new(e),
+        })?;
         let stop = CancellationToken::new();
         let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"].map(String::from).into();
         if !local_addr.ip().is_unspecified() && !local_addr.ip().is_loopback() {

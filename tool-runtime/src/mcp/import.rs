@@ -80,11 +80,13 @@ impl McpImport {
         let mut words = split_command_line(line).map_err(|reason| McpError::Spawn {
             command: line.to_owned(),
             reason,
+            source: None,
         })?;
         if words.is_empty() {
             return Err(McpError::Spawn {
                 command: line.to_owned(),
                 reason: "the command line is empty".to_owned(),
+                source: None,
             });
         }
         let command = words.remove(0);
@@ -180,6 +182,7 @@ impl McpImport {
                         .map_err(|e| McpError::Spawn {
                             command: server.clone(),
                             reason: e.to_string(),
+                            source: Some(e),
                         })?;
                     if let Some(child_stderr) = child_stderr {
                         let keep = keep_tail(child_stderr, Arc::clone(&stderr), server.clone());
@@ -204,6 +207,7 @@ impl McpImport {
             .map_err(|e| McpError::Protocol {
                 server: server.clone(),
                 reason: format!("the MCP handshake failed: {e}"),
+                source: Some(Box::new(e)),
             })?;
             let tools = client
                 .peer()
@@ -212,6 +216,7 @@ impl McpImport {
                 .map_err(|e| McpError::Protocol {
                     server: server.clone(),
                     reason: format!("tools/list failed: {e}"),
+                    source: Some(Box::new(e)),
                 })?;
             Ok::<_, McpError>((client, tools))
         };
@@ -672,9 +677,14 @@ fn with_stderr(error: McpError, tail: &Mutex<VecDeque<String>>) -> McpError {
     let said: Vec<&str> = tail.iter().map(String::as_str).collect();
     let said = said.join("\n  ");
     match error {
-        McpError::Protocol { server, reason } => McpError::Protocol {
+        McpError::Protocol {
+            server,
+            reason,
+            source,
+        } => McpError::Protocol {
             server,
             reason: format!("{reason}; it said on stderr:\n  {said}"),
+            source,
         },
         other => other,
     }
@@ -787,6 +797,13 @@ mod tests {
             .await
             .unwrap_err();
         assert!(matches!(error, McpError::Spawn { .. }), "{error}");
+        // The system's own error is kept as the source, not flattened into the message.
+        let source = std::error::Error::source(&error).expect("a source");
+        assert_eq!(
+            source.downcast_ref::<std::io::Error>().map(|e| e.kind()),
+            Some(std::io::ErrorKind::NotFound),
+            "{source}"
+        );
     }
 
     #[tokio::test]
@@ -799,6 +816,10 @@ mod tests {
         let text = error.to_string();
         assert!(matches!(error, McpError::Protocol { .. }), "{text}");
         assert!(text.contains("no such thing"), "{text}");
+        assert!(
+            std::error::Error::source(&error).is_some(),
+            "rmcp's error is kept"
+        );
     }
 
     #[tokio::test]

@@ -43,7 +43,7 @@ mod schema_in;
 mod server;
 mod stdio;
 
-pub use error::McpError;
+pub use error::{BoxError, McpError};
 pub use http::{serve_http, HttpOptions, HttpServer};
 pub use import::{ImportNote, McpImport, McpTools};
 pub use server::McpServer;

@@ -43,11 +43,14 @@ impl McpServer {
             .for_session()
             .serve((shielded(read), write))
             .await
-            .map_err(|e| McpError::Serve(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| McpError::Serve(e.to_string()))?;
+            .map_err(|e| McpError::Serve {
+                doing: "starting a session".to_owned(),
+                source: Box::new(e),
+            })?;
+        running.waiting().await.map_err(|e| McpError::Serve {
+            doing: "serving a session".to_owned(),
+            source: Box::new(e),
+        })?;
         Ok(())
     }
 }
