@@ -179,6 +179,17 @@ pub fn provider_format(byte: u8) -> Option<Provider> {
     ][usize::from(byte) % 5]
 }
 
+/// Routes `text` as `provider`, or as whichever provider it looks like (`None`).
+pub fn route_selected(
+    provider: Option<Provider>,
+    text: &str,
+) -> Result<router::Routed, router::RouteError> {
+    match provider {
+        Some(provider) => router::route_str(provider, text),
+        None => router::route_auto_str(text),
+    }
+}
+
 /// Target `router`: byte 0 picks the provider (or `Auto`), the rest is the response's JSON
 /// text. A routed turn names a real provider (the one asked for), every call has an id, the
 /// turn serializes, and `Auto` gives what routing as the detected provider gives.
@@ -188,11 +199,7 @@ pub fn check_router(data: &[u8]) {
     };
     let format = provider_format(selector);
     let text = lossy(rest);
-    let routed = match format {
-        Some(provider) => router::route_str(provider, &text),
-        None => router::route_auto_str(&text),
-    };
-    let Ok(routed) = routed else {
+    let Ok(routed) = route_selected(format, &text) else {
         return;
     };
     if let Some(provider) = format {

@@ -214,12 +214,6 @@ async fn alone() -> tokio::sync::MutexGuard<'static, ()> {
     ALONE.lock().await
 }
 
-fn peak_memory_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 fn no_file_check(workspace: &AttackWorkspace, expect: &Expect) -> Result<(), String> {
     match &expect.no_file {
         Some(file) if workspace.path().join(file).exists() => {
@@ -405,7 +399,7 @@ async fn hostile_inputs_cost_bounded_work() {
 async fn memory_stays_bounded_and_the_registry_keeps_working() {
     let _alone = alone().await;
     // The peak from here on is this test's own (Linux: "5" resets `VmHWM`).
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let _ = tool_test_support::memory::reset_peak();
     let workspace = AttackWorkspace::new();
     let registry = registry(&workspace);
     for (_, entry) in attacks::load()
@@ -418,7 +412,7 @@ async fn memory_stays_bounded_and_the_registry_keeps_working() {
     }
     let output = registry.call("echo", r#"{"text": "still here"}"#).await;
     assert_eq!(output.to_model_text(), "still here");
-    if let Some(peak) = peak_memory_kib() {
+    if let Some(peak) = tool_test_support::memory::peak_kib() {
         eprintln!("peak resident memory: {} MiB", peak / 1024);
         assert!(peak < 512 * 1024, "peak resident memory {peak} KiB");
     }

@@ -83,11 +83,7 @@ fn an_empty_call_id_is_replaced_like_a_missing_one() {
         if name.starts_with("empty-id-") {
             let format = checks::provider_format(data[0]);
             let text = String::from_utf8(data[1..].to_vec()).unwrap();
-            let routed = match format {
-                Some(provider) => tool_runtime::router::route_str(provider, &text),
-                None => tool_runtime::router::route_auto_str(&text),
-            }
-            .unwrap();
+            let routed = checks::route_selected(format, &text).unwrap();
             assert_eq!(routed.calls.len(), 1, "{name}: {routed:?}");
             assert!(!routed.calls[0].id.is_empty(), "{name}: {routed:?}");
         }

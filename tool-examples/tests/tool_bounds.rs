@@ -12,12 +12,7 @@ use tool_runtime::ToolOutput;
 
 /// The process's peak resident memory so far, in KiB (`VmHWM`).
 fn peak_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
+    tool_test_support::memory::peak_kib().expect("Linux's /proc/self/status")
 }
 
 /// 8 KiB of short lines.

@@ -4,6 +4,7 @@
 //! to `::tool_runtime::__private`, which keeps compile time and error messages small.
 
 use crate::model::{mentions, OutputKind, Param, ParamKind, ToolFn};
+use crate::runtime_path::Runtime;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
@@ -70,10 +71,10 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
     let deny_unknown = (!flattened).then(|| quote!(, deny_unknown_fields));
     let handle_doc = format!("The `#[tool]` definition of [`{fn_ident}()`]: pass `{fn_ident}::TOOL` to `RegistryBuilder::register`.");
 
-    let krate = crate::runtime_path::runtime_path();
-    let krate_text = krate.to_string().replace(' ', "");
-    let serde_crate = format!("{krate_text}::__private::serde");
-    let schemars_crate = format!("{krate_text}::__private::schemars");
+    let runtime = Runtime::find();
+    let krate = runtime.path();
+    let serde_crate = runtime.private_path_text("serde");
+    let schemars_crate = runtime.private_path_text("schemars");
 
     quote! {
         #item
@@ -271,7 +272,7 @@ pub(crate) fn fallback(item: &syn::ItemFn) -> TokenStream {
     let vis = &item.vis;
     let fn_ident = &item.sig.ident;
     let name = fn_ident.to_string();
-    let krate = crate::runtime_path::runtime_path();
+    let krate = Runtime::find().path();
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]

@@ -1,10 +1,9 @@
-#![cfg(feature = "mcp")]
 //! MCP at its edges, against hand-written rmcp servers and clients: schemas other SDKs write
 //! (draft-07 tuples, a root `$ref`), text beside `structuredContent`, names a local tool has,
 //! a forwarded call given up, one log level per client, a huge page size, dotted tool names.
 //! Each test failed on the code before the fix it guards. (The session cap's test is in
 //! `mcp/http.rs`, beside the cap's other test.)
-
+#![cfg(feature = "mcp")]
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
 

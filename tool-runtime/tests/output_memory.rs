@@ -5,19 +5,7 @@ use tool_runtime::ToolOutput;
 
 use big_json::big_json;
 use tool_test_support::big_json;
-
-/// The process's peak resident memory so far, in KiB.
-fn peak_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn resident_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
+use tool_test_support::memory::{peak_kib, reset_peak, resident_kib};
 
 /// A 64 MiB JSON output cut to 8 KiB: the cut adds at most a quarter of the output's size to
 /// the peak (it was about ten times the size when the cut parsed it into a `Value`).
@@ -34,7 +22,7 @@ fn cutting_large_json_costs_a_fraction_of_its_size() {
         return;
     };
     // From here the peak is this cut's ("5" resets `VmHWM`).
-    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak");
+    reset_peak().expect("reset the peak");
     let cut = output.bounded(8192);
     let peak = peak_kib().expect("read the peak");
     let added = peak.saturating_sub(before);

@@ -3,7 +3,7 @@
 //! peers' own test suites (vLLM `tests/tool_parsers/`, llama.cpp `tests/test-chat.cpp`,
 //! SGLang `test/srt/test_function_call_parser.py`), named beside each.
 
-use tool_runtime::router::text::{parse, TextErrorKind, TextFormat, TextParse};
+use tool_runtime::router::text::{parse, TextErrorKind, TextFormat, TextParse, TextStream};
 
 fn names(parsed: &TextParse) -> Vec<&str> {
     parsed.calls.iter().map(|c| c.name.as_str()).collect()
@@ -259,11 +259,28 @@ fn an_unterminated_string_is_an_error_never_a_value() {
     assert_eq!(parsed.errors.len(), 1, "{parsed:#?}");
 }
 
+/// `text` fed to a [`TextStream`] in pieces of `size` bytes (widened to a char boundary),
+/// its events gathered.
+fn streamed(text: &str, format: TextFormat, size: usize) -> TextParse {
+    let mut stream = TextStream::new(format, &());
+    let mut parsed = TextParse::default();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut cut = size.min(rest.len());
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        parsed.extend(stream.push(&rest[..cut]));
+        rest = &rest[cut..];
+    }
+    parsed.extend(stream.finish());
+    parsed
+}
+
 /// Every text above, streamed in chunks of every size from 1 to 16 bytes (at character
 /// boundaries), gives exactly what the whole text gives: calls, spans, formats, errors, prose.
 #[test]
 fn streamed_in_any_chunks_the_same_as_whole() {
-    use tool_runtime::router::text::TextStream;
     let texts = [
         "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
         "[TOOL_CALLS][{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1 \"y\": 2}}]",
@@ -287,18 +304,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {
-                let mut stream = TextStream::new(format, &());
-                let mut streamed = TextParse::default();
-                let mut rest = text;
-                while !rest.is_empty() {
-                    let mut cut = size.min(rest.len());
-                    while !rest.is_char_boundary(cut) {
-                        cut += 1;
-                    }
-                    streamed.extend(stream.push(&rest[..cut]));
-                    rest = &rest[cut..];
-                }
-                streamed.extend(stream.finish());
+                let streamed = streamed(text, format, size);
                 assert_eq!(streamed, whole, "{format:?}, chunks of {size}: {text}");
             }
         }
@@ -328,7 +334,6 @@ fn text_that_never_closes_its_calls_is_answered() {
     struct Expect {
         calls: usize,
     }
-    use tool_runtime::router::text::TextStream;
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/attacks/model_text/never_closed.jsonl"
@@ -351,18 +356,7 @@ fn text_that_never_closes_its_calls_is_answered() {
                 trap.name
             );
             // Streamed in pieces of 61 bytes (a prime: the cuts fall everywhere in the unit).
-            let mut stream = TextStream::new(format, &());
-            let mut streamed = TextParse::default();
-            let mut rest = text.as_str();
-            while !rest.is_empty() {
-                let mut cut = 61.min(rest.len());
-                while !rest.is_char_boundary(cut) {
-                    cut += 1;
-                }
-                streamed.extend(stream.push(&rest[..cut]));
-                rest = &rest[cut..];
-            }
-            streamed.extend(stream.finish());
+            let streamed = streamed(&text, format, 61);
             assert_eq!(streamed, whole, "{} as {format:?}, streamed", trap.name);
         }
         traps += 1;

@@ -4,7 +4,8 @@
 //! - [`rules`]: each provider's documented rules for tool definitions, as checkers;
 //! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
-//! - [`big_json`]: a large JSON output built as text.
+//! - [`big_json`]: a large JSON output built as text;
+//! - [`memory`]: this process's peak and resident memory (Linux).
 
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
@@ -15,5 +16,6 @@
 pub mod attacks;
 pub mod big_json;
 pub mod mcp_clients;
+pub mod memory;
 pub mod rules;
 pub mod stdin;

@@ -6,6 +6,7 @@
 //! value. Anything else (whitespace between tokens, a bad escape, a lone surrogate, nesting
 //! past [`MAX_DEPTH`]) is [`Invalid`], and the caller falls back to cutting it as text.
 
+use crate::router::text::json::string_end;
 use std::ops::Range;
 
 /// The deepest nesting read, as serde_json's own parser: deeper output is cut as text.
@@ -223,7 +224,7 @@ pub(super) fn depth(text: &str) -> Option<usize> {
         depth = depth.saturating_sub(closed);
         at += found;
         if bytes[at] == b'"' {
-            at = string_end(bytes, at + 1)?;
+            at = string_end(bytes, at)?;
         } else {
             depth += 1;
             deepest = deepest.max(depth);
@@ -234,19 +235,6 @@ pub(super) fn depth(text: &str) -> Option<usize> {
         }
     }
     Some(deepest)
-}
-
-/// Where the string whose contents start at `at` ends (past its closing quote).
-fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
-    loop {
-        let special = memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
-        at += special + 1;
-        if bytes[at - 1] == b'"' {
-            return Some(at);
-        }
-        // The escaped byte is never a quote that ends the string.
-        at += 1;
-    }
 }
 
 #[cfg(test)]

@@ -111,6 +111,7 @@ fn cut(seen: &Seen<'_>, max: usize) -> MiddleCut {
 
 /// A text read piece by piece and cut as [`truncate_middle`] would cut it whole, holding only
 /// its first and last bytes: memory bounded by the budget, however long the text.
+#[derive(Default)]
 pub(crate) struct Window {
     /// The most of each end kept: enough for any cut to `max` bytes.
     keep: usize,
@@ -125,14 +126,9 @@ pub(crate) struct Window {
 impl Window {
     /// A window for cuts to at most `max` bytes.
     pub(crate) fn new(max: usize) -> Window {
-        Window {
-            keep: max + 8,
-            head: String::new(),
-            tail: String::new(),
-            len: 0,
-            lines: 0,
-            gapped: false,
-        }
+        let mut window = Window::default();
+        window.reset(max);
+        window
     }
 
     /// Forgets the text read so far (keeping the buffers) for a cut to at most `max` bytes.

@@ -160,14 +160,18 @@ impl Sink {
     }
 
     fn push(&mut self, piece: &str) -> Result<(), Stop> {
-        if !self.over && self.text.len() + piece.len() > self.max {
-            self.over = true;
-            self.text = String::new();
+        if self.over || self.text.len() + piece.len() > self.max {
+            return self.overflow();
         }
-        if !self.over {
-            self.text.push_str(piece);
-            Ok(())
-        } else if self.output {
+        self.text.push_str(piece);
+        Ok(())
+    }
+
+    /// Past the budget: the text is let go, and the try stops if this is the output.
+    fn overflow(&mut self) -> Result<(), Stop> {
+        self.over = true;
+        self.text = String::new();
+        if self.output {
             Err(Stop::TooBig)
         } else {
             Ok(())
@@ -321,24 +325,16 @@ impl<'a> Shrink<'a> {
             }
         }
         if dropped > 0 {
-            let marker = format!("[... {dropped} items truncated ...]");
-            // The marker item: its text, two quotes, one comma.
-            self.added += marker.len() + 3;
             self.lines += dropped_lines;
-            out.push(",\"")?;
-            out.push(&marker)?;
-            out.push("\"")?;
+            out.push(",")?;
+            // The comma before the marker item is the markers' too.
+            self.added += 1;
+            self.marker(out, format!("[... {dropped} items truncated ...]"))?;
         }
         for kept in last {
             if kept.sink.over {
                 // Over the budget alone: so is whatever holds it.
-                out.over = true;
-                out.text = String::new();
-                return if out.output {
-                    Err(Stop::TooBig)
-                } else {
-                    Ok(())
-                };
+                return out.overflow();
             }
             self.added += kept.added;
             self.lines += kept.lines;
@@ -352,13 +348,18 @@ impl<'a> Shrink<'a> {
     fn summary(&mut self, out: &mut Sink, open: u8, depth: usize) -> Result<(), Stop> {
         let seen = self.reader.lines;
         let entries = self.reader.skip(depth)?.entries;
+        self.lines += self.reader.lines - seen;
         let marker = if open == b'[' {
             format!("[... {entries} items truncated ...]")
         } else {
             format!("{{... {entries} keys truncated ...}}")
         };
+        self.marker(out, marker)
+    }
+
+    /// Writes a marker string, counting it and its quotes as added.
+    fn marker(&mut self, out: &mut Sink, marker: String) -> Result<(), Stop> {
         self.added += marker.len() + 2;
-        self.lines += self.reader.lines - seen;
         out.push("\"")?;
         out.push(&marker)?;
         out.push("\"")

@@ -25,11 +25,8 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
 /// The envelope at `pos` (a `{` whose first key is `tool_call` or `tool_calls`): where it ends
 /// and its calls.
 pub(crate) fn read(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>), Need> {
-    let end = match json::extent(text, pos) {
+    let end = match json::extent_or_wait(cx.eof, text, pos)? {
         Extent::Closed(end) => end,
-        Extent::Open(_) if !cx.eof => return Err(Need::Close(pos)),
-        // Too deep to find its end: it runs to the end of the message (a stream waits for it).
-        Extent::TooDeep if !cx.eof => return Err(Need::Eof),
         Extent::Open(_) | Extent::TooDeep => text.len(),
     };
     // Inside it, the envelope is all there is.

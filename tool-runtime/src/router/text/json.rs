@@ -3,6 +3,7 @@
 //! that needs a guess is repaired here (see [`to_valid`]).
 
 use super::error::{Cut, TextErrorKind};
+use super::scan::Need;
 use serde::de::IgnoredAny;
 use std::borrow::Cow;
 
@@ -78,6 +79,18 @@ impl Frame {
         } else {
             Want::Next
         };
+    }
+}
+
+/// [`extent`] of a value a call needs whole: before the end of the text, a value still open
+/// waits for its close (`Need::Close`), and one too deep to find its end waits for the end
+/// of the message (`Need::Eof`), which is where it runs to; so a stream reads it as the
+/// whole text does, however it is split.
+pub(crate) fn extent_or_wait(eof: bool, text: &str, start: usize) -> Result<Extent, Need> {
+    match extent(text, start) {
+        Extent::Open(_) if !eof => Err(Need::Close(start)),
+        Extent::TooDeep if !eof => Err(Need::Eof),
+        extent => Ok(extent),
     }
 }
 

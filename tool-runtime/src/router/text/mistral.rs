@@ -96,19 +96,14 @@ fn named(cx: &Cx, text: &str, start: usize) -> Result<Option<(usize, Vec<Item>)>
             )],
         ))),
         Some(b'{') => {
-            let (end, arguments) = match json::extent(text, args) {
+            let (end, arguments) = match json::extent_or_wait(cx.eof, text, args)? {
                 Extent::Closed(end) => (end, arguments_object(&text[args..end])),
-                Extent::Open(_) if !cx.eof => return Err(Need::Close(args)),
                 Extent::Open(open) => (
                     text.len(),
                     open.close(text, args)
                         .map_err(TextErrorKind::Truncated)
                         .and_then(|closed| arguments_object(&closed)),
                 ),
-                // Too deep to find its end: it runs to the end of the message, so a stream
-                // waits for that (ending it where the text so far ends would depend on
-                // the chunks).
-                Extent::TooDeep if !cx.eof => return Err(Need::Eof),
                 Extent::TooDeep => (text.len(), Err(TextErrorKind::TooDeep)),
             };
             let item = match arguments {

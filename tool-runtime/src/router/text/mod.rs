@@ -24,7 +24,8 @@ mod error;
 mod fenced;
 mod format;
 mod hermes;
-mod json;
+// `string_end` is the output cut's too.
+pub(crate) mod json;
 mod llama3;
 mod mistral;
 mod object;

@@ -179,9 +179,8 @@ pub(crate) fn read_object(
     text: &str,
     start: usize,
 ) -> Result<(usize, Result<Found, TextErrorKind>), Need> {
-    match json::extent(text, start) {
+    match json::extent_or_wait(cx.eof, text, start)? {
         Extent::Closed(end) => Ok((end, read_call(&text[start..end]))),
-        Extent::Open(_) if !cx.eof => Err(Need::Close(start)),
         Extent::Open(open) => Ok((
             text.len(),
             open.close(text, start)
@@ -193,8 +192,6 @@ pub(crate) fn read_object(
                     false => Err(TextErrorKind::Truncated(Cut::BeforeValue)),
                 }),
         )),
-        // Too deep to find its end: it runs to the end of the message (a stream waits for it).
-        Extent::TooDeep if !cx.eof => Err(Need::Eof),
         Extent::TooDeep => Ok((text.len(), Err(TextErrorKind::TooDeep))),
     }
 }
