@@ -58,6 +58,8 @@ mod guide_doctests {
     struct Cli;
 }
 
+#[cfg(feature = "agent")]
+pub mod agent;
 pub mod approval;
 mod call;
 mod context;

@@ -5,7 +5,9 @@
 //! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
-//! - [`memory`]: this process's peak and resident memory (Linux).
+//! - [`memory`]: this process's peak and resident memory (Linux);
+//! - [`upstream`] and [`replies`]: the scripted upstream, the fixture at the far end of the
+//!   agent tests, and the provider-shaped replies it sends.
 
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
@@ -17,5 +19,7 @@ pub mod attacks;
 pub mod big_json;
 pub mod mcp_clients;
 pub mod memory;
+pub mod replies;
 pub mod rules;
 pub mod stdin;
+pub mod upstream;

@@ -27,7 +27,8 @@ use super::TextEvent;
 /// ```
 pub struct TextStream<'a> {
     scanner: Scanner,
-    tools: &'a dyn ToolSchemas,
+    /// `Sync`, so that a stream can be held across an await in a task that moves threads.
+    tools: &'a (dyn ToolSchemas + Sync),
     /// The text not given out yet.
     buf: String,
     /// What the last scan waited for.
@@ -40,7 +41,7 @@ pub struct TextStream<'a> {
 
 impl<'a> TextStream<'a> {
     /// A stream for one message in `format`, typing values with `tools` (`&()` for none).
-    pub fn new<S: ToolSchemas>(format: TextFormat, tools: &'a S) -> Self {
+    pub fn new<S: ToolSchemas + Sync>(format: TextFormat, tools: &'a S) -> Self {
         TextStream {
             scanner: Scanner::new(format),
             tools,

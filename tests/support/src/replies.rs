@@ -1,0 +1,222 @@
+//! Replies for the scripted upstream, in each provider's documented shape. They are what the
+//! fixture sends; none of them came from a model.
+//!
+//! - OpenAI Chat Completions: the `ChatCompletion` and `ChatCompletionChunk` objects of the
+//!   API reference (and `openai-openapi.yaml`'s `CreateChatCompletionResponse`).
+//! - OpenAI Responses: the `Response` object and its streaming events
+//!   (`response.output_item.added`, `response.function_call_arguments.delta`, ...).
+//! - Anthropic Messages: the `Message` object and its streaming events (`message_start`,
+//!   `content_block_start`, `content_block_delta`, ..., `message_stop`), docs.anthropic.com
+//!   "Streaming Messages".
+//! - Gemini: `GenerateContentResponse`, as in ai.google.dev "Function calling" (the
+//!   `functionCall` part, `thoughtSignature`) and the `streamGenerateContent?alt=sse` events.
+
+use serde_json::{json, Value};
+
+/// Chat Completions: a reply with these calls (`(id, name, arguments JSON text)`).
+pub fn chat_calls(calls: &[(&str, &str, &str)]) -> Value {
+    let tool_calls: Vec<Value> = calls
+        .iter()
+        .map(|(id, name, args)| {
+            json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
+        })
+        .collect();
+    json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1_700_000_000, "model": "scripted",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": null,
+            "message": {"role": "assistant", "content": null, "refusal": null, "tool_calls": tool_calls}}],
+        "usage": {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60}
+    })
+}
+
+/// Chat Completions: a final text answer.
+pub fn chat_text(text: &str) -> Value {
+    json!({
+        "id": "chatcmpl-2", "object": "chat.completion", "created": 1_700_000_001, "model": "scripted",
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": null,
+            "message": {"role": "assistant", "content": text, "refusal": null}}],
+        "usage": {"prompt_tokens": 70, "completion_tokens": 5, "total_tokens": 75}
+    })
+}
+
+/// Chat Completions streamed: the call's pieces (id and name first, arguments in two
+/// fragments), `finish_reason`, a usage chunk, `[DONE]`. `finish: false` cuts the stream
+/// before its end.
+pub fn chat_call_chunks(id: &str, name: &str, args: &str, finish: bool) -> Vec<Value> {
+    let chunk = |delta: Value, finish_reason: Value| {
+        json!({"id": "chatcmpl-3", "object": "chat.completion.chunk", "created": 1_700_000_002,
+               "model": "scripted", "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]})
+    };
+    let (a, b) = args.split_at(args.len() / 2);
+    let mut events = vec![
+        chunk(
+            json!({"role": "assistant", "content": "Let me check. "}),
+            Value::Null,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "id": id, "type": "function", "function": {"name": name, "arguments": ""}}]}),
+            Value::Null,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": a}}]}),
+            Value::Null,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": b}}]}),
+            Value::Null,
+        ),
+    ];
+    if finish {
+        events.push(chunk(json!({}), json!("tool_calls")));
+        events.push(
+            json!({"id": "chatcmpl-3", "object": "chat.completion.chunk", "created": 1_700_000_002,
+            "model": "scripted", "choices": [],
+            "usage": {"prompt_tokens": 40, "completion_tokens": 12, "total_tokens": 52}}),
+        );
+        events.push(Value::String("[DONE]".into()));
+    }
+    events
+}
+
+/// Chat Completions streamed: a text answer in two pieces.
+pub fn chat_text_chunks(a: &str, b: &str) -> Vec<Value> {
+    let chunk = |delta: Value, finish_reason: Value| {
+        json!({"id": "chatcmpl-4", "object": "chat.completion.chunk", "created": 1_700_000_003,
+               "model": "scripted", "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]})
+    };
+    vec![
+        chunk(json!({"role": "assistant", "content": a}), Value::Null),
+        chunk(json!({"content": b}), Value::Null),
+        chunk(json!({}), json!("stop")),
+        Value::String("[DONE]".into()),
+    ]
+}
+
+/// Responses: a reasoning item, then a function call (item id `fc_1`).
+pub fn responses_call(call_id: &str, name: &str, args: &str) -> Value {
+    json!({
+        "id": "resp_1", "object": "response", "created_at": 1_700_000_000, "status": "completed",
+        "model": "scripted",
+        "output": [
+            {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA-opaque"},
+            {"type": "function_call", "id": "fc_1", "call_id": call_id, "name": name,
+             "arguments": args, "status": "completed"}
+        ],
+        "usage": {"input_tokens": 30, "output_tokens": 8, "total_tokens": 38}
+    })
+}
+
+/// Responses: a final text answer.
+pub fn responses_text(text: &str) -> Value {
+    json!({
+        "id": "resp_2", "object": "response", "created_at": 1_700_000_001, "status": "completed",
+        "model": "scripted",
+        "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}],
+        "usage": {"input_tokens": 45, "output_tokens": 6, "total_tokens": 51}
+    })
+}
+
+/// Responses streamed: the events of [`responses_call`].
+pub fn responses_call_events(call_id: &str, name: &str, args: &str) -> Vec<Value> {
+    let item = json!({"type": "function_call", "id": "fc_1", "call_id": call_id, "name": name,
+                      "arguments": "", "status": "in_progress"});
+    let done = json!({"type": "function_call", "id": "fc_1", "call_id": call_id, "name": name,
+                      "arguments": args, "status": "completed"});
+    vec![
+        json!({"type": "response.created", "sequence_number": 0, "response": {"id": "resp_3", "status": "in_progress", "output": []}}),
+        json!({"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item}),
+        json!({"type": "response.function_call_arguments.delta", "sequence_number": 2, "output_index": 0, "item_id": "fc_1", "delta": args}),
+        json!({"type": "response.function_call_arguments.done", "sequence_number": 3, "output_index": 0, "item_id": "fc_1", "arguments": args}),
+        json!({"type": "response.output_item.done", "sequence_number": 4, "output_index": 0, "item": done}),
+        json!({"type": "response.completed", "sequence_number": 5, "response": {
+            "id": "resp_3", "object": "response", "status": "completed", "output": [done],
+            "usage": {"input_tokens": 20, "output_tokens": 7, "total_tokens": 27}}}),
+    ]
+}
+
+/// Anthropic: a thinking block (with its signature), text, and a `tool_use` block.
+pub fn anthropic_call(id: &str, name: &str, input: Value) -> Value {
+    json!({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "scripted",
+        "content": [
+            {"type": "thinking", "thinking": "The user wants the weather.", "signature": "EqQBCkYIARgCIkD"},
+            {"type": "text", "text": "Let me check."},
+            {"type": "tool_use", "id": id, "name": name, "input": input}
+        ],
+        "stop_reason": "tool_use", "stop_sequence": null,
+        "usage": {"input_tokens": 60, "output_tokens": 20}
+    })
+}
+
+/// Anthropic: a final text answer.
+pub fn anthropic_text(text: &str) -> Value {
+    json!({
+        "id": "msg_2", "type": "message", "role": "assistant", "model": "scripted",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn", "stop_sequence": null,
+        "usage": {"input_tokens": 90, "output_tokens": 6}
+    })
+}
+
+/// Anthropic streamed: [`anthropic_call`] as events (thinking and signature deltas, the
+/// input in two fragments). `stop: false` cuts it before `message_stop`.
+pub fn anthropic_call_events(id: &str, name: &str, input: &str, stop: bool) -> Vec<Value> {
+    let (a, b) = input.split_at(input.len() / 2);
+    let mut events = vec![
+        json!({"type": "message_start", "message": {"id": "msg_3", "type": "message", "role": "assistant",
+            "model": "scripted", "content": [], "stop_reason": null, "usage": {"input_tokens": 55, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": "", "signature": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "The user wants "}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "the weather."}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "EqQBCkYIARgCIkD"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Let me check."}}),
+        json!({"type": "content_block_stop", "index": 1}),
+        json!({"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+        json!({"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": a}}),
+        json!({"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": b}}),
+        json!({"type": "content_block_stop", "index": 2}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {"output_tokens": 25}}),
+    ];
+    if stop {
+        events.push(json!({"type": "message_stop"}));
+    }
+    events
+}
+
+/// Gemini: text and a `functionCall` part carrying a `thoughtSignature`.
+pub fn gemini_call(name: &str, args: Value) -> Value {
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": [
+            {"text": "Let me check."},
+            {"functionCall": {"name": name, "args": args}, "thoughtSignature": "CiQBVKhc7opaque"}
+        ]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 40, "candidatesTokenCount": 9, "totalTokenCount": 49},
+        "modelVersion": "scripted"
+    })
+}
+
+/// Gemini: a final text answer.
+pub fn gemini_text(text: &str) -> Value {
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 60, "candidatesTokenCount": 4, "totalTokenCount": 64},
+        "modelVersion": "scripted"
+    })
+}
+
+/// Gemini streamed: text in one event, the call (with its signature) and `finishReason` in
+/// the next.
+pub fn gemini_call_events(name: &str, args: Value) -> Vec<Value> {
+    vec![
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me check."}]}, "index": 0}],
+               "modelVersion": "scripted"}),
+        json!({"candidates": [{"content": {"role": "model", "parts": [
+                {"functionCall": {"name": name, "args": args}, "thoughtSignature": "CiQBVKhc7opaque"}]},
+               "finishReason": "STOP", "index": 0}],
+               "usageMetadata": {"promptTokenCount": 40, "candidatesTokenCount": 9, "totalTokenCount": 49},
+               "modelVersion": "scripted"}),
+    ]
+}

@@ -1,0 +1,94 @@
+//! Reading a reply: a whole JSON body, or server-sent events line by line, never more than
+//! the transport's byte limit.
+
+use super::Http;
+use crate::agent::ModelError;
+use crate::router::RouteError;
+use serde_json::Value;
+
+impl Http {
+    /// The whole body as JSON.
+    pub(crate) async fn read_json(
+        &self,
+        url: &str,
+        mut response: reqwest::Response,
+    ) -> Result<Value, ModelError> {
+        let mut body = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.transport_error(url, e))?
+        {
+            if body.len() + chunk.len() > self.max_reply_bytes {
+                return Err(ModelError::TooLarge {
+                    limit: self.max_reply_bytes,
+                });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        serde_json::from_slice(&body).map_err(|e| ModelError::Route(RouteError::NotJson(e.into())))
+    }
+
+    /// Feeds each line of an event stream to `on_line`, in order, and returns how many bytes
+    /// arrived. A line may be split across chunks, and a chunk may hold many lines.
+    pub(crate) async fn read_lines(
+        &self,
+        url: &str,
+        mut response: reqwest::Response,
+        mut on_line: impl FnMut(&str) -> Result<(), ModelError>,
+    ) -> Result<usize, ModelError> {
+        let mut pending: Vec<u8> = Vec::new();
+        let mut received = 0usize;
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.transport_error(url, e))?
+        {
+            received += chunk.len();
+            if received > self.max_reply_bytes {
+                return Err(ModelError::TooLarge {
+                    limit: self.max_reply_bytes,
+                });
+            }
+            let mut rest: &[u8] = &chunk;
+            while let Some(end) = memchr::memchr(b'\n', rest) {
+                pending.extend_from_slice(&rest[..end]);
+                line(&pending, &mut on_line)?;
+                pending.clear();
+                rest = &rest[end + 1..];
+            }
+            pending.extend_from_slice(rest);
+        }
+        if !pending.is_empty() {
+            line(&pending, &mut on_line)?;
+        }
+        Ok(received)
+    }
+}
+
+/// The JSON payload of one event-stream line: a `data:` line's data, or a bare JSON line;
+/// `None` for `event:` lines, comments, blank lines and `[DONE]`.
+pub(crate) fn sse_data(line: &str) -> Option<&str> {
+    let line = line.trim();
+    let data = match line.strip_prefix("data:") {
+        Some(data) => data.trim_start(),
+        None if line.starts_with('{') => line,
+        None => return None,
+    };
+    (!data.is_empty() && data != "[DONE]").then_some(data)
+}
+
+/// Parses one event's payload.
+pub(crate) fn event(data: &str) -> Result<Value, ModelError> {
+    serde_json::from_str(data).map_err(|e| ModelError::Route(RouteError::NotJson(e.into())))
+}
+
+/// One line, without its `\r`, as text (invalid UTF-8 replaced: an event with it fails to
+/// parse as JSON and is reported as such).
+fn line(
+    bytes: &[u8],
+    on_line: &mut impl FnMut(&str) -> Result<(), ModelError>,
+) -> Result<(), ModelError> {
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    on_line(&String::from_utf8_lossy(bytes))
+}

@@ -1,0 +1,207 @@
+//! Sending one request: the client, the key, the headers, and bounded retries that honour
+//! `Retry-After`.
+
+use super::Http;
+use crate::agent::ModelError;
+use std::time::Duration;
+
+/// Where the API key comes from.
+#[derive(Clone)]
+pub(crate) enum Key {
+    /// An environment variable, read at each request; `required` makes a missing one an error.
+    Env { var: String, required: bool },
+    /// The key itself.
+    Value(String),
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Env { var, .. } => write!(f, "Env({var})"),
+            Key::Value(_) => f.write_str("Value(***)"),
+        }
+    }
+}
+
+impl Key {
+    /// The key to send, if any.
+    fn get(&self) -> Result<Option<String>, ModelError> {
+        match self {
+            Key::Value(key) => Ok(Some(key.clone())),
+            Key::Env { var, required } => match std::env::var(var) {
+                Ok(key) if !key.is_empty() => Ok(Some(key)),
+                _ if *required => Err(ModelError::MissingApiKey(var.clone())),
+                _ => Ok(None),
+            },
+        }
+    }
+}
+
+/// How a provider wants its key: `Authorization: Bearer`, or a header of its own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Auth {
+    Bearer,
+    Header(&'static str),
+}
+
+/// The longest error body kept.
+const MAX_ERROR_BODY: usize = 64 << 10;
+
+impl Http {
+    fn client(&self) -> Result<&reqwest::Client, ModelError> {
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
+        // reqwest is built without a default crypto provider (aws-lc-rs is slow to build);
+        // ring is installed as the process default unless the program chose one already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .build()
+            .map_err(|e| ModelError::Config(format!("the HTTP client could not be built: {e}")))?;
+        Ok(self.client.get_or_init(|| client))
+    }
+
+    /// POSTs `body` (JSON) to `url` and returns the response once its status is a success,
+    /// retrying what [`ModelError::is_retryable`] allows, at most `max_retries` times.
+    pub(crate) async fn post(
+        &self,
+        url: &str,
+        auth: Auth,
+        fixed_headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Result<reqwest::Response, ModelError> {
+        let client = self.client()?;
+        let key = self.key.get()?;
+        let body = bytes::Bytes::from(body);
+        let mut attempt = 0;
+        loop {
+            let mut request = client
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body.clone());
+            if let Some(key) = &key {
+                request = match auth {
+                    Auth::Bearer => request.bearer_auth(key),
+                    Auth::Header(name) => request.header(name, key),
+                };
+            }
+            for (name, value) in fixed_headers {
+                request = request.header(*name, *value);
+            }
+            for (name, value) in &self.headers {
+                request = request.header(name, value);
+            }
+            let error = match request.send().await {
+                Ok(response) if response.status().is_success() => return Ok(response),
+                Ok(response) => http_error(response).await,
+                Err(error) => self.transport_error(url, error),
+            };
+            let wait = match &error {
+                ModelError::Http {
+                    retry_after: Some(wait),
+                    ..
+                } => *wait,
+                _ => backoff(attempt),
+            };
+            if attempt >= self.max_retries || !error.is_retryable() || wait > self.max_retry_wait {
+                return Err(error);
+            }
+            tracing::debug!(url, attempt, ?wait, error = %error, "retrying the model request");
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    /// A reqwest error as a [`ModelError`]: a timeout, a bad setting, or the transport's.
+    pub(crate) fn transport_error(&self, url: &str, error: reqwest::Error) -> ModelError {
+        if error.is_timeout() {
+            ModelError::Timeout(self.timeout)
+        } else if error.is_builder() {
+            ModelError::Config(error.to_string())
+        } else {
+            ModelError::Transport {
+                url: url.to_owned(),
+                source: Box::new(error),
+            }
+        }
+    }
+}
+
+/// 0.5 s, 1 s, 2 s, ... up to 8 s.
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis(500 << attempt.min(4))
+}
+
+/// An error status with its body (cut at 64 KiB) and the wait the server asked for.
+async fn http_error(mut response: reqwest::Response) -> ModelError {
+    let status = response.status().as_u16();
+    let retry_after = retry_after(response.headers());
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = response.chunk().await {
+        let room = MAX_ERROR_BODY - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() == MAX_ERROR_BODY {
+            break;
+        }
+    }
+    ModelError::Http {
+        status,
+        body: String::from_utf8_lossy(&body).into_owned(),
+        retry_after,
+    }
+}
+
+/// `retry-after-ms` (OpenAI's), or `Retry-After` in seconds. An HTTP date is not read: the
+/// backoff applies instead.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let number = |name: &str| {
+        headers
+            .get(name)?
+            .to_str()
+            .ok()?
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite() && *n >= 0.0)
+    };
+    if let Some(ms) = number("retry-after-ms") {
+        return Some(Duration::from_secs_f64((ms / 1000.0).min(86_400.0)));
+    }
+    number("retry-after").map(|s| Duration::from_secs_f64(s.min(86_400.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderMap, HeaderValue};
+
+    #[test]
+    fn retry_after_reads_milliseconds_first_then_seconds() {
+        let mut headers = HeaderMap::new();
+        headers.insert("retry-after", HeaderValue::from_static("2"));
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(2)));
+        headers.insert("retry-after-ms", HeaderValue::from_static("150"));
+        assert_eq!(retry_after(&headers), Some(Duration::from_millis(150)));
+    }
+
+    #[test]
+    fn a_date_or_garbage_in_retry_after_falls_back_to_backoff() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "retry-after",
+            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
+        );
+        assert_eq!(retry_after(&headers), None);
+        headers.insert("retry-after", HeaderValue::from_static("-3"));
+        assert_eq!(retry_after(&headers), None);
+        assert_eq!(backoff(0), Duration::from_millis(500));
+        assert_eq!(backoff(30), Duration::from_secs(8));
+    }
+
+    #[test]
+    fn a_key_never_shows_in_debug() {
+        let key = Key::Value("sk-secret".into());
+        assert_eq!(format!("{key:?}"), "Value(***)");
+    }
+}
