@@ -130,6 +130,13 @@ pub(super) async fn run(out: &mut dyn Write) -> Result<ExitCode, CliError> {
             )?;
         }
     }
+    writeln!(
+        out,
+        "\n== Next: give these tools to a model\n\
+         # no model server was given; point `chat` at any OpenAI-compatible one, for example\n\
+         tool-examples chat --provider openai-chat --url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B\n\
+         # add --text-tools hermes for a server without a tool parser, --prompt \"...\" for one shot"
+    )?;
     Ok(if surprises == 0 {
         ExitCode::SUCCESS
     } else {

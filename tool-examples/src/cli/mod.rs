@@ -2,6 +2,7 @@
 
 mod approve;
 mod call;
+mod chat;
 mod demo;
 mod list;
 mod run;
@@ -68,6 +69,10 @@ enum Command {
     Run(run::RunArgs),
     /// Serve the tools over MCP: on stdio, or over streamable HTTP with --http.
     Serve(serve::ServeArgs),
+    /// Chat with a model that uses the tools: `--provider openai-chat --url
+    /// http://127.0.0.1:8000/v1 --model NAME` (vLLM, llama.cpp, Ollama, LM Studio,
+    /// TensorZero...); `--prompt` for one shot (exit 0 when the model answered, 1 otherwise).
+    Chat(chat::ChatArgs),
 }
 
 /// Exit code of `call` when the output is an error (clap's own usage errors exit with 2).
@@ -129,6 +134,7 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
             let registry = registry(root.clone(), yes, &env, &mcp).await?;
             run::run(&registry, root.as_deref(), &args, out).await
         }
+        Command::Chat(args) => chat::run(registry(root, yes, &env, &mcp).await?, &args, out).await,
         Command::Serve(args) => {
             let builder = if args.conformance {
                 tool_examples::conformance::builder()

@@ -33,6 +33,32 @@ pub(super) fn text(text: &str) -> Cow<'_, str> {
     Cow::Owned(safe)
 }
 
+/// [`text`] for prose that may span lines: line breaks and tabs pass, every other unsafe
+/// character is escaped.
+pub(super) fn text_keeping_lines(prose: &str) -> Cow<'_, str> {
+    if !prose
+        .chars()
+        .any(|c| unsafe_char(c) && c != '\n' && c != '\t')
+    {
+        return Cow::Borrowed(prose);
+    }
+    let mut safe = String::with_capacity(prose.len() + 8);
+    for (i, line) in prose.split('\n').enumerate() {
+        if i > 0 {
+            safe.push('\n');
+        }
+        let mut cells = line.split('\t');
+        if let Some(first) = cells.next() {
+            safe.push_str(&text(first));
+        }
+        for cell in cells {
+            safe.push('\t');
+            safe.push_str(&text(cell));
+        }
+    }
+    Cow::Owned(safe)
+}
+
 /// JSON text with every unsafe character inside its strings written as a JSON `\u` escape:
 /// the same JSON, safe to print. (Outside strings JSON holds only structure and whitespace,
 /// and serde_json already escapes C0 controls in strings.)

@@ -92,6 +92,14 @@ impl<'a> AgentStream<'a> {
     }
 }
 
+impl AgentStream<'_> {
+    /// The next event, or `None` once the run is over: what `StreamExt::next` gives, without
+    /// a futures crate in scope.
+    pub async fn next(&mut self) -> Option<Result<AgentEvent, AgentError>> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+}
+
 impl Stream for AgentStream<'_> {
     type Item = Result<AgentEvent, AgentError>;
 

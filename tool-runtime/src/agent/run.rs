@@ -30,7 +30,6 @@ impl Agent {
     /// [`AgentEvent::Done`] (or the run's error).
     ///
     /// ```no_run
-    /// use futures_util::StreamExt;
     /// use tool_runtime::agent::{Agent, AgentEvent, OpenAiChat};
     /// use tool_runtime::Registry;
     ///

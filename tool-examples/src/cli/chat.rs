@@ -1,0 +1,190 @@
+//! `tool-examples chat --provider P --url URL --model NAME`: an agent over the example tools
+//! against a model server, interactive or one shot (`--prompt`). Each call is shown as the
+//! model makes it, destructive ones wait for a yes at the terminal (or `--yes`), and each
+//! result is shown as it arrives.
+
+use super::{terminal, CliError};
+use clap::Args;
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use tool_runtime::agent::{
+    Agent, AgentEvent, Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses,
+};
+use tool_runtime::router::text::TextFormat;
+use tool_runtime::{Provider, Registry};
+
+/// The most characters of a call's result shown on the terminal.
+const RESULT_CHARS: usize = 600;
+
+/// The arguments of `chat`.
+#[derive(Debug, Args)]
+pub(super) struct ChatArgs {
+    /// The API the server speaks: openai-chat (any OpenAI-compatible server: vLLM, llama.cpp,
+    /// Ollama, LM Studio, TensorZero, LiteLLM), openai-responses, anthropic, gemini.
+    #[arg(long, value_name = "NAME", default_value = "openai-chat", value_parser = super::parse_provider)]
+    provider: Provider,
+    /// The server's base URL, for example http://127.0.0.1:8000/v1 [default: the provider's
+    /// public API].
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+    /// The model's name, as the server knows it.
+    #[arg(long, value_name = "NAME")]
+    model: String,
+    /// Text-only mode for a model without native tools: the format it writes calls in
+    /// (hermes, qwen_xml, mistral, llama3, pythonic, envelope, fenced, auto).
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    text_tools: Option<TextFormat>,
+    /// The environment variable holding the API key [default: the provider's usual one, sent
+    /// only when set].
+    #[arg(long, value_name = "VAR")]
+    api_key_env: Option<String>,
+    /// Send this one prompt, print the answer and exit: 0 when the model answered, 1 when the
+    /// run failed.
+    #[arg(long, value_name = "TEXT")]
+    prompt: Option<String>,
+    /// The system prompt.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        default_value = "You are a careful assistant with tools over a local workspace. Use them to answer."
+    )]
+    system: String,
+    /// The most model requests per prompt.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    max_turns: usize,
+    /// Ask for whole replies instead of server-sent events.
+    #[arg(long)]
+    no_stream: bool,
+}
+
+fn parse_format(name: &str) -> Result<TextFormat, String> {
+    let value = serde_json::Value::String(name.replace('-', "_"));
+    serde_json::from_value(value).map_err(|_| {
+        format!("unknown text format `{name}`; expected one of: hermes, qwen_xml, mistral, llama3, pythonic, envelope, fenced, auto")
+    })
+}
+
+/// The transport for `--provider`, at `--url` or the provider's public API.
+fn model(args: &ChatArgs) -> Result<Box<dyn Model>, CliError> {
+    let url = |default: &str| args.url.clone().unwrap_or_else(|| default.to_owned());
+    macro_rules! configured {
+        ($transport:expr) => {{
+            let mut model = $transport.streaming(!args.no_stream);
+            if let Some(var) = &args.api_key_env {
+                model = model.api_key_env(var);
+            }
+            Box::new(model) as Box<dyn Model>
+        }};
+    }
+    Ok(match args.provider {
+        Provider::OpenAiChat => configured!(OpenAiChat::new(
+            url("https://api.openai.com/v1"),
+            &args.model
+        )),
+        Provider::OpenAiResponses => configured!(OpenAiResponses::new(
+            url("https://api.openai.com/v1"),
+            &args.model
+        )),
+        Provider::Anthropic => configured!(Anthropic::new(
+            url("https://api.anthropic.com/v1"),
+            &args.model
+        )),
+        Provider::Gemini => configured!(Gemini::new(
+            url("https://generativelanguage.googleapis.com/v1beta"),
+            &args.model
+        )),
+        other => {
+            return Err(CliError::Input(format!(
+                "`chat` talks to a model API; `{}` is not one (use openai-chat, openai-responses, anthropic or gemini)",
+                other.as_str()
+            )))
+        }
+    })
+}
+
+/// Runs the session: one prompt, or a prompt per line of stdin until it ends.
+pub(super) async fn run(
+    registry: Registry,
+    args: &ChatArgs,
+    out: &mut dyn Write,
+) -> Result<ExitCode, CliError> {
+    let mut agent = Agent::new(model(args)?, registry)
+        .system(&args.system)
+        .max_turns(args.max_turns);
+    if let Some(format) = args.text_tools {
+        agent = agent.text_tools(format);
+    }
+    if let Some(prompt) = &args.prompt {
+        return Ok(if turn(&mut agent, prompt, out).await? {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
+    eprintln!(
+        "chat with {} at {} ({} tools); an empty line or end of input quits",
+        args.model,
+        args.url.as_deref().unwrap_or("the provider's API"),
+        agent.registry().len()
+    );
+    let stdin = io::stdin();
+    let mut failed = false;
+    loop {
+        eprint!("> ");
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line)? == 0 || line.trim().is_empty() {
+            break;
+        }
+        failed |= !turn(&mut agent, line.trim(), out).await?;
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One prompt: text on `out` as it streams, calls and results on stderr. Whether the model
+/// answered.
+async fn turn(agent: &mut Agent, prompt: &str, out: &mut dyn Write) -> Result<bool, CliError> {
+    let mut events = agent.stream(prompt);
+    while let Some(event) = events.next().await {
+        match event {
+            Ok(AgentEvent::Text(text)) => {
+                write!(out, "{}", terminal::text_keeping_lines(&text))?;
+                out.flush()?;
+            }
+            Ok(AgentEvent::CallReady(call)) => eprintln!(
+                "\n→ {} {}",
+                terminal::text(&call.name),
+                terminal::summary(&terminal::json(&call.arguments), RESULT_CHARS)
+            ),
+            Ok(AgentEvent::CallResult { tool, output, .. }) => eprintln!(
+                "← {}{}: {}",
+                terminal::text(&tool),
+                if output.is_error() { " (error)" } else { "" },
+                terminal::summary(&terminal::text(&output.to_model_text()), RESULT_CHARS)
+            ),
+            Ok(AgentEvent::Done(reply)) => {
+                writeln!(out)?;
+                eprintln!(
+                    "[{} turns, {} calls, {} tokens in, {} out]",
+                    reply.turns, reply.calls, reply.usage.input_tokens, reply.usage.output_tokens
+                );
+            }
+            Ok(_) => {}
+            Err(error) => {
+                writeln!(out)?;
+                let mut message = error.to_string();
+                let mut source = std::error::Error::source(&error);
+                while let Some(cause) = source {
+                    message.push_str(&format!(": {cause}"));
+                    source = cause.source();
+                }
+                eprintln!("error: {}", terminal::text(&message));
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
