@@ -33,7 +33,7 @@ if [ -z "${SKIP_COUNTS:-}" ]; then
     }
     : >"$COUNTS"
     for size in small large; do
-        for path in baseline ours_blocking ours_async rmcp rig; do
+        for path in baseline ours_blocking ours_async ours_sync_await ours_inline_await rmcp rig; do
             zero=$(count "$path" "$size" 0)
             many=$(count "$path" "$size" "$CALLS")
             echo "$size $path $(( (many - zero) / CALLS ))" | tee -a "$COUNTS"

@@ -17,6 +17,8 @@ PATHS = [
     ("baseline_hand_written", "baseline", "hand-written baseline"),
     ("ours_call_blocking", "ours_blocking", "ours: call_blocking (sync tool)"),
     ("ours_async_call", "ours_async", "ours: call().await (async tool)"),
+    ("ours_sync_call_await", "ours_sync_await", "ours: call().await (sync tool, blocking pool)"),
+    ("ours_inline_call_await", "ours_inline_await", "ours: call().await (sync tool, inline)"),
     ("rmcp_tool_router_call", "rmcp", "rmcp 3.11: ToolRouter::call"),
     ("rig_toolset_execute", "rig", "rig 0.44: ToolSet::execute"),
 ]
@@ -24,6 +26,8 @@ COLORS = {
     "baseline_hand_written": "#9e9e9e",
     "ours_call_blocking": "#1b7f3b",
     "ours_async_call": "#52b36b",
+    "ours_sync_call_await": "#a3d9a5",
+    "ours_inline_call_await": "#2e9e5b",
     "rmcp_tool_router_call": "#c0504d",
     "rig_toolset_execute": "#e08a2c",
 }

@@ -1,6 +1,7 @@
 //! Instructions per call, for callgrind: `peer_counts PATH SIZE CALLS` runs one path CALLS
 //! times. `scripts/bench-peers.sh` runs each path with 0 and N calls and divides the
-//! difference. PATH: `baseline`, `ours_blocking`, `ours_async`, `rmcp`, `rig`; SIZE: `small`
+//! difference. PATH: `baseline`, `ours_blocking`, `ours_async`, `ours_sync_await`, `ours_inline_await`,
+//! `rmcp`, `rig`; SIZE: `small`
 //! or `large`.
 
 use bench_peers::{baseline, ours, payloads, peer_rig, peer_rmcp, runtime};
@@ -46,6 +47,17 @@ fn main() {
         // not the runtime's entry and exit.
         "ours_async" => runtime.block_on(async {
             let name = black_box("search_async");
+            assert_eq!(ours::call_async(&registry, name, args).await, expected);
+            for _ in 0..calls {
+                black_box(ours::call_async(&registry, name, args).await);
+            }
+        }),
+        "ours_sync_await" | "ours_inline_await" => runtime.block_on(async {
+            let name = black_box(if path == "ours_sync_await" {
+                "search"
+            } else {
+                "search_inline"
+            });
             assert_eq!(ours::call_async(&registry, name, args).await, expected);
             for _ in 0..calls {
                 black_box(ours::call_async(&registry, name, args).await);

@@ -25,6 +25,12 @@ fn bench(c: &mut Criterion) {
             runtime.block_on(ours::call_async(&registry, "search_async", &args)),
             expected
         );
+        for sync in ["search", "search_inline"] {
+            assert_eq!(
+                runtime.block_on(ours::call_async(&registry, sync, &args)),
+                expected
+            );
+        }
         let rmcp_out = runtime
             .block_on(rmcp.call("search", &args))
             .expect("rmcp runs");
@@ -48,6 +54,16 @@ fn bench(c: &mut Criterion) {
         group.bench_function("ours_async_call", |b| {
             b.to_async(&runtime)
                 .iter(|| ours::call_async(&registry, black_box("search_async"), black_box(&args)))
+        });
+        // A sync tool through the path the agent loop and the MCP server use: by default it
+        // hops to tokio's blocking pool; `#[tool(inline)]` runs it on the caller's task.
+        group.bench_function("ours_sync_call_await", |b| {
+            b.to_async(&runtime)
+                .iter(|| ours::call_async(&registry, black_box("search"), black_box(&args)))
+        });
+        group.bench_function("ours_inline_call_await", |b| {
+            b.to_async(&runtime)
+                .iter(|| ours::call_async(&registry, black_box("search_inline"), black_box(&args)))
         });
         group.bench_function("rmcp_tool_router_call", |b| {
             b.to_async(&runtime)

@@ -35,12 +35,29 @@ async fn search_async(
     run_search(query, limit, exact, mode)
 }
 
-/// The registry both tools are called through: the defaults (validation on).
+/// Search the index, as a sync fn that `call(..).await` runs on the caller's task.
+#[tool(read_only, inline)]
+fn search_inline(
+    /// What to look for.
+    query: String,
+    /// How many results.
+    #[tool(default = 10)]
+    limit: u32,
+    /// Match the whole phrase.
+    exact: Option<bool>,
+    /// How hard to search.
+    mode: Mode,
+) -> Found {
+    run_search(query, limit, exact, mode)
+}
+
+/// The registry the tools are called through: the defaults (validation on).
 pub fn registry() -> Registry {
     Registry::builder()
         .without_inventory()
         .register(search::TOOL)
         .register(search_async::TOOL)
+        .register(search_inline::TOOL)
         .build()
         .expect("the bench registry builds")
 }
@@ -59,7 +76,8 @@ pub fn call_blocking(registry: &Registry, name: &str, args: &str) -> String {
     text(registry.call_blocking(name, args))
 }
 
-/// An async tool through `call(..).await`.
+/// A tool through `call(..).await`: an async one, a sync one (tokio's blocking pool), or an
+/// inline sync one (the caller's task).
 pub async fn call_async(registry: &Registry, name: &str, args: &str) -> String {
     text(registry.call(name, args).await)
 }

@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -30,6 +30,9 @@ pub(crate) struct FnAttrs {
     pub max_output: Option<syn::LitInt>,
     /// `resolver = path::to_fn`: fills the arguments the model left out.
     pub resolver: Option<syn::Path>,
+    /// `inline`: a sync fn that runs on the caller's task instead of the blocking pool; the
+    /// key's span, for the errors that refuse it.
+    pub inline: Option<Span>,
 }
 
 /// What `#[tool(...)]` on one parameter says.
@@ -86,6 +89,12 @@ impl FnAttrs {
             "destructive" => set_flag(&mut self.destructive, meta),
             "idempotent" => set_flag(&mut self.idempotent, meta),
             "open_world" => set_flag(&mut self.open_world, meta),
+            "inline" => {
+                let mut inline = self.inline.is_some();
+                set_flag(&mut inline, meta)?;
+                self.inline = Some(syn::spanned::Spanned::span(&meta.path));
+                Ok(())
+            }
             "strict" => {
                 if !meta.input.peek(syn::Token![=]) {
                     return Err(meta.error(

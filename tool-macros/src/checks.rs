@@ -2,7 +2,7 @@
 //! shape (generics, `where`, `self`, ABI, ...), and each argument's type. Each pushes its
 //! error and lets the others run, so the user sees every mistake at once.
 
-use crate::attr::Errors;
+use crate::attr::{Errors, FnAttrs};
 use syn::{GenericArgument, ItemFn, PathArguments, Type};
 
 /// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`. The error says what breaks it.
@@ -24,6 +24,26 @@ pub(crate) fn check_name(name: &str) -> Result<(), String> {
         return Err(format!("it is {} characters long", name.len()));
     }
     Ok(())
+}
+
+/// `inline` runs a sync fn on the caller's task: meaningless for an async fn, and a timeout
+/// could not stop it there.
+pub(crate) fn check_inline(attrs: &FnAttrs, item: &ItemFn, errors: &mut Errors) {
+    let Some(span) = attrs.inline else {
+        return;
+    };
+    if item.sig.asyncness.is_some() {
+        errors.push(syn::Error::new(
+            span,
+            "`inline` is for sync fns: an async fn already runs on the caller's task; remove `inline`",
+        ));
+    }
+    if let Some((timeout, _)) = &attrs.timeout {
+        errors.push(syn::Error::new_spanned(
+            timeout,
+            "an `inline` tool runs on the caller's thread, where a timeout can't stop it: remove `timeout`, or `inline` to run on the blocking pool where the timeout holds",
+        ));
+    }
 }
 
 pub(crate) fn check_signature_shape(item: &ItemFn, errors: &mut Errors) {

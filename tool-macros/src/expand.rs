@@ -56,6 +56,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
         attrs.open_world,
     );
     let strict = attrs.strict.as_ref().is_none_or(LitBool::value);
+    let inline = attrs.inline.is_some();
     let parallel = optional(attrs.parallel.as_ref());
     let max_output = optional(attrs.max_output.as_ref());
     let timeout_ms = optional(attrs.timeout.as_ref().map(|(_, ms)| ms));
@@ -124,6 +125,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
                         open_world: #open_world,
                         strict: #strict,
                         parallel: #parallel,
+                        inline: #inline,
                     },
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
                     invoke: __tool_invoke,

@@ -2,7 +2,7 @@
 //! attributes. The checks that turn misuse into compile errors are in `checks`.
 
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
-use crate::checks::{check_argument_type, check_name, check_signature_shape};
+use crate::checks::{check_argument_type, check_inline, check_name, check_signature_shape};
 use crate::docs::{self, FnDocs};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
@@ -75,6 +75,7 @@ impl ToolFn {
             ));
         }
         check_signature_shape(&item, &mut errors);
+        check_inline(&attrs, &item, &mut errors);
 
         let fn_docs = FnDocs::parse(&docs::doc_lines(&item.attrs));
         let description = match &attrs.description {

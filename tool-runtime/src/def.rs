@@ -72,6 +72,11 @@ pub struct ToolFlags {
     /// Whether calls may run beside other calls (`#[tool(parallel)]`,
     /// `#[tool(parallel = false)]`); `None` follows `read_only`.
     pub parallel: Option<bool>,
+    /// A sync tool that runs on the calling task instead of tokio's blocking pool
+    /// (`#[tool(inline)]`): for cheap fns, where the hop to another thread costs more than
+    /// the work. A slow one would hold up the executor's thread, and a timeout can't stop
+    /// it, so the macro refuses `inline` with `timeout` (and on an async fn).
+    pub inline: bool,
 }
 
 impl ToolFlags {
@@ -84,6 +89,7 @@ impl ToolFlags {
         open_world: false,
         strict: true,
         parallel: None,
+        inline: false,
     };
 }
 

@@ -123,6 +123,7 @@ pub use tool::{DynamicTool, Tool};
 /// | `description = "..."` | the description (default: the doc comment) |
 /// | `read_only`, `destructive`, `idempotent`, `open_world` | hints, exported as MCP annotations; `destructive` calls need approval |
 /// | `parallel`, `parallel = false` | whether calls may run beside others (default: `read_only`) |
+/// | `inline` | a sync fn `call(..).await` runs on the caller's task, not tokio's blocking pool: for cheap fns (not with `timeout`) |
 /// | `timeout = "30s"` | the call's timeout (`ms`, `s`, `m`, `h`) |
 /// | `max_output = 16384` | this tool's output cap in bytes (default: the registry's, 8 KiB) |
 /// | `strict = false` | never export the tool in a provider's strict mode |

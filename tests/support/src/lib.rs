@@ -3,6 +3,7 @@
 //! - [`attacks`]: the attack corpus (`tests/attacks/`), loaded and checked;
 //! - [`rules`]: each provider's documented rules for tool definitions, as checkers;
 //! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
+//! - [`gateways`]: TensorZero's gateway, LiteLLM's proxy and Prism, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
 //! - [`memory`]: this process's peak and resident memory (Linux);
@@ -17,6 +18,7 @@
 
 pub mod attacks;
 pub mod big_json;
+pub mod gateways;
 pub mod mcp_clients;
 pub mod memory;
 pub mod replies;

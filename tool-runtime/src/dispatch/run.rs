@@ -42,7 +42,7 @@ impl Registry {
                     _pass: pass,
                     _permit: None,
                 };
-                return run_on_the_right_thread(&entry.spec.name, pending, hold).await;
+                return run_on_the_right_thread(entry, pending, hold).await;
             }
         }
         let work = async {
@@ -65,7 +65,7 @@ impl Registry {
             let timeout = entry
                 .timeout
                 .filter(|_| tokio::runtime::Handle::try_current().is_ok());
-            let run = run_on_the_right_thread(&entry.spec.name, pending, hold);
+            let run = run_on_the_right_thread(entry, pending, hold);
             match timeout {
                 // Boxed: a timer is large, and every call's future would carry its room.
                 Some(limit) => match Box::pin(tokio::time::timeout(limit, run)).await {
@@ -140,16 +140,23 @@ struct Hold {
     _permit: Option<OwnedSemaphorePermit>,
 }
 
-/// Sync tools go to the blocking pool, never onto the async executor's threads; async tools
-/// are polled here. Either way a panic becomes an error output.
+/// Sync tools go to the blocking pool, never onto the async executor's threads, unless they
+/// are `#[tool(inline)]`: those run right here, on the caller's task. Async tools are polled
+/// here. Either way a panic becomes an error output.
 ///
 /// A sync tool can't be stopped once it runs: when its call is answered first (timed out,
 /// cancelled, or its future dropped), its thread keeps `hold` until the tool returns, so the
 /// next exclusive call still waits for it and the concurrency limit still counts it; and a
 /// tool that hadn't started yet (the blocking pool was busy) never starts.
-async fn run_on_the_right_thread(tool: &str, pending: Pending<'_>, hold: Hold) -> ToolOutput {
+async fn run_on_the_right_thread(entry: &Entry, pending: Pending<'_>, hold: Hold) -> ToolOutput {
+    let tool = &*entry.spec.name;
     match pending {
         Pending::Refused(output) | Pending::Ran(output) => output,
+        // A timeout (the registry's default, for an inline tool) needs the pool to hold.
+        Pending::Sync(run) if entry.spec.flags.inline && entry.timeout.is_none() => {
+            let _hold = hold;
+            panic::run_caught(tool, run)
+        }
         Pending::Sync(run) => match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
                 let abandoned = Arc::new(AtomicBool::new(false));

@@ -1,0 +1,175 @@
+//! The real gateways the agent tests run between the transports and the scripted upstream:
+//! TensorZero's embedded HTTP gateway and LiteLLM's proxy (`.venv-gateways/`), and Prism
+//! (`.test-clients/`), validating every OpenAI request against the official OpenAPI spec.
+//! `scripts/install-gateways.sh` installs them; the first test that needs them runs it when
+//! something is missing.
+
+use crate::mcp_clients::run_bounded;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Where everything is.
+pub struct Gateways {
+    pub root: PathBuf,
+    /// `.venv-gateways/bin/python`, with `tensorzero` and `litellm` installed.
+    pub python: PathBuf,
+    /// `.venv-gateways/bin/litellm`.
+    pub litellm: PathBuf,
+    /// Prism's CLI.
+    pub prism: PathBuf,
+}
+
+/// The installed gateways; installs them first when one is missing (once per test binary).
+pub fn gateways() -> &'static Gateways {
+    static GATEWAYS: OnceLock<Gateways> = OnceLock::new();
+    GATEWAYS.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .canonicalize()
+            .expect("the crate is in the workspace");
+        let gateways = Gateways {
+            python: root.join(".venv-gateways/bin/python"),
+            litellm: root.join(".venv-gateways/bin/litellm"),
+            prism: root.join(".test-clients/node_modules/.bin/prism"),
+            root,
+        };
+        let installed = [&gateways.python, &gateways.litellm, &gateways.prism]
+            .iter()
+            .all(|path| path.exists());
+        if !installed {
+            let script = gateways.root.join("scripts/install-gateways.sh");
+            let out = run_bounded(Command::new("bash").arg(&script), Duration::from_secs(1200));
+            assert!(
+                out.status.success(),
+                "{} failed:\n{}\n{}",
+                script.display(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        gateways
+    })
+}
+
+/// A gateway process, killed when dropped.
+pub struct Gateway {
+    child: Child,
+    /// Held open: the TensorZero script serves until its stdin closes.
+    _stdin: Option<ChildStdin>,
+    /// Where clients send requests.
+    pub url: String,
+    /// What it printed on stderr so far is read on a thread; kept for failure messages.
+    stderr: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Gateway {
+    /// What the gateway wrote on stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for Gateway {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts TensorZero's gateway with one model, `scripted`, routed to `upstream_v1` (an
+/// OpenAI-compatible base URL). Its URL is the gateway's OpenAI-compatible base URL.
+pub fn tensorzero(upstream_v1: &str) -> Gateway {
+    let gateways = gateways();
+    let mut child = Command::new(&gateways.python)
+        .arg(gateways.root.join("tests/gateways/tensorzero_gateway.py"))
+        .arg(upstream_v1)
+        .env("TENSORZERO_DISABLE_PSEUDONYMOUS_USAGE_ANALYTICS", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the TensorZero script starts");
+    let stdin = child.stdin.take();
+    let stderr = drain_stderr(&mut child);
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (sender, receiver) = mpsc::channel();
+    // The gateway logs on stdout too: the URL is the line with the script's marker, and
+    // the rest is read to the end, so the gateway never writes into a closed pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(url) = line.strip_prefix("GATEWAY_URL ") {
+                let _ = sender.send(url.to_owned());
+            }
+        }
+    });
+    let url = receiver
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let mut gateway = Gateway {
+        child,
+        _stdin: stdin,
+        url,
+        stderr,
+    };
+    if !gateway.url.starts_with("http://") {
+        // Give the stderr thread the rest of what it said.
+        std::thread::sleep(Duration::from_millis(500));
+        let status = gateway.child.try_wait();
+        panic!(
+            "TensorZero's gateway did not start ({status:?}): {}",
+            gateway.stderr()
+        );
+    }
+    gateway
+}
+
+/// Reads the child's stderr on a thread, so it never blocks on a full pipe.
+fn drain_stderr(child: &mut Child) -> std::sync::Arc<std::sync::Mutex<String>> {
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    if let Some(stderr) = child.stderr.take() {
+        let kept = std::sync::Arc::clone(&kept);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Ok(mut kept) = kept.lock() {
+                    // The last 64 KiB are enough to say why it failed.
+                    if kept.len() > 64 << 10 {
+                        let cut = kept.len() - (32 << 10);
+                        let cut = (cut..kept.len())
+                            .find(|&i| kept.is_char_boundary(i))
+                            .unwrap_or(0);
+                        kept.drain(..cut);
+                    }
+                    kept.push_str(&line);
+                    kept.push('\n');
+                }
+            }
+        });
+    }
+    kept
+}
+
+/// Waits until something accepts connections on `127.0.0.1:port`, at most `limit`.
+pub fn wait_for_port(port: u16, limit: Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    while std::time::Instant::now() < deadline {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// A free port on 127.0.0.1 (free when asked; a process should bind it soon after).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}

@@ -1,0 +1,127 @@
+//! `tool-examples chat` through real gateways nobody here wrote, with the scripted upstream (a
+//! fixture, not a model) behind them: TensorZero's gateway (its OpenAI-compatible endpoint)
+//! and LiteLLM's proxy (its Anthropic Messages endpoint). `scripts/install-gateways.sh`
+//! installs both, on first use.
+
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+use tool_test_support::gateways;
+use tool_test_support::replies::*;
+use tool_test_support::upstream::{Scripted, Upstream};
+
+fn chat(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tool-examples"))
+        .arg("--root")
+        .arg(root)
+        .arg("chat")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("sales.csv"),
+        "region,amount\nnorth,10\nsouth,32\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn tool_names(body: &Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|t| {
+                    t["function"]["name"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A multi-turn agent run through TensorZero: the call goes out, the tool runs, its result
+/// comes back through the gateway, and the model's answer is printed.
+fn through_tensorzero(stream: bool) {
+    let root = workspace();
+    let (call, answer) = if stream {
+        (
+            Scripted::sse(chat_call_chunks(
+                "c1",
+                "csv_summary",
+                r#"{"path": "sales.csv"}"#,
+                true,
+            )),
+            Scripted::sse(chat_text_chunks("Sales total ", "42.")),
+        )
+    } else {
+        (
+            Scripted::json(chat_calls(&[(
+                "c1",
+                "csv_summary",
+                r#"{"path": "sales.csv"}"#,
+            )])),
+            Scripted::json(chat_text("Sales total 42.")),
+        )
+    };
+    let upstream = Upstream::start([call, answer]);
+    let gateway = gateways::tensorzero(&format!("{}/v1", upstream.url()));
+    let mut args = vec![
+        "--provider",
+        "openai-chat",
+        "--url",
+        &gateway.url,
+        "--model",
+        "tensorzero::model_name::scripted",
+        "--prompt",
+        "Summarize sales.csv",
+    ];
+    if !stream {
+        args.push("--no-stream");
+    }
+    let out = chat(root.path(), &args);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{stderr}\ngateway:\n{}",
+        gateway.stderr()
+    );
+    assert!(stdout.contains("Sales total 42."), "{stdout}");
+    assert!(stderr.contains("← csv_summary"), "{stderr}");
+    let requests = upstream.requests();
+    assert_eq!(requests.len(), 2, "two model requests reached the upstream");
+    assert!(tool_names(&requests[0].body).contains(&"csv_summary".to_owned()));
+    assert_eq!(requests[0].body["stream"], stream);
+    let messages = requests[1].body["messages"].as_array().unwrap();
+    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(result["tool_call_id"], "c1");
+    assert!(
+        result["content"].to_string().contains("south"),
+        "the real tool's result went through the gateway: {result}"
+    );
+}
+
+#[test]
+fn chat_runs_a_multi_turn_agent_through_tensorzero_streamed() {
+    through_tensorzero(true);
+}
+
+#[test]
+fn chat_runs_a_multi_turn_agent_through_tensorzero_whole() {
+    through_tensorzero(false);
+}
