@@ -5,8 +5,9 @@
 #   .venv-gateways/     TensorZero (PyPI `tensorzero`: its embedded HTTP gateway, with an
 #                       OpenAI-compatible endpoint) and LiteLLM's proxy (PyPI `litellm[proxy]`,
 #                       with an Anthropic Messages endpoint)
-#   .test-clients/      Prism (npm `@stoplight/prism-cli`), the OpenAPI mock and validating
-#                       proxy the official OpenAI SDKs test against
+#
+# (OpenAI request bodies are checked against the official OpenAPI spec in-process, by
+# tests/support/src/openapi.rs; Prism 5.14.2, tried first, does not check them.)
 #
 # A separate virtualenv from .venv (the MCP SDK's), so the two dependency sets never meet.
 # Versions are pinned so that a test run means the same thing everywhere; bump them here.
@@ -16,7 +17,6 @@ ROOT=$PWD
 
 TENSORZERO=2026.6.0
 LITELLM=1.79.3
-PRISM=5.14.2
 
 log() { echo "install-gateways: $*" >&2; }
 
@@ -37,13 +37,5 @@ else
         "tensorzero==$TENSORZERO" "litellm[proxy]==$LITELLM"
 fi
 
-DIR=.test-clients
-if [ -f "$DIR/node_modules/@stoplight/prism-cli/package.json" ] \
-    && grep -q "\"version\": \"$PRISM\"" "$DIR/node_modules/@stoplight/prism-cli/package.json"; then
-    log "prism $PRISM already in $DIR"
-else
-    log "installing @stoplight/prism-cli $PRISM into $DIR"
-    [ -f "$DIR/package.json" ] || echo '{"name": "tool-runtime-test-clients", "private": true}' > "$DIR/package.json"
-    npm install --prefix "$ROOT/$DIR" --no-audit --no-fund --loglevel=error "@stoplight/prism-cli@$PRISM"
-fi
-log "ready: $VENV/bin/python (tensorzero $TENSORZERO, litellm $LITELLM), $DIR/node_modules/.bin/prism ($PRISM)"
+log "ready: $VENV/bin/python (tensorzero $TENSORZERO, litellm $LITELLM)"
+

@@ -125,3 +125,83 @@ fn chat_runs_a_multi_turn_agent_through_tensorzero_streamed() {
 fn chat_runs_a_multi_turn_agent_through_tensorzero_whole() {
     through_tensorzero(false);
 }
+
+/// A multi-turn agent run with the Anthropic transport through LiteLLM's proxy: the agent
+/// speaks Anthropic Messages to LiteLLM, which translates each request to Chat Completions for
+/// the upstream and each reply (whole or as events) back to Anthropic's shape.
+fn through_litellm(stream: bool) {
+    let root = workspace();
+    let (call, answer) = if stream {
+        (
+            Scripted::sse(chat_call_chunks(
+                "c1",
+                "csv_summary",
+                r#"{"path": "sales.csv"}"#,
+                true,
+            )),
+            Scripted::sse(chat_text_chunks("Sales total ", "42.")),
+        )
+    } else {
+        (
+            Scripted::json(chat_calls(&[(
+                "c1",
+                "csv_summary",
+                r#"{"path": "sales.csv"}"#,
+            )])),
+            Scripted::json(chat_text("Sales total 42.")),
+        )
+    };
+    let upstream = Upstream::start([call, answer]);
+    let gateway = gateways::litellm(&format!("{}/v1", upstream.url()));
+    let mut args = vec![
+        "--provider",
+        "anthropic",
+        "--url",
+        &gateway.url,
+        "--model",
+        "scripted",
+        "--prompt",
+        "Summarize sales.csv",
+    ];
+    if !stream {
+        args.push("--no-stream");
+    }
+    let out = chat(root.path(), &args);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{stderr}\ngateway:\n{}",
+        gateway.stderr()
+    );
+    assert!(stdout.contains("Sales total 42."), "{stdout}");
+    assert!(stderr.contains("← csv_summary"), "{stderr}");
+    let requests = upstream.requests();
+    assert_eq!(requests.len(), 2, "two model requests reached the upstream");
+    assert!(requests[0].path.ends_with("/chat/completions"));
+    if stream {
+        assert_eq!(
+            requests[0].body["stream"], true,
+            "LiteLLM streams from upstream too"
+        );
+    }
+    assert!(tool_names(&requests[0].body).contains(&"csv_summary".to_owned()));
+    let messages = requests[1].body["messages"].as_array().unwrap();
+    let asked = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    assert_eq!(asked["tool_calls"][0]["id"], "c1");
+    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(result["tool_call_id"], "c1");
+    assert!(
+        result["content"].to_string().contains("south"),
+        "the real tool's result went through the proxy: {result}"
+    );
+}
+
+#[test]
+fn chat_runs_a_multi_turn_agent_with_anthropic_through_litellm_streamed() {
+    through_litellm(true);
+}
+
+#[test]
+fn chat_runs_a_multi_turn_agent_with_anthropic_through_litellm_whole() {
+    through_litellm(false);
+}

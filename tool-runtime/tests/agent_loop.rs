@@ -450,6 +450,24 @@ async fn the_key_headers_and_extra_fields_are_sent_and_the_key_never_shown() {
 }
 
 #[tokio::test]
+async fn a_body_the_openai_spec_rejects_is_caught_by_the_upstream() {
+    // The check every test relies on is live: a temperature the spec bounds to 0..=2.
+    let upstream = Upstream::start([Scripted::json(chat_text("ok"))]);
+    let model = model(&upstream).body_field("temperature", json!(7));
+    let failure = Agent::new(model, registry()).run("hi").await.unwrap_err();
+    assert!(
+        matches!(&failure, AgentError::Model(ModelError::Http { status: 400, body, .. }) if body.contains("openai-openapi.yaml")),
+        "{failure:?}"
+    );
+    let violations = upstream.take_violations();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert!(
+        violations[0].1.iter().any(|v| v.contains("temperature")),
+        "{violations:?}"
+    );
+}
+
+#[tokio::test]
 async fn a_missing_named_key_variable_is_an_error_before_any_request() {
     let upstream = Upstream::start([Scripted::json(chat_text("ok"))]);
     let model = model(&upstream).api_key_env("TOOL_RUNTIME_TEST_NO_SUCH_KEY");

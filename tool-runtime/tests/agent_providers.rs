@@ -292,3 +292,128 @@ async fn gemini_loop_streamed() {
     );
     check_gemini_second_request(&requests[1].body);
 }
+
+// The tools of ai.google.dev/gemini-api/docs/function-calling's examples, so the page's
+// replies (tests/support `gemini_docs_*`) run against their own declarations.
+
+/// Turns the spinning disco ball on or off.
+#[tool]
+fn power_disco_ball(
+    /// Whether to turn the disco ball on or off.
+    power: bool,
+) -> String {
+    format!("disco ball {}", if power { "on" } else { "off" })
+}
+
+/// Play some music matching the specified parameters.
+#[tool]
+fn start_music(
+    /// Whether the music is energetic or not.
+    energetic: bool,
+    /// Whether the music is loud or not.
+    loud: bool,
+) -> String {
+    format!("music energetic={energetic} loud={loud}")
+}
+
+/// Dim the lights.
+#[tool]
+fn dim_lights(
+    /// The brightness of the lights, 0.0 is off, 1.0 is full.
+    brightness: f64,
+) -> String {
+    format!("lights at {brightness}")
+}
+
+/// Schedules a meeting with specified attendees at a given time and date.
+#[tool]
+fn schedule_meeting(
+    /// List of people attending the meeting.
+    attendees: Vec<String>,
+    /// Date of the meeting (e.g., '2024-07-29').
+    date: String,
+    /// Time of the meeting (e.g., '15:00').
+    time: String,
+    /// The subject or topic of the meeting.
+    topic: String,
+) -> String {
+    format!(
+        "{topic} with {} on {date} at {time}",
+        attendees.join(" and ")
+    )
+}
+
+#[tokio::test]
+async fn gemini_documented_examples_run_through_the_loop() {
+    let upstream = Upstream::start([
+        Scripted::json(gemini_docs_party_calls()),
+        Scripted::json(gemini_text("Let's party!")),
+        Scripted::json(gemini_docs_meeting_call()),
+        Scripted::json(gemini_text("Booked.")),
+    ]);
+    let registry = Registry::builder()
+        .without_inventory()
+        .register(power_disco_ball::TOOL)
+        .register(start_music::TOOL)
+        .register(dim_lights::TOOL)
+        .register(schedule_meeting::TOOL)
+        .build()
+        .unwrap();
+    let model = Gemini::new(format!("{}/v1beta", upstream.url()), "gemini-scripted");
+    let mut agent = Agent::new(model, registry);
+    let party = agent.run("Turn this place into a party!").await.unwrap();
+    assert_eq!(party.text, "Let's party!");
+    assert_eq!(party.calls, 3);
+    let meeting = agent
+        .run("Schedule a meeting with Bob and Alice for 03/14/2025 at 10:00 AM about the Q3 planning.")
+        .await
+        .unwrap();
+    assert_eq!(meeting.text, "Booked.");
+
+    let requests = upstream.requests();
+    assert_eq!(requests.len(), 4);
+    // The party: the model's content goes back as it came, then one user content answering
+    // the three calls in their order, each by its name.
+    let contents = requests[1].body["contents"].as_array().unwrap();
+    assert_eq!(
+        contents[1],
+        gemini_docs_party_calls()["candidates"][0]["content"]
+    );
+    let responses: Vec<(&str, &str)> = contents[2]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let r = &p["functionResponse"];
+            (
+                r["name"].as_str().unwrap(),
+                r["response"]["output"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        responses,
+        [
+            ("power_disco_ball", "disco ball on"),
+            ("start_music", "music energetic=true loud=true"),
+            ("dim_lights", "lights at 0.5"),
+        ]
+    );
+    assert_eq!(contents[2]["role"], "user");
+    // The meeting, in the same conversation: every earlier turn is still there.
+    let contents = requests[3].body["contents"].as_array().unwrap();
+    assert_eq!(contents.len(), 7);
+    let answer = &contents[6]["parts"][0]["functionResponse"];
+    assert_eq!(answer["name"], "schedule_meeting");
+    assert_eq!(
+        answer["response"]["output"],
+        "Q3 planning with Bob and Alice on 2025-03-14 at 10:00"
+    );
+    let declared: Vec<&str> = requests[0].body["tools"][0]["functionDeclarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(declared.len(), 4, "{declared:?}");
+}

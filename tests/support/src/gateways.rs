@@ -1,6 +1,5 @@
 //! The real gateways the agent tests run between the transports and the scripted upstream:
-//! TensorZero's embedded HTTP gateway and LiteLLM's proxy (`.venv-gateways/`), and Prism
-//! (`.test-clients/`), validating every OpenAI request against the official OpenAPI spec.
+//! TensorZero's embedded HTTP gateway and LiteLLM's proxy (`.venv-gateways/`).
 //! `scripts/install-gateways.sh` installs them; the first test that needs them runs it when
 //! something is missing.
 
@@ -19,8 +18,6 @@ pub struct Gateways {
     pub python: PathBuf,
     /// `.venv-gateways/bin/litellm`.
     pub litellm: PathBuf,
-    /// Prism's CLI.
-    pub prism: PathBuf,
 }
 
 /// The installed gateways; installs them first when one is missing (once per test binary).
@@ -34,10 +31,9 @@ pub fn gateways() -> &'static Gateways {
         let gateways = Gateways {
             python: root.join(".venv-gateways/bin/python"),
             litellm: root.join(".venv-gateways/bin/litellm"),
-            prism: root.join(".test-clients/node_modules/.bin/prism"),
             root,
         };
-        let installed = [&gateways.python, &gateways.litellm, &gateways.prism]
+        let installed = [&gateways.python, &gateways.litellm]
             .iter()
             .all(|path| path.exists());
         if !installed {
@@ -60,6 +56,8 @@ pub struct Gateway {
     child: Child,
     /// Held open: the TensorZero script serves until its stdin closes.
     _stdin: Option<ChildStdin>,
+    /// The folder holding the gateway's config, removed when the gateway is dropped.
+    _config: Option<tempfile::TempDir>,
     /// Where clients send requests.
     pub url: String,
     /// What it printed on stderr so far is read on a thread; kept for failure messages.
@@ -114,6 +112,7 @@ pub fn tensorzero(upstream_v1: &str) -> Gateway {
     let mut gateway = Gateway {
         child,
         _stdin: stdin,
+        _config: None,
         url,
         stderr,
     };
@@ -123,6 +122,61 @@ pub fn tensorzero(upstream_v1: &str) -> Gateway {
         let status = gateway.child.try_wait();
         panic!(
             "TensorZero's gateway did not start ({status:?}): {}",
+            gateway.stderr()
+        );
+    }
+    gateway
+}
+
+/// LiteLLM's proxy config: one model, `scripted`, sent to the upstream as an OpenAI-compatible
+/// model (`openai/` prefix), so the proxy translates between the protocols.
+const LITELLM_CONFIG: &str = "model_list:
+  - model_name: scripted
+    litellm_params:
+      model: openai/scripted
+      api_base: {upstream}
+      api_key: not-used
+";
+
+/// Starts LiteLLM's proxy with one model, `scripted`, routed to `upstream_v1` (an
+/// OpenAI-compatible base URL). Its URL is `http://127.0.0.1:N/v1`, where the proxy serves
+/// Anthropic's Messages API (`/v1/messages`) next to OpenAI's.
+///
+/// It runs offline: `LITELLM_LOCAL_MODEL_COST_MAP` makes it read the model price list it
+/// ships instead of downloading it, and telemetry is off.
+pub fn litellm(upstream_v1: &str) -> Gateway {
+    let gateways = gateways();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let config = dir.path().join("config.yaml");
+    std::fs::write(&config, LITELLM_CONFIG.replace("{upstream}", upstream_v1))
+        .expect("the config is written");
+    let port = free_port();
+    let mut child = Command::new(&gateways.litellm)
+        .arg("--config")
+        .arg(&config)
+        .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+        .args(["--telemetry", "False"])
+        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        .env("LITELLM_LOG", "ERROR")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("LiteLLM's proxy starts");
+    let stderr = drain_stderr(&mut child);
+    let mut gateway = Gateway {
+        child,
+        _stdin: None,
+        _config: Some(dir),
+        url: format!("http://127.0.0.1:{port}/v1"),
+        stderr,
+    };
+    // Uvicorn listens once the proxy has loaded its config.
+    if !wait_for_port(port, Duration::from_secs(120)) {
+        let status = gateway.child.try_wait();
+        panic!(
+            "LiteLLM's proxy did not listen on {port} within 120 s ({status:?}): {}",
             gateway.stderr()
         );
     }

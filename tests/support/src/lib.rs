@@ -7,6 +7,7 @@
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
 //! - [`memory`]: this process's peak and resident memory (Linux);
+//! - [`openapi`]: OpenAI's official OpenAPI spec, checking OpenAI request bodies;
 //! - [`upstream`] and [`replies`]: the scripted upstream, the fixture at the far end of the
 //!   agent tests, and the provider-shaped replies it sends.
 
@@ -21,6 +22,7 @@ pub mod big_json;
 pub mod gateways;
 pub mod mcp_clients;
 pub mod memory;
+pub mod openapi;
 pub mod replies;
 pub mod rules;
 pub mod stdin;

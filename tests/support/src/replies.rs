@@ -220,3 +220,35 @@ pub fn gemini_call_events(name: &str, args: Value) -> Vec<Value> {
                "modelVersion": "scripted"}),
     ]
 }
+
+/// Gemini, the parallel example of ai.google.dev/gemini-api/docs/function-calling ("Parallel
+/// function calling", the party prompt): three `functionCall` parts in one model content,
+/// the first carrying the turn's `thoughtSignature`, as the page on thought signatures
+/// (ai.google.dev/gemini-api/docs/thought-signatures) says parallel calls do.
+pub fn gemini_docs_party_calls() -> Value {
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": "power_disco_ball", "args": {"power": true}},
+             "thoughtSignature": "CiwBVKhc7party"},
+            {"functionCall": {"name": "start_music", "args": {"energetic": true, "loud": true}}},
+            {"functionCall": {"name": "dim_lights", "args": {"brightness": 0.5}}}
+        ]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 120, "candidatesTokenCount": 30, "totalTokenCount": 150},
+        "modelVersion": "scripted"
+    })
+}
+
+/// Gemini, the meeting example of the same page: `schedule_meeting` with the arguments the
+/// page shows for "Schedule a meeting with Bob and Alice for 03/14/2025 at 10:00 AM about the
+/// Q3 planning."
+pub fn gemini_docs_meeting_call() -> Value {
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": "schedule_meeting", "args": {
+                "attendees": ["Bob", "Alice"], "date": "2025-03-14", "time": "10:00",
+                "topic": "Q3 planning"}}}
+        ]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 80, "candidatesTokenCount": 20, "totalTokenCount": 100},
+        "modelVersion": "scripted"
+    })
+}

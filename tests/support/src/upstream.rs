@@ -5,6 +5,11 @@
 //! as server-sent events) and records every request, so a test can check what the transport
 //! sent. Everything between it and the agent (gateways, Prism, the transports) is real.
 //!
+//! Every Chat Completions and Responses request body is checked against OpenAI's official
+//! OpenAPI spec ([`crate::openapi`]), every Gemini one against the API reference's rules
+//! ([`crate::rules::gemini_request`]): a body that breaks them is answered with HTTP 400 and
+//! the violations, as the API would, and dropping the upstream then fails the test.
+//!
 //! It runs on its own thread and runtime, so a test may block (on a child process, say)
 //! while a gateway calls it.
 
@@ -98,6 +103,8 @@ impl Recorded {
 struct Shared {
     script: VecDeque<Scripted>,
     requests: Vec<Recorded>,
+    /// Requests the spec or the rules reject: the path and what is wrong.
+    violations: Vec<(String, Vec<String>)>,
 }
 
 /// The running fixture. Dropping it stops it.
@@ -113,6 +120,7 @@ impl Upstream {
         let shared = Arc::new(Mutex::new(Shared {
             script: script.into_iter().collect(),
             requests: Vec::new(),
+            violations: Vec::new(),
         }));
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
         listener.set_nonblocking(true).expect("nonblocking");
@@ -175,6 +183,12 @@ impl Upstream {
     pub fn remaining(&self) -> usize {
         self.shared.lock().expect("not poisoned").script.len()
     }
+
+    /// Takes the spec violations seen so far (path, what is wrong), for a test that sends a
+    /// bad body on purpose; those left at drop fail the test.
+    pub fn take_violations(&self) -> Vec<(String, Vec<String>)> {
+        std::mem::take(&mut self.shared.lock().expect("not poisoned").violations)
+    }
 }
 
 impl Drop for Upstream {
@@ -182,18 +196,58 @@ impl Drop for Upstream {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+        if std::thread::panicking() {
+            return;
+        }
+        let violations = self.take_violations();
+        assert!(
+            violations.is_empty(),
+            "request bodies that OpenAI's OpenAPI spec rejects: {violations:#?}"
+        );
     }
 }
 
 /// Reads one request, records it, sends the next scripted reply, closes.
+/// What the body breaks, and what it was checked against: OpenAI's OpenAPI spec for Chat
+/// Completions and Responses, the Gemini API reference's rules for `generateContent`.
+fn check_body(path: &str, body: &Value) -> Option<(&'static str, Vec<String>)> {
+    let found = if path.contains(":generateContent") || path.contains(":streamGenerateContent") {
+        (
+            "the Gemini API reference",
+            crate::rules::gemini_request::check_request(body),
+        )
+    } else {
+        (
+            "openai-openapi.yaml",
+            crate::openapi::violations(path, body)?,
+        )
+    };
+    Some(found).filter(|(_, violations)| !violations.is_empty())
+}
+
 async fn serve(mut socket: TcpStream, shared: Arc<Mutex<Shared>>) {
     let Some(request) = read_request(&mut socket).await else {
         return;
     };
+    let violations = check_body(&request.path, &request.body);
     let reply = {
         let mut shared = shared.lock().expect("not poisoned");
+        let path = request.path.clone();
         shared.requests.push(request);
-        shared.script.pop_front()
+        match violations {
+            Some((against, violations)) => {
+                let message = format!(
+                    "the request body violates {against}: {}",
+                    violations.join("; ")
+                );
+                shared.violations.push((path, violations));
+                Some(Scripted::status(
+                    400,
+                    serde_json::json!({"error": {"message": message, "type": "invalid_request_error"}}),
+                ))
+            }
+            None => shared.script.pop_front(),
+        }
     };
     let reply = reply.unwrap_or_else(|| {
         Scripted::status(

@@ -7,6 +7,7 @@
 pub mod anthropic;
 pub mod common;
 pub mod gemini;
+pub mod gemini_request;
 pub mod mcp;
 pub mod openai;
 
