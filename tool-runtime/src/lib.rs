@@ -25,8 +25,11 @@
 //! The root holds what a normal program writes; everything else lives in its module:
 //! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
-//! provider), [`output`], [`approval`], [`inject`], [`notify`], [`registry`], [`spec`] and,
-//! with the `mcp` feature, `mcp`. The workspace's `docs/` has a guide for each;
+//! provider), [`output`], [`approval`], [`inject`], [`notify`], [`registry`], [`spec`];
+//! with the `mcp` feature, `mcp` (serve a registry, import a server's tools); with the
+//! `agent` feature, `agent` (the model in the loop: `Agent` and HTTP transports for OpenAI
+//! Chat Completions and Responses, Anthropic and Gemini). The workspace's `docs/` has a guide
+//! for each;
 //! `docs/how-tool-calls-work.md` follows one call through every stage.
 #![warn(missing_docs)]
 
@@ -56,6 +59,9 @@ mod guide_doctests {
     struct Mcp;
     #[doc = include_str!("../../docs/cli.md")]
     struct Cli;
+    #[cfg(feature = "agent")]
+    #[doc = include_str!("../../docs/agent.md")]
+    struct AgentGuide;
 }
 
 #[cfg(feature = "agent")]
