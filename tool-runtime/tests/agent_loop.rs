@@ -468,6 +468,37 @@ async fn a_body_the_openai_spec_rejects_is_caught_by_the_upstream() {
 }
 
 #[tokio::test]
+async fn a_reply_over_the_byte_limit_is_too_large_whole_or_streamed() {
+    let big = "x".repeat(200_000);
+    let upstream = Upstream::start([
+        Scripted::json(chat_text(&big)),
+        Scripted::sse(chat_text_chunks(&big, &big)),
+    ]);
+    let mut agent = Agent::new(model(&upstream).max_reply_bytes(50_000), registry());
+    let whole = agent.run("hi").await.unwrap_err();
+    assert!(
+        matches!(
+            whole,
+            AgentError::Model(ModelError::TooLarge { limit: 50_000 })
+        ),
+        "{whole:?}"
+    );
+    let streamed: Vec<_> = agent.stream("hi").collect().await;
+    assert!(
+        matches!(
+            streamed.last(),
+            Some(Err(AgentError::Model(ModelError::TooLarge {
+                limit: 50_000
+            })))
+        ),
+        "{:?}",
+        streamed.last()
+    );
+    // Nothing of either reply joined the conversation: the two prompts only.
+    assert_eq!(agent.messages().len(), 2, "{:?}", agent.messages());
+}
+
+#[tokio::test]
 async fn a_missing_named_key_variable_is_an_error_before_any_request() {
     let upstream = Upstream::start([Scripted::json(chat_text("ok"))]);
     let model = model(&upstream).api_key_env("TOOL_RUNTIME_TEST_NO_SUCH_KEY");
