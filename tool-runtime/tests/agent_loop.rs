@@ -499,6 +499,16 @@ async fn a_reply_over_the_byte_limit_is_too_large_whole_or_streamed() {
 }
 
 #[tokio::test]
+async fn a_base_url_that_is_not_a_url_is_a_config_error() {
+    let model = OpenAiChat::new("127.0.0.1:8000/v1 (no scheme)", "m");
+    let failure = Agent::new(model, registry()).run("hi").await.unwrap_err();
+    assert!(
+        matches!(&failure, AgentError::Model(ModelError::Config(why)) if why.contains("is not a URL")),
+        "{failure:?}"
+    );
+}
+
+#[tokio::test]
 async fn a_missing_named_key_variable_is_an_error_before_any_request() {
     let upstream = Upstream::start([Scripted::json(chat_text("ok"))]);
     let model = model(&upstream).api_key_env("TOOL_RUNTIME_TEST_NO_SUCH_KEY");

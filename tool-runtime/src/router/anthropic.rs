@@ -35,9 +35,9 @@ pub fn anthropic(output: &Value) -> Result<Routed, RouteError> {
     for (i, block) in content.iter().enumerate() {
         let at = format!("/content/{i}");
         let block = READ.object(Some(block), &at)?;
-        match READ.string(block.get("type"), &format!("{at}/type"))? {
+        match READ.string(block.get("type"), format_args!("{at}/type"))? {
             Some("text") => {
-                if let Some(text) = READ.string(block.get("text"), &format!("{at}/text"))? {
+                if let Some(text) = READ.string(block.get("text"), format_args!("{at}/text"))? {
                     routed.text.push_str(text);
                 }
             }
@@ -63,9 +63,9 @@ pub(crate) fn tool_use(
 ) -> Result<ToolCall, RouteError> {
     // An empty id is no id: the result could not quote it (found by fuzzing).
     let id = READ
-        .string(block.get("id"), &format!("{at}/id"))?
+        .string(block.get("id"), format_args!("{at}/id"))?
         .filter(|id| !id.is_empty());
-    let name = READ.string(block.get("name"), &format!("{at}/name"))?;
+    let name = READ.string(block.get("name"), format_args!("{at}/name"))?;
     Ok(ToolCall {
         id: id.map_or_else(|| format!("toolu_{position}"), str::to_owned),
         name: name.unwrap_or_default().to_owned(),

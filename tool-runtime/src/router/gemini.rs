@@ -73,11 +73,11 @@ pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
             let at = format!("{at}/functionCall");
             let call = READ.object(Some(call), &at)?;
             let name = READ
-                .string(call.get("name"), &format!("{at}/name"))?
+                .string(call.get("name"), format_args!("{at}/name"))?
                 .unwrap_or_default();
             // An empty id is no id: the result could not quote it (found by fuzzing).
             let id = READ
-                .string(call.get("id"), &format!("{at}/id"))?
+                .string(call.get("id"), format_args!("{at}/id"))?
                 .filter(|id| !id.is_empty());
             let n = routed.calls.len();
             routed.calls.push(ToolCall {
@@ -87,7 +87,7 @@ pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
                 passthrough: shape::passthrough(part, &["functionCall"]),
             });
         } else if part.get("thought").and_then(Value::as_bool) != Some(true) {
-            if let Some(text) = READ.string(part.get("text"), &format!("{at}/text"))? {
+            if let Some(text) = READ.string(part.get("text"), format_args!("{at}/text"))? {
                 routed.text.push_str(text);
             }
         }

@@ -47,7 +47,7 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
     let mut routed = Routed::new(Provider::OpenAiChat);
     shape::text_content(message.get("content"), &["text"], &mut routed.text);
     if routed.text.is_empty() {
-        if let Some(refusal) = READ.string(message.get("refusal"), &format!("{at}/refusal"))? {
+        if let Some(refusal) = READ.string(message.get("refusal"), format_args!("{at}/refusal"))? {
             routed.text.push_str(refusal);
         }
     }
@@ -71,12 +71,12 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
         let at = format!("{pointer}/{i}");
         let item = READ.object(Some(item), &at)?;
         let id = READ
-            .string(item.get("id"), &format!("{at}/id"))?
+            .string(item.get("id"), format_args!("{at}/id"))?
             // An empty id is no id: the result could not quote it (found by fuzzing).
             .filter(|id| !id.is_empty())
             .map_or_else(|| format!("call_{i}"), str::to_owned);
         let kind = READ
-            .string(item.get("type"), &format!("{at}/type"))?
+            .string(item.get("type"), format_args!("{at}/type"))?
             .unwrap_or("function");
         if kind != "function" {
             let name = item
@@ -90,9 +90,9 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
             });
             continue;
         }
-        let function = READ.object(item.get("function"), &format!("{at}/function"))?;
+        let function = READ.object(item.get("function"), format_args!("{at}/function"))?;
         let name = READ
-            .string(function.get("name"), &format!("{at}/function/name"))?
+            .string(function.get("name"), format_args!("{at}/function/name"))?
             .unwrap_or_default();
         routed.calls.push(ToolCall {
             id,

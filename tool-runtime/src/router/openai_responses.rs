@@ -47,10 +47,10 @@ pub(crate) fn read_item(
     position: usize,
     routed: &mut Routed,
 ) -> Result<(), RouteError> {
-    let kind = READ.string(item.get("type"), &format!("{at}/type"))?;
+    let kind = READ.string(item.get("type"), format_args!("{at}/type"))?;
     match kind {
         Some("message") => {
-            for part in READ.array(item.get("content"), &format!("{at}/content"))? {
+            for part in READ.array(item.get("content"), format_args!("{at}/content"))? {
                 match part.get("type").and_then(Value::as_str) {
                     Some("output_text") => push_str(&mut routed.text, part.get("text")),
                     Some("refusal") => push_str(&mut routed.text, part.get("refusal")),
@@ -85,10 +85,10 @@ pub(crate) fn function_call(
     at: &str,
     position: usize,
 ) -> Result<ToolCall, RouteError> {
-    let call_id = READ.string(item.get("call_id"), &format!("{at}/call_id"))?;
-    let item_id = READ.string(item.get("id"), &format!("{at}/id"))?;
+    let call_id = READ.string(item.get("call_id"), format_args!("{at}/call_id"))?;
+    let item_id = READ.string(item.get("id"), format_args!("{at}/id"))?;
     let name = READ
-        .string(item.get("name"), &format!("{at}/name"))?
+        .string(item.get("name"), format_args!("{at}/name"))?
         .unwrap_or_default();
     Ok(ToolCall {
         // An empty id is no id: the result could not quote it (found by fuzzing).

@@ -1,9 +1,12 @@
 //! Reading a provider's JSON with errors that say where it went wrong: each reader knows the
-//! provider it reads for and takes the JSON pointer of the value it is given.
+//! provider it reads for and takes the JSON pointer of the value it is given. The pointer is
+//! anything `Display` (`format_args!` at the call sites), so it is written out only when
+//! there is an error to report: routing a good reply allocates no pointers.
 
 use super::RouteError;
 use crate::Provider;
 use serde_json::{Map, Value};
+use std::fmt::Display;
 
 /// Reads one provider's output.
 #[derive(Clone, Copy)]
@@ -14,23 +17,28 @@ impl Reader {
     pub(super) fn object<'a>(
         self,
         value: Option<&'a Value>,
-        pointer: &str,
+        pointer: impl Display,
     ) -> Result<&'a Map<String, Value>, RouteError> {
         value
             .and_then(Value::as_object)
-            .ok_or_else(|| RouteError::shape(self.0, pointer, "an object", value))
+            .ok_or_else(|| RouteError::shape(self.0, &pointer.to_string(), "an object", value))
     }
 
     /// The value as an array; missing or `null` is an empty one (providers omit empty lists).
     pub(super) fn array<'a>(
         self,
         value: Option<&'a Value>,
-        pointer: &str,
+        pointer: impl Display,
     ) -> Result<&'a [Value], RouteError> {
         match value {
             None | Some(Value::Null) => Ok(&[]),
             Some(Value::Array(items)) => Ok(items),
-            Some(other) => Err(RouteError::shape(self.0, pointer, "an array", Some(other))),
+            Some(other) => Err(RouteError::shape(
+                self.0,
+                &pointer.to_string(),
+                "an array",
+                Some(other),
+            )),
         }
     }
 
@@ -38,12 +46,17 @@ impl Reader {
     pub(super) fn string<'a>(
         self,
         value: Option<&'a Value>,
-        pointer: &str,
+        pointer: impl Display,
     ) -> Result<Option<&'a str>, RouteError> {
         match value {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(text)) => Ok(Some(text)),
-            Some(other) => Err(RouteError::shape(self.0, pointer, "a string", Some(other))),
+            Some(other) => Err(RouteError::shape(
+                self.0,
+                &pointer.to_string(),
+                "a string",
+                Some(other),
+            )),
         }
     }
 }

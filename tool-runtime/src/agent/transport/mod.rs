@@ -187,10 +187,10 @@ pub(crate) async fn send<W: Wire>(
     wire: &W,
     request: &ModelRequest<'_>,
 ) -> Result<ModelReply, ModelError> {
-    let url = wire.url(false);
+    let url = wire.http().parsed_url(false, || wire.url(false))?;
     let body = wire.body(request, false);
-    let response = wire.http().post(&url, W::AUTH, W::HEADERS, body).await?;
-    W::whole(&wire.http().read_json(&url, response).await?)
+    let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
+    W::whole(&wire.http().read_json(url.as_str(), response).await?)
 }
 
 /// One request, streamed when the transport and the server allow it.
@@ -204,16 +204,16 @@ pub(crate) async fn send_streaming<W: Wire>(
         replay(&reply, on_delta);
         return Ok(reply);
     }
-    let url = wire.url(true);
+    let url = wire.http().parsed_url(true, || wire.url(true))?;
     let body = wire.body(request, true);
-    let response = wire.http().post(&url, W::AUTH, W::HEADERS, body).await?;
+    let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
     if !is_event_stream(&response) {
         // A server that ignores `stream` answers whole: read it as such.
-        let reply = W::whole(&wire.http().read_json(&url, response).await?)?;
+        let reply = W::whole(&wire.http().read_json(url.as_str(), response).await?)?;
         replay(&reply, on_delta);
         return Ok(reply);
     }
-    wire.events(&url, response, on_delta).await
+    wire.events(url.as_str(), response, on_delta).await
 }
 
 /// Replays a whole reply as the deltas a stream of it would have given.

@@ -66,7 +66,7 @@ impl Http {
     /// retrying what [`ModelError::is_retryable`] allows, at most `max_retries` times.
     pub(crate) async fn post(
         &self,
-        url: &str,
+        url: &reqwest::Url,
         auth: Auth,
         fixed_headers: &[(&str, &str)],
         body: Vec<u8>,
@@ -77,7 +77,7 @@ impl Http {
         let mut attempt = 0;
         loop {
             let mut request = client
-                .post(url)
+                .post(url.clone())
                 .header("content-type", "application/json")
                 .body(body.clone());
             if let Some(key) = &key {
@@ -95,7 +95,7 @@ impl Http {
             let error = match request.send().await {
                 Ok(response) if response.status().is_success() => return Ok(response),
                 Ok(response) => http_error(response).await,
-                Err(error) => self.transport_error(url, error),
+                Err(error) => self.transport_error(url.as_str(), error),
             };
             let wait = match &error {
                 ModelError::Http {
@@ -107,7 +107,7 @@ impl Http {
             if attempt >= self.max_retries || !error.is_retryable() || wait > self.max_retry_wait {
                 return Err(error);
             }
-            tracing::debug!(url, attempt, ?wait, error = %error, "retrying the model request");
+            tracing::debug!(url = url.as_str(), attempt, ?wait, error = %error, "retrying the model request");
             tokio::time::sleep(wait).await;
             attempt += 1;
         }

@@ -20,6 +20,9 @@ pub(crate) struct Http {
     pub(crate) streaming: bool,
     /// Built at the first request: building one reads the system's root certificates.
     pub(crate) client: OnceLock<reqwest::Client>,
+    /// The request URLs (whole, streamed), parsed at their first use: parsing one costs
+    /// more than the rest of writing a request.
+    pub(crate) urls: [OnceLock<reqwest::Url>; 2],
 }
 
 impl Http {
@@ -45,7 +48,26 @@ impl Http {
             max_reply_bytes: 32 << 20,
             streaming: true,
             client: OnceLock::new(),
+            urls: [OnceLock::new(), OnceLock::new()],
         }
+    }
+
+    /// The URL for whole (`stream: false`) or streamed requests, `make` giving its text the
+    /// first time.
+    pub(crate) fn parsed_url(
+        &self,
+        stream: bool,
+        make: impl FnOnce() -> String,
+    ) -> Result<&reqwest::Url, super::ModelError> {
+        let cell = &self.urls[usize::from(stream)];
+        if let Some(url) = cell.get() {
+            return Ok(url);
+        }
+        let text = make();
+        let url = reqwest::Url::parse(&text).map_err(|e| {
+            super::ModelError::Config(format!("the URL `{text}` is not a URL: {e}"))
+        })?;
+        Ok(cell.get_or_init(|| url))
     }
 
     /// `base_url` followed by `path`.
