@@ -6,10 +6,14 @@
 //! binary runs one path N times for callgrind (`scripts/bench-peers.sh` does both). The tool
 //! is the one of `tests/benches/search_tool.rs`.
 
+pub mod agent_baseline;
+pub mod agent_ours;
+pub mod agent_rig;
 pub mod baseline;
 pub mod ours;
 pub mod peer_rig;
 pub mod peer_rmcp;
+pub mod scripted_server;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
