@@ -87,6 +87,8 @@ pub mod router;
 mod schema;
 pub mod spec;
 mod state;
+#[cfg(feature = "agent")]
+mod tls;
 mod tool;
 
 pub use call::ToolCall;

@@ -191,6 +191,10 @@ impl McpImport {
                     handler.clone().serve(transport).await
                 }
                 Source::Http { url, token } => {
+                    // rmcp builds a reqwest client, which needs a TLS provider when the
+                    // `agent` feature has turned rustls on.
+                    #[cfg(feature = "agent")]
+                    crate::tls::ensure_provider();
                     let mut config =
                         rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
                             url.as_str(),

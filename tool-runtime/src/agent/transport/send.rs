@@ -52,9 +52,7 @@ impl Http {
         if let Some(client) = self.client.get() {
             return Ok(client);
         }
-        // reqwest is built without a default crypto provider (aws-lc-rs is slow to build);
-        // ring is installed as the process default unless the program chose one already.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        crate::tls::ensure_provider();
         let client = reqwest::Client::builder()
             .timeout(self.timeout)
             .build()
