@@ -14,22 +14,22 @@ pub(crate) struct Reader(pub Provider);
 
 impl Reader {
     /// The value as an object.
-    pub(super) fn object<'a>(
+    pub(super) fn object(
         self,
-        value: Option<&'a Value>,
+        value: Option<&Value>,
         pointer: impl Display,
-    ) -> Result<&'a Map<String, Value>, RouteError> {
+    ) -> Result<&Map<String, Value>, RouteError> {
         value
             .and_then(Value::as_object)
             .ok_or_else(|| RouteError::shape(self.0, &pointer.to_string(), "an object", value))
     }
 
     /// The value as an array; missing or `null` is an empty one (providers omit empty lists).
-    pub(super) fn array<'a>(
+    pub(super) fn array(
         self,
-        value: Option<&'a Value>,
+        value: Option<&Value>,
         pointer: impl Display,
-    ) -> Result<&'a [Value], RouteError> {
+    ) -> Result<&[Value], RouteError> {
         match value {
             None | Some(Value::Null) => Ok(&[]),
             Some(Value::Array(items)) => Ok(items),
@@ -43,11 +43,11 @@ impl Reader {
     }
 
     /// The value as a string; missing or `null` is `None`.
-    pub(super) fn string<'a>(
+    pub(super) fn string(
         self,
-        value: Option<&'a Value>,
+        value: Option<&Value>,
         pointer: impl Display,
-    ) -> Result<Option<&'a str>, RouteError> {
+    ) -> Result<Option<&str>, RouteError> {
         match value {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(text)) => Ok(Some(text)),

@@ -145,7 +145,7 @@ impl Accumulate for OpenAiChatStream {
                 let at = format!("{at}/delta");
                 let delta = READ.object(Some(delta), &at)?;
                 for key in ["content", "refusal"] {
-                    if let Some(part) = READ.string(delta.get(key), &format!("{at}/{key}"))? {
+                    if let Some(part) = READ.string(delta.get(key), format_args!("{at}/{key}"))? {
                         text.push_str(part);
                     }
                 }
@@ -159,7 +159,10 @@ impl Accumulate for OpenAiChatStream {
                 }
             }
             finished |= READ
-                .string(choice.get("finish_reason"), &format!("{at}/finish_reason"))?
+                .string(
+                    choice.get("finish_reason"),
+                    format_args!("{at}/finish_reason"),
+                )?
                 .is_some();
         }
 
@@ -208,8 +211,8 @@ fn piece<'a>(item: &'a Value, at: &str) -> Result<Piece<'a>, StreamError> {
             )
         })?),
     };
-    let id = READ.string(item.get("id"), &format!("{at}/id"))?;
-    let kind = READ.string(item.get("type"), &format!("{at}/type"))?;
+    let id = READ.string(item.get("id"), format_args!("{at}/id"))?;
+    let kind = READ.string(item.get("type"), format_args!("{at}/type"))?;
     // A function piece has `function: {name, arguments}`; a custom tool's, `custom: {name, input}`.
     let (inner, text_key) = match (item.get("function"), item.get("custom")) {
         (Some(function), _) if !function.is_null() => (Some(("function", function)), "arguments"),
@@ -220,7 +223,7 @@ fn piece<'a>(item: &'a Value, at: &str) -> Result<Piece<'a>, StreamError> {
     if let Some((key, inner)) = inner {
         let at = format!("{at}/{key}");
         let inner = READ.object(Some(inner), &at)?;
-        name = READ.string(inner.get("name"), &format!("{at}/name"))?;
+        name = READ.string(inner.get("name"), format_args!("{at}/name"))?;
         arguments = match inner.get(text_key) {
             None | Some(Value::Null) => None,
             Some(value) => Some(shape::string_arguments(Some(value))),

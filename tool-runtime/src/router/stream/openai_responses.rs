@@ -164,7 +164,7 @@ impl Accumulate for OpenAiResponsesStream {
                     "arguments"
                 };
                 let piece = READ
-                    .string(top.get(key), &format!("/{key}"))?
+                    .string(top.get(key), format_args!("/{key}"))?
                     .unwrap_or_default();
                 let at = self.call_item(kind, top)?;
                 if let Some(Item::Call {
