@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tool_runtime::approval::{Approval, ApprovalPolicy, ApprovalRequest};
 use tool_runtime::{tool, CancellationToken, ErrorCode, Registry, ToolCall, ToolOutput};
+use tool_test_support::spans::{Capture, Span};
 
 /// Running calls: each parallel call adds 1, each exclusive call adds `EXCLUSIVE`. An exclusive
 /// call that starts while anything runs, or a parallel call that starts during an exclusive
@@ -408,46 +409,6 @@ fn a_timeout_or_parallel_setting_for_an_unknown_tool_is_a_build_error() {
     );
 }
 
-/// A span as captured: its name, and its fields as recorded.
-type CapturedSpan = (String, Vec<(String, String)>);
-
-/// A tracing subscriber that keeps every span's name and fields.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<CapturedSpan>>>);
-
-struct Fields<'a>(&'a mut Vec<(String, String)>);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        self.0.push((
-            field.name().to_owned(),
-            format!("{value:?}").trim_matches('"').to_owned(),
-        ));
-    }
-}
-
-impl tracing::Subscriber for Capture {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        let mut spans = self.0.lock().unwrap();
-        let mut fields = Vec::new();
-        span.record(&mut Fields(&mut fields));
-        spans.push((span.metadata().name().to_owned(), fields));
-        tracing::span::Id::from_u64(spans.len() as u64)
-    }
-    fn record(&self, span: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        let mut spans = self.0.lock().unwrap();
-        let index = span.into_u64() as usize - 1;
-        values.record(&mut Fields(&mut spans[index].1));
-    }
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, _: &tracing::Event<'_>) {}
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
 #[test]
 fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
     let registry = Registry::builder()
@@ -473,20 +434,13 @@ fn each_call_has_an_execute_tool_span_named_after_opentelemetry() {
         registry.call_blocking("peek", r#"{"n": 4}"#);
         registry.call_blocking("no_such_tool", "{}");
     });
-    let spans = capture.0.lock().unwrap();
-    let tool_spans: Vec<&CapturedSpan> = spans
+    let spans = capture.spans();
+    let tool_spans: Vec<&Span> = spans
         .iter()
-        .filter(|(name, _)| name == "execute_tool")
+        .filter(|span| span.name == "execute_tool")
         .collect();
     assert_eq!(tool_spans.len(), 5, "{tool_spans:?}");
-    let field = |span: &CapturedSpan, key: &str| {
-        span.1
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    };
+    let field = |span: &Span, key: &str| span.field(key);
     let ok = tool_spans[0];
     assert_eq!(field(ok, "otel.name"), "execute_tool peek");
     assert_eq!(field(ok, "gen_ai.operation.name"), "execute_tool");

@@ -9,9 +9,9 @@
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
-use tool_test_support::gateways;
+use tool_test_support::gateways::{self, Gateway};
 use tool_test_support::replies::*;
-use tool_test_support::upstream::{Scripted, Upstream};
+use tool_test_support::upstream::{Recorded, Scripted, Upstream};
 
 fn chat(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tool-examples"))
@@ -55,39 +55,37 @@ fn tool_names(body: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// A multi-turn agent run through TensorZero: the call goes out, the tool runs, its result
-/// comes back through the gateway, and the model's answer is printed.
-fn through_tensorzero(stream: bool) {
-    let root = workspace();
-    let (call, answer) = if stream {
-        (
-            Scripted::sse(chat_call_chunks(
-                "c1",
-                "csv_summary",
-                r#"{"path": "sales.csv"}"#,
-                true,
-            )),
+/// The upstream's script for one run: a call to `csv_summary` on `sales.csv`, then the answer,
+/// as server-sent events or whole.
+fn script(stream: bool) -> [Scripted; 2] {
+    let args = r#"{"path": "sales.csv"}"#;
+    if stream {
+        [
+            Scripted::sse(chat_call_chunks("c1", "csv_summary", args, true)),
             Scripted::sse(chat_text_chunks("Sales total ", "42.")),
-        )
+        ]
     } else {
-        (
-            Scripted::json(chat_calls(&[(
-                "c1",
-                "csv_summary",
-                r#"{"path": "sales.csv"}"#,
-            )])),
+        [
+            Scripted::json(chat_calls(&[("c1", "csv_summary", args)])),
             Scripted::json(chat_text("Sales total 42.")),
-        )
-    };
-    let upstream = Upstream::start([call, answer]);
-    let gateway = gateways::tensorzero(&format!("{}/v1", upstream.url()));
+        ]
+    }
+}
+
+/// One `chat --prompt` run with `provider` and `model` through the gateway `start` puts in
+/// front of the scripted upstream: checks the answer, the call shown, and that the real tool's
+/// result reached the upstream in the second request. Returns the upstream's requests.
+fn through(start: fn(&str) -> Gateway, provider: &str, model: &str, stream: bool) -> Vec<Recorded> {
+    let root = workspace();
+    let upstream = Upstream::start(script(stream));
+    let gateway = start(&format!("{}/v1", upstream.url()));
     let mut args = vec![
         "--provider",
-        "openai-chat",
+        provider,
         "--url",
         &gateway.url,
         "--model",
-        "tensorzero::model_name::scripted",
+        model,
         "--prompt",
         "Summarize sales.csv",
     ];
@@ -106,7 +104,6 @@ fn through_tensorzero(stream: bool) {
     let requests = upstream.requests();
     assert_eq!(requests.len(), 2, "two model requests reached the upstream");
     assert!(tool_names(&requests[0].body).contains(&"csv_summary".to_owned()));
-    assert_eq!(requests[0].body["stream"], stream);
     let messages = requests[1].body["messages"].as_array().unwrap();
     let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
     assert_eq!(result["tool_call_id"], "c1");
@@ -114,6 +111,19 @@ fn through_tensorzero(stream: bool) {
         result["content"].to_string().contains("south"),
         "the real tool's result went through the gateway: {result}"
     );
+    requests
+}
+
+/// A multi-turn agent run through TensorZero: the call goes out, the tool runs, its result
+/// comes back through the gateway, and the model's answer is printed.
+fn through_tensorzero(stream: bool) {
+    let requests = through(
+        gateways::tensorzero,
+        "openai-chat",
+        "tensorzero::model_name::scripted",
+        stream,
+    );
+    assert_eq!(requests[0].body["stream"], stream);
 }
 
 #[test]
@@ -130,53 +140,7 @@ fn chat_runs_a_multi_turn_agent_through_tensorzero_whole() {
 /// speaks Anthropic Messages to LiteLLM, which translates each request to Chat Completions for
 /// the upstream and each reply (whole or as events) back to Anthropic's shape.
 fn through_litellm(stream: bool) {
-    let root = workspace();
-    let (call, answer) = if stream {
-        (
-            Scripted::sse(chat_call_chunks(
-                "c1",
-                "csv_summary",
-                r#"{"path": "sales.csv"}"#,
-                true,
-            )),
-            Scripted::sse(chat_text_chunks("Sales total ", "42.")),
-        )
-    } else {
-        (
-            Scripted::json(chat_calls(&[(
-                "c1",
-                "csv_summary",
-                r#"{"path": "sales.csv"}"#,
-            )])),
-            Scripted::json(chat_text("Sales total 42.")),
-        )
-    };
-    let upstream = Upstream::start([call, answer]);
-    let gateway = gateways::litellm(&format!("{}/v1", upstream.url()));
-    let mut args = vec![
-        "--provider",
-        "anthropic",
-        "--url",
-        &gateway.url,
-        "--model",
-        "scripted",
-        "--prompt",
-        "Summarize sales.csv",
-    ];
-    if !stream {
-        args.push("--no-stream");
-    }
-    let out = chat(root.path(), &args);
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert!(
-        out.status.success(),
-        "{stdout}\n{stderr}\ngateway:\n{}",
-        gateway.stderr()
-    );
-    assert!(stdout.contains("Sales total 42."), "{stdout}");
-    assert!(stderr.contains("← csv_summary"), "{stderr}");
-    let requests = upstream.requests();
-    assert_eq!(requests.len(), 2, "two model requests reached the upstream");
+    let requests = through(gateways::litellm, "anthropic", "scripted", stream);
     assert!(requests[0].path.ends_with("/chat/completions"));
     if stream {
         assert_eq!(
@@ -184,16 +148,9 @@ fn through_litellm(stream: bool) {
             "LiteLLM streams from upstream too"
         );
     }
-    assert!(tool_names(&requests[0].body).contains(&"csv_summary".to_owned()));
     let messages = requests[1].body["messages"].as_array().unwrap();
     let asked = messages.iter().find(|m| m["role"] == "assistant").unwrap();
     assert_eq!(asked["tool_calls"][0]["id"], "c1");
-    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
-    assert_eq!(result["tool_call_id"], "c1");
-    assert!(
-        result["content"].to_string().contains("south"),
-        "the real tool's result went through the proxy: {result}"
-    );
 }
 
 #[test]

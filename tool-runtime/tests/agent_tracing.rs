@@ -6,92 +6,16 @@
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::{Arc, Mutex};
 use tool_runtime::agent::{Agent, OpenAiChat};
 use tool_runtime::{tool, Registry};
 use tool_test_support::replies::*;
+use tool_test_support::spans::Capture;
 use tool_test_support::upstream::{Scripted, Upstream};
 
 /// Add two numbers.
 #[tool(read_only)]
 async fn add(a: i64, b: i64) -> i64 {
     a + b
-}
-
-/// A span as captured: its name, its parent's index, its fields as recorded.
-#[derive(Debug)]
-struct Span {
-    name: String,
-    parent: Option<usize>,
-    fields: Vec<(String, String)>,
-}
-
-impl Span {
-    fn field(&self, key: &str) -> String {
-        self.fields
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    }
-}
-
-/// A subscriber that keeps every span with its parent (the explicit one, or the span entered
-/// when it was made: the test runs on one thread).
-#[derive(Clone, Default)]
-struct Capture {
-    spans: Arc<Mutex<Vec<Span>>>,
-    entered: Arc<Mutex<Vec<usize>>>,
-}
-
-struct Fields<'a>(&'a mut Vec<(String, String)>);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        self.0.push((
-            field.name().to_owned(),
-            format!("{value:?}").trim_matches('"').to_owned(),
-        ));
-    }
-}
-
-impl tracing::Subscriber for Capture {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        let parent = match span.parent() {
-            Some(id) => Some(id.into_u64() as usize - 1),
-            None if span.is_contextual() => self.entered.lock().unwrap().last().copied(),
-            None => None,
-        };
-        let mut fields = Vec::new();
-        span.record(&mut Fields(&mut fields));
-        let mut spans = self.spans.lock().unwrap();
-        spans.push(Span {
-            name: span.metadata().name().to_owned(),
-            parent,
-            fields,
-        });
-        tracing::span::Id::from_u64(spans.len() as u64)
-    }
-    fn record(&self, span: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        let mut spans = self.spans.lock().unwrap();
-        let index = span.into_u64() as usize - 1;
-        values.record(&mut Fields(&mut spans[index].fields));
-    }
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, _: &tracing::Event<'_>) {}
-    fn enter(&self, span: &tracing::span::Id) {
-        self.entered
-            .lock()
-            .unwrap()
-            .push(span.into_u64() as usize - 1);
-    }
-    fn exit(&self, _: &tracing::span::Id) {
-        self.entered.lock().unwrap().pop();
-    }
 }
 
 #[test]
@@ -117,7 +41,7 @@ fn a_run_is_an_invoke_agent_span_holding_its_chat_and_execute_tool_spans() {
     });
     assert_eq!(reply.text, "42.");
 
-    let spans = capture.spans.lock().unwrap();
+    let spans = capture.spans();
     let find = |name: &str| -> Vec<usize> {
         (0..spans.len())
             .filter(|&i| spans[i].name == name)

@@ -3,11 +3,12 @@
 //! - [`attacks`]: the attack corpus (`tests/attacks/`), loaded and checked;
 //! - [`rules`]: each provider's documented rules for tool definitions, as checkers;
 //! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
-//! - [`gateways`]: TensorZero's gateway, LiteLLM's proxy and Prism, installed on first use;
+//! - [`gateways`]: TensorZero's gateway and LiteLLM's proxy, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
 //! - [`memory`]: this process's peak and resident memory (Linux);
 //! - [`openapi`]: OpenAI's official OpenAPI spec, checking OpenAI request bodies;
+//! - [`spans`]: a tracing subscriber keeping every span, for tests of the spans a run makes;
 //! - [`upstream`] and [`replies`]: the scripted upstream, the fixture at the far end of the
 //!   agent tests, and the provider-shaped replies it sends.
 
@@ -25,5 +26,6 @@ pub mod memory;
 pub mod openapi;
 pub mod replies;
 pub mod rules;
+pub mod spans;
 pub mod stdin;
 pub mod upstream;

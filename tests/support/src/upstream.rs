@@ -3,7 +3,7 @@
 //! answers each request with the next reply of its script (replies written after the
 //! providers' documentation: tool calls, parallel calls, a bad call, a final answer, whole or
 //! as server-sent events) and records every request, so a test can check what the transport
-//! sent. Everything between it and the agent (gateways, Prism, the transports) is real.
+//! sent. Everything between it and the agent (gateways, the transports) is real.
 //!
 //! Every Chat Completions and Responses request body is checked against OpenAI's official
 //! OpenAPI spec ([`crate::openapi`]), every Gemini one against the API reference's rules
@@ -202,12 +202,11 @@ impl Drop for Upstream {
         let violations = self.take_violations();
         assert!(
             violations.is_empty(),
-            "request bodies that OpenAI's OpenAPI spec rejects: {violations:#?}"
+            "request bodies the OpenAI spec or the Gemini rules reject: {violations:#?}"
         );
     }
 }
 
-/// Reads one request, records it, sends the next scripted reply, closes.
 /// What the body breaks, and what it was checked against: OpenAI's OpenAPI spec for Chat
 /// Completions and Responses, the Gemini API reference's rules for `generateContent`.
 fn check_body(path: &str, body: &Value) -> Option<(&'static str, Vec<String>)> {
@@ -225,6 +224,7 @@ fn check_body(path: &str, body: &Value) -> Option<(&'static str, Vec<String>)> {
     Some(found).filter(|(_, violations)| !violations.is_empty())
 }
 
+/// Reads one request, records it, sends the next scripted reply, closes.
 async fn serve(mut socket: TcpStream, shared: Arc<Mutex<Shared>>) {
     let Some(request) = read_request(&mut socket).await else {
         return;
