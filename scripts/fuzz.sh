@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift || true
-all_targets=(text router stream_openai_chat stream_anthropic stream_responses repair pipeline export)
+all_targets=(text router stream_openai_chat stream_anthropic stream_responses stream_tensorzero repair pipeline export)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 sanitizer="${FUZZ_SANITIZER:-address}"
 export RUSTC_BOOTSTRAP=1
@@ -64,9 +64,10 @@ for i, text in enumerate(texts):
         put("text", f"{i}-{fmt}", bytes([fmt, (i * 37 + fmt) % 256]) + text.encode())
 
 # Providers: whole responses for the router, event streams for the accumulators.
-selector = {"openai_chat": 1, "openai_responses": 2, "anthropic": 3, "gemini": 4}
+selector = {"openai_chat": 1, "openai_responses": 2, "anthropic": 3, "gemini": 4,
+            "tensorzero": 5}
 stream_target = {"openai_chat": "stream_openai_chat", "openai_responses": "stream_responses",
-                 "anthropic": "stream_anthropic"}
+                 "anthropic": "stream_anthropic", "tensorzero": "stream_tensorzero"}
 for path in sorted(glob.glob("tool-runtime/tests/fixtures/providers/*/*")):
     provider = os.path.basename(os.path.dirname(path))
     name = provider + "-" + os.path.basename(path)

@@ -176,7 +176,8 @@ pub fn provider_format(byte: u8) -> Option<Provider> {
         Some(Provider::OpenAiResponses),
         Some(Provider::Anthropic),
         Some(Provider::Gemini),
-    ][usize::from(byte) % 5]
+        Some(Provider::TensorZero),
+    ][usize::from(byte) % 6]
 }
 
 /// Routes `text` as `provider`, or as whichever provider it looks like (`None`).

@@ -12,7 +12,7 @@ mod checks;
 
 use std::path::PathBuf;
 use tool_runtime::router::stream::{
-    Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream,
+    Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, TensorZeroStream,
 };
 
 /// The kept inputs of one target, by file name.
@@ -100,6 +100,9 @@ fn stream_accumulators() {
     });
     replay("stream_responses", |d| {
         checks::check_stream(d, OpenAiResponsesStream::new)
+    });
+    replay("stream_tensorzero", |d| {
+        checks::check_stream(d, TensorZeroStream::new)
     });
 }
 

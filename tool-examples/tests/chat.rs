@@ -9,6 +9,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
 use tool_test_support::replies::*;
+use tool_test_support::sales::workspace;
 use tool_test_support::upstream::{Scripted, Upstream};
 
 fn chat(root: &Path, upstream: &Upstream, extra: &[&str]) -> Output {
@@ -32,16 +33,6 @@ fn chat(root: &Path, upstream: &Upstream, extra: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("sales.csv"),
-        "region,amount\nnorth,10\nsouth,32\n",
-    )
-    .unwrap();
-    dir
 }
 
 fn tool_results(body: &Value) -> Vec<String> {

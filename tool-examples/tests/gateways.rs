@@ -10,8 +10,8 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
 use tool_test_support::gateways::{self, Gateway};
-use tool_test_support::replies::*;
-use tool_test_support::upstream::{Recorded, Scripted, Upstream};
+use tool_test_support::sales::{script, workspace};
+use tool_test_support::upstream::{Recorded, Upstream};
 
 fn chat(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tool-examples"))
@@ -26,16 +26,6 @@ fn chat(root: &Path, args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn workspace() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("sales.csv"),
-        "region,amount\nnorth,10\nsouth,32\n",
-    )
-    .unwrap();
-    dir
 }
 
 fn tool_names(body: &Value) -> Vec<String> {
@@ -53,23 +43,6 @@ fn tool_names(body: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The upstream's script for one run: a call to `csv_summary` on `sales.csv`, then the answer,
-/// as server-sent events or whole.
-fn script(stream: bool) -> [Scripted; 2] {
-    let args = r#"{"path": "sales.csv"}"#;
-    if stream {
-        [
-            Scripted::sse(chat_call_chunks("c1", "csv_summary", args, true)),
-            Scripted::sse(chat_text_chunks("Sales total ", "42.")),
-        ]
-    } else {
-        [
-            Scripted::json(chat_calls(&[("c1", "csv_summary", args)])),
-            Scripted::json(chat_text("Sales total 42.")),
-        ]
-    }
 }
 
 /// One `chat --prompt` run with `provider` and `model` through the gateway `start` puts in

@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -33,6 +33,9 @@ pub(crate) struct FnAttrs {
     /// `inline`: a sync fn that runs on the caller's task instead of the blocking pool; the
     /// key's span, for the errors that refuse it.
     pub inline: Option<Span>,
+    /// `error_format = "json"`: how the tool's errors read to the model, as the name of the
+    /// runtime's `ErrorFormat` variant.
+    pub error_format: Option<&'static str>,
 }
 
 /// What `#[tool(...)]` on one parameter says.
@@ -133,6 +136,9 @@ impl FnAttrs {
                 }
             }),
             "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
+            "error_format" => set_once(&mut self.error_format, meta, || {
+                parse_error_format(&meta.value()?.parse()?)
+            }),
             _ => Err(unknown_key(meta, FN_KEYS)),
         }
     }
@@ -242,6 +248,41 @@ fn skip_value(meta: &ParseNestedMeta) {
     }
 }
 
+/// The error formats `error_format = "..."` names, and the runtime's `ErrorFormat` variant
+/// each is.
+const ERROR_FORMATS: [(&str, &str); 3] = [
+    ("text", "Text"),
+    ("json", "Json"),
+    ("traceback", "Traceback"),
+];
+
+/// `"json"` → `Json`; anything else (a bare `json` too) is an error naming the choices.
+fn parse_error_format(value: &Expr) -> syn::Result<&'static str> {
+    let choices = "write `error_format = \"text\"` (the default), `\"json\"` or `\"traceback\"`";
+    let text = match value {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => text,
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                format!("error_format takes a string: {choices}"),
+            ))
+        }
+    };
+    ERROR_FORMATS
+        .iter()
+        .find(|(name, _)| *name == text.value())
+        .map(|(_, variant)| *variant)
+        .ok_or_else(|| {
+            syn::Error::new(
+                text.span(),
+                format!("unknown error format {:?}: {choices}", text.value()),
+            )
+        })
+}
+
 /// `"500ms"`, `"30s"`, `"5m"`, `"1h"` → milliseconds; `None` for anything else or zero.
 fn parse_duration(text: &str) -> Option<u64> {
     let text = text.trim();
@@ -260,7 +301,21 @@ fn parse_duration(text: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration;
+    use super::{parse_duration, parse_error_format};
+
+    #[test]
+    fn error_formats() {
+        let format = |tokens: &str| parse_error_format(&syn::parse_str(tokens).unwrap());
+        assert_eq!(format(r#""json""#).unwrap(), "Json");
+        assert_eq!(format(r#""traceback""#).unwrap(), "Traceback");
+        assert_eq!(format(r#""text""#).unwrap(), "Text");
+        let wrong = format(r#""JSON""#).unwrap_err().to_string();
+        assert!(wrong.contains(r#"unknown error format "JSON""#), "{wrong}");
+        assert!(format("json")
+            .unwrap_err()
+            .to_string()
+            .contains("takes a string"));
+    }
 
     #[test]
     fn durations() {

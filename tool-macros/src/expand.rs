@@ -61,6 +61,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
     let max_output = optional(attrs.max_output.as_ref());
     let timeout_ms = optional(attrs.timeout.as_ref().map(|(_, ms)| ms));
     let title = optional(attrs.title.as_ref());
+    let error_format = Ident::new(attrs.error_format.unwrap_or("Text"), Span::call_site());
     // The derives' own call site is where rustc points when an argument type lacks
     // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
     // parameter list, not the `#[tool]` attribute.
@@ -133,6 +134,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
                     resolver: #resolver,
                     timeout_ms: #timeout_ms,
                     max_output: #max_output,
+                    error_format: __tr::ErrorFormat::#error_format,
                     location: __tr::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),

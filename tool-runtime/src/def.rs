@@ -2,6 +2,7 @@
 
 use crate::context::CallContext;
 use crate::error::{ErrorCode, ToolError};
+use crate::error_format::ErrorFormat;
 use crate::output::ToolOutput;
 use crate::state::StateRequirement;
 use serde::de::DeserializeOwned;
@@ -35,6 +36,8 @@ pub struct ToolDef {
     pub timeout_ms: Option<u64>,
     #[doc(hidden)]
     pub max_output: Option<usize>,
+    #[doc(hidden)]
+    pub error_format: ErrorFormat,
     #[doc(hidden)]
     pub location: SourceLocation,
 }
@@ -252,6 +255,7 @@ pub const fn fallback_tool(name: &'static str) -> ToolDef {
         resolver: None,
         timeout_ms: None,
         max_output: None,
+        error_format: ErrorFormat::Text,
         location: SourceLocation {
             file: "",
             line: 0,

@@ -1,5 +1,6 @@
 //! The error a call can end with: what the model (and the caller) is told went wrong.
 
+use crate::error_format::ErrorFormat;
 use crate::pipeline::Violation;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -27,6 +28,10 @@ pub struct ToolError {
     /// (A boxed `str`: it keeps `ToolError` small, and `Result<T, ToolError>` cheap to return.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_hint: Option<Box<str>>,
+    /// How the error reads to the model. `None` takes the format of the tool that failed
+    /// (`#[tool(error_format = "...")]`), or [`ErrorFormat::Text`] when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<ErrorFormat>,
 }
 
 /// The kinds of failure, serialized in `snake_case`.
@@ -77,6 +82,7 @@ impl ToolError {
             violations: Vec::new(),
             suggestions: Vec::new(),
             retry_hint: None,
+            format: None,
         }
     }
 
@@ -84,6 +90,20 @@ impl ToolError {
     #[must_use]
     pub fn with_retry_hint(mut self, hint: impl Into<String>) -> ToolError {
         self.retry_hint = Some(hint.into().into_boxed_str());
+        self
+    }
+
+    /// Chooses how this error reads to the model, over the tool's own format.
+    ///
+    /// ```
+    /// use tool_runtime::{ErrorFormat, ToolError};
+    ///
+    /// let error = ToolError::new("quota exceeded").with_format(ErrorFormat::Json);
+    /// assert_eq!(error.format, Some(ErrorFormat::Json));
+    /// ```
+    #[must_use]
+    pub fn with_format(mut self, format: ErrorFormat) -> ToolError {
+        self.format = Some(format);
         self
     }
 

@@ -25,7 +25,8 @@
 //! The root holds what a normal program writes; everything else lives in its module:
 //! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
-//! provider), [`output`], [`approval`], [`inject`], [`notify`], [`registry`], [`spec`];
+//! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],
+//! [`inject`], [`notify`], [`registry`], [`spec`];
 //! with the `mcp` feature, `mcp` (serve a registry, import a server's tools); with the
 //! `agent` feature, `agent` (the model in the loop: `Agent` and HTTP transports for OpenAI
 //! Chat Completions and Responses, Anthropic and Gemini). The workspace's `docs/` has a guide
@@ -62,6 +63,9 @@ mod guide_doctests {
     #[cfg(feature = "agent")]
     #[doc = include_str!("../../docs/agent.md")]
     struct AgentGuide;
+    #[cfg(feature = "agent")]
+    #[doc = include_str!("../../docs/tensorzero.md")]
+    struct TensorZeroGuide;
 }
 
 #[cfg(feature = "agent")]
@@ -72,6 +76,7 @@ mod context;
 mod def;
 mod dispatch;
 mod error;
+pub mod error_format;
 pub mod export;
 pub mod inject;
 #[cfg(feature = "mcp")]
@@ -94,6 +99,7 @@ mod tool;
 pub use call::ToolCall;
 pub use context::ToolContext;
 pub use error::{ErrorCode, ToolError};
+pub use error_format::ErrorFormat;
 pub use output::ToolOutput;
 pub use provider::Provider;
 pub use registry::{BuildError, Registry, RegistryBuilder};
@@ -136,6 +142,7 @@ pub use tool::{DynamicTool, Tool};
 /// | `max_output = 16384` | this tool's output cap in bytes (default: the registry's, 8 KiB) |
 /// | `strict = false` | never export the tool in a provider's strict mode |
 /// | `resolver = path::to_fn` | a [`ResolverFn`](crate::pipeline::ResolverFn) filling what the model left out |
+/// | `error_format = "json"` | how the tool's errors read to the model: `"text"` (default), `"json"` or `"traceback"` ([`ErrorFormat`]) |
 ///
 /// On a parameter it takes `default = EXPR` and `inject`. `#[serde(...)]` and
 /// `#[schemars(...)]` on a parameter are forwarded to the generated argument struct.
@@ -150,6 +157,7 @@ pub mod __private {
         fallback_tool, sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef,
         ToolFlags,
     };
+    pub use crate::error_format::ErrorFormat;
     pub use crate::output::{result_output, unit_output, value_output};
     pub use crate::pipeline::ResolverFn;
     pub use crate::state::StateRequirement;

@@ -43,16 +43,24 @@ pub enum Provider {
     Gemini,
     /// Model Context Protocol: `tools/list` entries and `CallToolResult`s.
     Mcp,
+    /// TensorZero's native `/inference` API: tools as `[{"name", "description", "parameters",
+    /// "strict"}]` (its `additional_tools`, or a `tensorzero.toml` with one schema file per
+    /// tool: [`Registry::export_tensorzero`](crate::Registry::export_tensorzero)), calls in
+    /// `tool_call` content blocks, results as `tool_result` blocks in one user message. Its
+    /// OpenAI-compatible endpoint is [`Provider::OpenAiChat`].
+    #[serde(rename = "tensorzero")]
+    TensorZero,
 }
 
 impl Provider {
     /// Every provider.
-    pub const ALL: [Provider; 5] = [
+    pub const ALL: [Provider; 6] = [
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Mcp,
+        Provider::TensorZero,
     ];
 
     /// The provider's name as the CLI and serde spell it (`openai-chat`, ...).
@@ -63,6 +71,7 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::Gemini => "gemini",
             Provider::Mcp => "mcp",
+            Provider::TensorZero => "tensorzero",
         }
     }
 
@@ -74,15 +83,19 @@ impl Provider {
             Provider::Anthropic => "Anthropic Messages",
             Provider::Gemini => "Gemini",
             Provider::Mcp => "MCP",
+            Provider::TensorZero => "TensorZero",
         }
     }
 
     /// Whether the provider has a strict mode for tool schemas (OpenAI structured outputs,
-    /// Anthropic strict tool use).
+    /// Anthropic strict tool use, TensorZero's `strict`, which it passes on to OpenAI).
     pub fn has_strict_mode(self) -> bool {
         matches!(
             self,
-            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic
+            Provider::OpenAiChat
+                | Provider::OpenAiResponses
+                | Provider::Anthropic
+                | Provider::TensorZero
         )
     }
 }
@@ -95,7 +108,7 @@ impl fmt::Display for Provider {
 
 /// A name that is no [`Provider`]'s.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider `{name}`; expected one of: openai-chat, openai-responses, anthropic, gemini, mcp")]
+#[error("unknown provider `{name}`; expected one of: openai-chat, openai-responses, anthropic, gemini, mcp, tensorzero")]
 pub struct UnknownProvider {
     /// The name given.
     pub name: String,

@@ -3,6 +3,7 @@
 //! [`ToolDef`] a `#[tool]` fn's `TOOL` constant is.
 
 pub use crate::def::{SourceLocation, ToolDef, ToolFlags};
+use crate::error_format::ErrorFormat;
 use serde_json::Value;
 
 /// A tool as the registry holds it: name, description, input schema, flags and origin.
@@ -14,6 +15,7 @@ pub struct ToolSpec {
     pub(crate) input_schema: Value,
     pub(crate) flags: ToolFlags,
     pub(crate) location: Option<SourceLocation>,
+    pub(crate) error_format: ErrorFormat,
 }
 
 impl ToolSpec {
@@ -40,6 +42,13 @@ impl ToolSpec {
     /// The `#[tool(...)]` flags.
     pub fn flags(&self) -> ToolFlags {
         self.flags
+    }
+
+    /// How the tool's errors read to the model (`#[tool(error_format = "...")]`;
+    /// [`ErrorFormat::Text`] unless the tool chose another). An error's own
+    /// [`format`](crate::ToolError::format) wins over it.
+    pub fn error_format(&self) -> ErrorFormat {
+        self.error_format
     }
 
     /// Where the tool was defined, for `#[tool]` fns.

@@ -5,6 +5,7 @@
 use crate::context::{CallContext, Inject, ToolContext};
 use crate::def::{Args, BoxFuture, Pending, ToolFlags};
 use crate::error::ToolError;
+use crate::error_format::ErrorFormat;
 use crate::output::{result_output, ToolOutput};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -67,6 +68,12 @@ pub trait Tool: Send + Sync + 'static {
         ToolFlags::default()
     }
 
+    /// How the tool's errors read to the model (default [`ErrorFormat::Text`]); an error's
+    /// own [`format`](ToolError::format) wins over it.
+    fn error_format(&self) -> ErrorFormat {
+        ErrorFormat::Text
+    }
+
     /// Runs one call.
     fn call(
         &self,
@@ -105,6 +112,7 @@ pub struct DynamicTool {
     pub(crate) description: String,
     pub(crate) input_schema: Value,
     pub(crate) flags: ToolFlags,
+    pub(crate) error_format: ErrorFormat,
     run: DynamicFn,
 }
 
@@ -131,6 +139,7 @@ impl DynamicTool {
             description: description.into(),
             input_schema,
             flags: ToolFlags::default(),
+            error_format: ErrorFormat::Text,
             run: Arc::new(move |args, cx| Box::pin(run(args, cx))),
         }
     }
@@ -146,6 +155,14 @@ impl DynamicTool {
     #[must_use]
     pub fn with_title(mut self, title: impl Into<String>) -> DynamicTool {
         self.title = Some(title.into());
+        self
+    }
+
+    /// Sets how the tool's errors read to the model (default [`ErrorFormat::Text`]): for an
+    /// imported tool too, `mcp_tools.into_tools()` mapped through this before `.dynamic(..)`.
+    #[must_use]
+    pub fn with_error_format(mut self, format: ErrorFormat) -> DynamicTool {
+        self.error_format = format;
         self
     }
 

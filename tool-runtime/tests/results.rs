@@ -289,6 +289,17 @@ fn every_call_gets_exactly_one_result_in_every_dialect() {
                             .map(|b| b["tool_use_id"].clone())
                     })
                     .collect(),
+                Provider::TensorZero => formatted
+                    .messages
+                    .iter()
+                    .flat_map(|m| {
+                        m["content"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|b| b["id"].clone())
+                    })
+                    .collect(),
                 Provider::Gemini => formatted
                     .messages
                     .iter()

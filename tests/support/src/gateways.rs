@@ -62,12 +62,26 @@ pub struct Gateway {
     pub url: String,
     /// What it printed on stderr so far is read on a thread; kept for failure messages.
     stderr: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Where the gateway writes each request body it receives, when it does.
+    log: Option<PathBuf>,
 }
 
 impl Gateway {
     /// What the gateway wrote on stderr so far.
     pub fn stderr(&self) -> String {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The request bodies the gateway received, in order (for a gateway that logs them).
+    pub fn requests(&self) -> Vec<serde_json::Value> {
+        let Some(log) = &self.log else {
+            return Vec::new();
+        };
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("the log holds JSON lines"))
+            .collect()
     }
 }
 
@@ -81,10 +95,56 @@ impl Drop for Gateway {
 /// Starts TensorZero's gateway with one model, `scripted`, routed to `upstream_v1` (an
 /// OpenAI-compatible base URL). Its URL is the gateway's OpenAI-compatible base URL.
 pub fn tensorzero(upstream_v1: &str) -> Gateway {
+    marked("tensorzero_gateway.py", &[upstream_v1.as_ref()], None)
+}
+
+/// TensorZero's native `/inference` endpoint on the config at `config` (a `tensorzero.toml`),
+/// served by `tests/gateways/tensorzero_native.py` with the package's embedded gateway (the
+/// package's own HTTP gateway serves only the OpenAI-compatible routes). Its URL is the base
+/// URL (`http://127.0.0.1:N`); every request body it receives is appended to
+/// the log [`Gateway::requests`] reads, one JSON a line.
+pub fn tensorzero_native(config: &Path) -> Gateway {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = dir.path().join("requests.jsonl");
+    let mut gateway = marked(
+        "tensorzero_native.py",
+        &[config.as_os_str(), log.as_os_str()],
+        Some(dir),
+    );
+    gateway.log = Some(log);
+    gateway
+}
+
+/// What `tests/gateways/tensorzero_config.py` says of the config at `config`: `Ok` when the
+/// real gateway loads it, else TensorZero's message.
+pub fn tensorzero_config(config: &Path) -> Result<(), String> {
+    let gateways = gateways();
+    let out = run_bounded(
+        Command::new(&gateways.python)
+            .arg(gateways.root.join("tests/gateways/tensorzero_config.py"))
+            .arg(config)
+            .env("TENSORZERO_DISABLE_PSEUDONYMOUS_USAGE_ANALYTICS", "1"),
+        Duration::from_secs(120),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    match stdout.lines().find(|l| l.starts_with("CONFIG_")) {
+        Some("CONFIG_OK") if out.status.success() => Ok(()),
+        Some(line) => Err(line.trim_start_matches("CONFIG_ERROR ").to_owned()),
+        None => panic!(
+            "tensorzero_config.py said nothing ({:?}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
+/// Starts one of the TensorZero scripts, which prints `GATEWAY_URL <url>` when it serves and
+/// serves until its stdin closes.
+fn marked(script: &str, args: &[&std::ffi::OsStr], folder: Option<tempfile::TempDir>) -> Gateway {
     let gateways = gateways();
     let mut child = Command::new(&gateways.python)
-        .arg(gateways.root.join("tests/gateways/tensorzero_gateway.py"))
-        .arg(upstream_v1)
+        .arg(gateways.root.join("tests/gateways").join(script))
+        .args(args)
         .env("TENSORZERO_DISABLE_PSEUDONYMOUS_USAGE_ANALYTICS", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -112,16 +172,17 @@ pub fn tensorzero(upstream_v1: &str) -> Gateway {
     let mut gateway = Gateway {
         child,
         _stdin: stdin,
-        _config: None,
+        _config: folder,
         url,
         stderr,
+        log: None,
     };
     if !gateway.url.starts_with("http://") {
         // Give the stderr thread the rest of what it said.
         std::thread::sleep(Duration::from_millis(500));
         let status = gateway.child.try_wait();
         panic!(
-            "TensorZero's gateway did not start ({status:?}): {}",
+            "TensorZero's {script} did not start ({status:?}): {}",
             gateway.stderr()
         );
     }
@@ -171,6 +232,7 @@ pub fn litellm(upstream_v1: &str) -> Gateway {
         _config: Some(dir),
         url: format!("http://127.0.0.1:{port}/v1"),
         stderr,
+        log: None,
     };
     // Uvicorn listens once the proxy has loaded its config.
     if !wait_for_port(port, Duration::from_secs(120)) {

@@ -26,6 +26,7 @@ pub mod memory;
 pub mod openapi;
 pub mod replies;
 pub mod rules;
+pub mod sales;
 pub mod spans;
 pub mod stdin;
 pub mod upstream;

@@ -2,8 +2,8 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_runtime::{tool, Registry, State, ToolContext, ToolError, ToolOutput};
 use tool_runtime::inject::{CallContext, Inject, StateRequirement};
+use tool_runtime::{tool, Registry, State, ToolContext, ToolError, ToolOutput};
 
 /// What the tools share through `State<T>`.
 pub struct Inventory {
@@ -88,7 +88,14 @@ fn count(inventory: State<Inventory>) -> usize {
     inventory.items.len()
 }
 
-#[tool(description = "Say hello.", title = "Greeter", destructive, open_world, strict = false)]
+#[tool(
+    description = "Say hello.",
+    title = "Greeter",
+    destructive,
+    open_world,
+    strict = false,
+    error_format = "traceback"
+)]
 fn hello(
     /// Who to greet.
     name: String,
@@ -113,7 +120,9 @@ fn main() {
         .without_inventory()
         .register_all([find::TOOL, count::TOOL, hello::TOOL])
         // `hello` is destructive: it runs only when an approver allows it.
-        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| tool_runtime::approval::Approval::Allow)
+        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| {
+            tool_runtime::approval::Approval::Allow
+        })
         .register(noop::TOOL)
         .state(Inventory {
             items: vec![String::from("Hammer")],
@@ -151,6 +160,8 @@ fn main() {
     assert_eq!(hello.title(), Some("Greeter"));
     assert!(!hello.flags().strict, "strict = false opts out");
     assert!(find.flags().strict, "tools are strict-capable by default");
+    assert_eq!(hello.error_format(), tool_runtime::ErrorFormat::Traceback);
+    assert_eq!(find.error_format(), tool_runtime::ErrorFormat::Text);
 
     // The async tool runs, with its defaults, state, context and injected value.
     let output = registry.call_blocking("find_items", r#"{"query": "HAMMER", "type": "hand"}"#);

@@ -8,7 +8,7 @@ use clap::Args;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use tool_runtime::agent::{
-    Agent, AgentEvent, Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses,
+    Agent, AgentEvent, Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses, TensorZero,
 };
 use tool_runtime::router::text::TextFormat;
 use tool_runtime::{Provider, Registry};
@@ -20,14 +20,15 @@ const RESULT_CHARS: usize = 600;
 #[derive(Debug, Args)]
 pub(super) struct ChatArgs {
     /// The API the server speaks: openai-chat (any OpenAI-compatible server: vLLM, llama.cpp,
-    /// Ollama, LM Studio, TensorZero, LiteLLM), openai-responses, anthropic, gemini.
+    /// Ollama, LM Studio, TensorZero, LiteLLM), openai-responses, anthropic, gemini, or
+    /// tensorzero (TensorZero's native /inference; --model names the function).
     #[arg(long, value_name = "NAME", default_value = "openai-chat", value_parser = super::parse_provider)]
     provider: Provider,
     /// The server's base URL, for example http://127.0.0.1:8000/v1 [default: the provider's
     /// public API].
     #[arg(long, value_name = "URL")]
     url: Option<String>,
-    /// The model's name, as the server knows it.
+    /// The model's name, as the server knows it (with --provider tensorzero: the function).
     #[arg(long, value_name = "NAME")]
     model: String,
     /// Text-only mode for a model without native tools: the format it writes calls in
@@ -93,9 +94,16 @@ fn model(args: &ChatArgs) -> Result<Box<dyn Model>, CliError> {
             url("https://generativelanguage.googleapis.com/v1beta"),
             &args.model
         )),
+        // TensorZero's native endpoint: `--model` names the function, whose tools the
+        // registry sends as `additional_tools` (its OpenAI-compatible endpoint is
+        // `--provider openai-chat --model tensorzero::function_name::NAME`).
+        Provider::TensorZero => configured!(TensorZero::function(
+            url("http://127.0.0.1:3000"),
+            &args.model
+        )),
         other => {
             return Err(CliError::Input(format!(
-                "`chat` talks to a model API; `{}` is not one (use openai-chat, openai-responses, anthropic or gemini)",
+                "`chat` talks to a model API; `{}` is not one (use openai-chat, openai-responses, anthropic, gemini or tensorzero)",
                 other.as_str()
             )))
         }

@@ -52,6 +52,17 @@ enum Command {
         /// can't be strict is listed with `strict: false`, and why is said on stderr.
         #[arg(long)]
         strict: bool,
+        /// With `--provider tensorzero`: write a TensorZero config folder here instead
+        /// (`tensorzero.toml` and `tools/NAME.json`), and print the files written.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+        /// With `--out`: add `[functions.NAME]`, a chat function offering every tool.
+        #[arg(long, value_name = "NAME", requires = "out")]
+        function: Option<String>,
+        /// With `--function`: the function's variant, a `chat_completion` on this model
+        /// (`openai::gpt-4o-mini`, or a model of your config).
+        #[arg(long, value_name = "MODEL", requires = "function")]
+        model: Option<String>,
     },
     /// Call a tool and print its output as JSON; exits with 1 when the output is an error.
     Call {
@@ -120,12 +131,26 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
             demo::run(out).await
         }
         Command::List => list::run(&registry(root, yes, &env, &mcp).await?, out),
-        Command::Schema { dialect, strict } => schema::run(
-            &registry(root, yes, &env, &mcp).await?,
+        Command::Schema {
             dialect,
             strict,
-            out,
-        ),
+            out: dir,
+            function,
+            model,
+        } => {
+            let registry = registry(root, yes, &env, &mcp).await?;
+            match dir {
+                Some(dir) => {
+                    let config = schema::TensorZeroOut {
+                        dir,
+                        function,
+                        model,
+                    };
+                    schema::write_tensorzero(&registry, dialect, strict, &config, out)
+                }
+                None => schema::run(&registry, dialect, strict, out),
+            }
+        }
         Command::Call { name, args } => {
             let registry = registry(root.clone(), yes, &env, &mcp).await?;
             call::run(&registry, root.as_deref(), &name, &args, out).await

@@ -12,7 +12,7 @@ pub(crate) fn user(provider: Provider, text: &str) -> Value {
             json!({"type": "message", "role": "user", "content": text})
         }
         Provider::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
-        Provider::OpenAiChat | Provider::Anthropic | Provider::Mcp => {
+        Provider::OpenAiChat | Provider::Anthropic | Provider::TensorZero | Provider::Mcp => {
             json!({"role": "user", "content": text})
         }
     }

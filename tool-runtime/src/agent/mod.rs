@@ -65,6 +65,7 @@ pub use transport::anthropic::Anthropic;
 pub use transport::gemini::Gemini;
 pub use transport::openai_chat::OpenAiChat;
 pub use transport::openai_responses::OpenAiResponses;
+pub use transport::tensorzero::TensorZero;
 
 use crate::router::text::TextFormat;
 use crate::{CancellationToken, Registry};

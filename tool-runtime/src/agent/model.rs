@@ -165,24 +165,33 @@ pub trait Model: Send + Sync {
     }
 }
 
-impl<M: Model + ?Sized> Model for Box<M> {
-    fn provider(&self) -> Provider {
-        (**self).provider()
-    }
-    fn model_name(&self) -> &str {
-        (**self).model_name()
-    }
-    fn send<'a>(
-        &'a self,
-        request: &'a ModelRequest<'a>,
-    ) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
-        (**self).send(request)
-    }
-    fn send_streaming<'a>(
-        &'a self,
-        request: &'a ModelRequest<'a>,
-        on_delta: &'a mut OnDelta<'_>,
-    ) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
-        (**self).send_streaming(request, on_delta)
-    }
+/// A model behind a pointer is that model: `Box<dyn Model>` to choose one at run time, and
+/// `Arc<M>` to keep a handle to a model an agent uses (a TensorZero model's
+/// [`episode_id`](super::TensorZero::episode_id)).
+macro_rules! forward_model {
+    ($($pointer:ident)::+) => {
+        impl<M: Model + ?Sized> Model for $($pointer)::+<M> {
+            fn provider(&self) -> Provider {
+                (**self).provider()
+            }
+            fn model_name(&self) -> &str {
+                (**self).model_name()
+            }
+            fn send<'a>(
+                &'a self,
+                request: &'a ModelRequest<'a>,
+            ) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
+                (**self).send(request)
+            }
+            fn send_streaming<'a>(
+                &'a self,
+                request: &'a ModelRequest<'a>,
+                on_delta: &'a mut OnDelta<'_>,
+            ) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
+                (**self).send_streaming(request, on_delta)
+            }
+        }
+    };
 }
+forward_model!(Box);
+forward_model!(std::sync::Arc);

@@ -339,6 +339,7 @@ fn provider_name(provider: Provider) -> &'static str {
         Provider::Anthropic => "anthropic",
         Provider::Gemini => "gcp.gemini",
         Provider::Mcp => "mcp",
+        Provider::TensorZero => "tensorzero",
     }
 }
 

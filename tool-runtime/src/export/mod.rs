@@ -4,7 +4,9 @@
 //!
 //! - `handle.rs`: [`Export`], the one entry point (a value, shared, or JSON text);
 //! - `plain.rs`: the neutral list;
-//! - `openai.rs`, `anthropic.rs`, `gemini.rs`, `mcp.rs`: each provider's tool entry;
+//! - `openai.rs`, `anthropic.rs`, `gemini.rs`, `mcp.rs`, `tensorzero.rs`: each provider's
+//!   tool entry;
+//! - `tensorzero_config.rs`: a `tensorzero.toml` and one schema file per tool;
 //! - `strict.rs` (+ `refs.rs`, `limits.rs`, `plan.rs`): the strict-mode lowering OpenAI and
 //!   Anthropic share, the reference graph it checks, their size limits, and which tools fall
 //!   back to non-strict;
@@ -27,10 +29,13 @@ mod plan;
 mod refs;
 mod rewrites;
 mod strict;
+mod tensorzero;
+mod tensorzero_config;
 mod walk;
 
 pub use handle::Export;
 pub use issues::{StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
+pub use tensorzero_config::{TensorZeroConfig, TensorZeroFile, TensorZeroWriteError};
 
 use crate::registry::Registry;
 use crate::spec::ToolSpec;
@@ -55,11 +60,13 @@ pub(crate) enum Dialect {
     Mcp,
     /// The provider-neutral list (`plain.rs`).
     Plain,
+    /// TensorZero tools: `[{"name", "description", "parameters", "strict"}]`.
+    TensorZero { strict: bool },
 }
 
 impl Dialect {
     /// How many dialects there are, strict variants counted apart.
-    pub(crate) const COUNT: usize = 9;
+    pub(crate) const COUNT: usize = 11;
 
     /// `provider`'s dialect, strict where it has a strict mode and `strict` asks for it.
     pub(crate) fn of(provider: Provider, strict: bool) -> Dialect {
@@ -69,6 +76,7 @@ impl Dialect {
             Provider::Anthropic => Dialect::Anthropic { strict },
             Provider::Gemini => Dialect::Gemini,
             Provider::Mcp => Dialect::Mcp,
+            Provider::TensorZero => Dialect::TensorZero { strict },
         }
     }
 
@@ -80,6 +88,7 @@ impl Dialect {
             Dialect::Anthropic { .. } => Some(Provider::Anthropic),
             Dialect::Gemini => Some(Provider::Gemini),
             Dialect::Mcp => Some(Provider::Mcp),
+            Dialect::TensorZero { .. } => Some(Provider::TensorZero),
             Dialect::Plain => None,
         }
     }
@@ -93,6 +102,7 @@ impl Dialect {
             Dialect::Gemini => 6,
             Dialect::Mcp => 7,
             Dialect::Plain => 8,
+            Dialect::TensorZero { strict } => 9 + usize::from(strict),
         }
     }
 
@@ -103,12 +113,16 @@ impl Dialect {
             Dialect::OpenAiChat { strict: true }
                 | Dialect::OpenAiResponses { strict: true }
                 | Dialect::Anthropic { strict: true }
+                | Dialect::TensorZero { strict: true }
         )
     }
 
     fn strict_target(self) -> Option<Target> {
         match self {
-            Dialect::OpenAiChat { .. } | Dialect::OpenAiResponses { .. } => Some(Target::OpenAi),
+            // TensorZero passes `strict` on to OpenAI-compatible providers: OpenAI's rules.
+            Dialect::OpenAiChat { .. }
+            | Dialect::OpenAiResponses { .. }
+            | Dialect::TensorZero { .. } => Some(Target::OpenAi),
             Dialect::Anthropic { .. } => Some(Target::Anthropic),
             Dialect::Gemini | Dialect::Mcp | Dialect::Plain => None,
         }
@@ -119,7 +133,9 @@ impl Dialect {
         match self {
             Dialect::OpenAiChat { .. }
             | Dialect::OpenAiResponses { .. }
-            | Dialect::Anthropic { .. } => Some(NameRule::OpenAiAnthropic),
+            | Dialect::Anthropic { .. }
+            // TensorZero sends the name on to the model's provider: the strictest common rule.
+            | Dialect::TensorZero { .. } => Some(NameRule::OpenAiAnthropic),
             Dialect::Gemini => Some(NameRule::Gemini),
             Dialect::Mcp => Some(NameRule::Mcp),
             Dialect::Plain => None,
@@ -136,6 +152,7 @@ pub(crate) fn export(registry: &Registry, dialect: Dialect) -> Value {
         Dialect::Gemini => gemini::declarations(registry),
         Dialect::Mcp => mcp::tools(registry),
         Dialect::Plain => plain::tools(registry),
+        Dialect::TensorZero { strict } => tensorzero::tools(registry, strict),
     }
 }
 

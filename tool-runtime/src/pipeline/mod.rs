@@ -31,6 +31,7 @@ pub use validate::Violation;
 use crate::context::CallContext;
 use crate::def::{Args, Pending};
 use crate::error::{ErrorCode, ToolError};
+use crate::error_format::ErrorFormat;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
 use report::Clock;
@@ -467,16 +468,28 @@ impl Registry {
     }
 }
 
-/// Errors a tool returns itself don't know the tool's name; the runtime's errors do. Every
-/// output is cut to the tool's output cap here.
+/// Every output leaves for a known tool here, cut to the tool's output cap; an error first
+/// takes what it doesn't say itself from the tool ([`own_error`]).
 #[inline(always)]
 fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
     if let ToolOutput::Error(error) = &mut output {
-        if error.tool.is_none() {
-            error.tool = Some(entry.spec.name.clone());
-        }
+        own_error(error, entry);
     }
     output.bounded(entry.max_output)
+}
+
+/// Errors a tool returns itself don't know the tool's name; the runtime's errors do. One
+/// without a format of its own takes the tool's ([`ErrorFormat::Text`], the default, leaves it
+/// `None`). Out of line: only errors pay for it, and the success path stays as small.
+#[cold]
+#[inline(never)]
+fn own_error(error: &mut ToolError, entry: &Entry) {
+    if error.tool.is_none() {
+        error.tool = Some(entry.spec.name.clone());
+    }
+    if error.format.is_none() && entry.spec.error_format != ErrorFormat::Text {
+        error.format = Some(entry.spec.error_format);
+    }
 }
 
 /// Whether a call may go from its text straight to the typed arguments, where what serde

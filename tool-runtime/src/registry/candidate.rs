@@ -5,6 +5,7 @@ use super::legacy;
 use super::schema_depth::{self, MAX_SCHEMA_DEPTH};
 use crate::context::CallContext;
 use crate::def::{Args, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
+use crate::error_format::ErrorFormat;
 use crate::pipeline::ResolverFn;
 use crate::schema;
 use crate::state::StateRequirement;
@@ -43,6 +44,8 @@ pub(crate) struct Candidate {
     pub timeout: Option<std::time::Duration>,
     /// The output cap from `#[tool(max_output = ...)]`.
     pub max_output: Option<usize>,
+    /// How the tool's errors read to the model.
+    pub error_format: ErrorFormat,
     /// The input schema, and whether the runtime closed objects the Rust type leaves open.
     pub schema: Result<(Value, bool), String>,
     /// Whether arguments are deserialized into a Rust type, which applies the schema's
@@ -68,6 +71,7 @@ impl From<ToolDef> for Candidate {
             resolver: def.resolver,
             timeout: def.timeout_ms.map(std::time::Duration::from_millis),
             max_output: def.max_output,
+            error_format: def.error_format,
             schema: Ok(schema::input_schema(def.schema)),
             typed: true,
             outside: false,
@@ -88,6 +92,7 @@ impl Candidate {
             resolver: None,
             timeout: None,
             max_output: None,
+            error_format: tool.error_format(),
             schema: Ok(schema::input_schema(
                 <T::Args as schemars::JsonSchema>::json_schema,
             )),
@@ -125,6 +130,7 @@ impl Candidate {
             resolver: None,
             timeout: None,
             max_output: None,
+            error_format: tool.error_format,
             schema,
             typed: false,
             outside: true,

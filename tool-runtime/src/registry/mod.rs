@@ -186,6 +186,13 @@ impl Registry {
         Export::new(self, Dialect::of(provider, false))
     }
 
+    /// The tools as TensorZero configuration: a `tensorzero.toml` fragment and one JSON
+    /// Schema file per tool, to [`write_to`](crate::export::TensorZeroConfig::write_to) a
+    /// config folder.
+    pub fn export_tensorzero(&self) -> crate::export::TensorZeroConfig<'_> {
+        crate::export::TensorZeroConfig::new(self.export(Provider::TensorZero))
+    }
+
     /// The neutral list of [`export_schema`](Self::export_schema) as an [`Export`] (shared,
     /// or as JSON text, made once).
     pub fn export_plain(&self) -> Export<'_> {

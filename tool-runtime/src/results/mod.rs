@@ -8,6 +8,7 @@
 //! | Anthropic | one user message whose content is every call's `tool_result` block, `is_error` on failures |
 //! | Gemini | one user content whose parts are every call's `functionResponse`, `{"output": ..}` or `{"error": ..}` |
 //! | MCP | one `CallToolResult` per call: a text block, `structuredContent` for JSON, `isError` |
+//! | TensorZero | one user message whose content is every call's `tool_result` block, `{"id", "name", "result"}` |
 //!
 //! Rich content ([`ToolOutput::Content`]) takes each provider's nearest form: MCP's own
 //! blocks; Anthropic text and image blocks; a Responses `output` list (`input_text`,
@@ -44,6 +45,7 @@ mod gemini;
 mod mcp;
 mod openai_chat;
 mod openai_responses;
+mod tensorzero;
 
 use crate::{ErrorCode, Provider, ToolCall, ToolError, ToolOutput};
 use serde::Serialize;
@@ -145,6 +147,7 @@ pub fn call_turn(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Valu
         Provider::OpenAiResponses => openai_responses::call_turn(text, calls),
         Provider::Anthropic => vec![anthropic::call_turn(text, calls)],
         Provider::Gemini => vec![gemini::call_turn(text, calls)],
+        Provider::TensorZero => vec![tensorzero::call_turn(text, calls)],
         Provider::Mcp => Vec::new(),
     }
 }
@@ -178,6 +181,7 @@ fn build(
         Provider::Anthropic => anthropic::results(&answers),
         Provider::Gemini => gemini::results(&answers),
         Provider::Mcp => mcp::results(&answers),
+        Provider::TensorZero => tensorzero::results(&answers),
     };
     FormattedResults { messages, problems }
 }
@@ -195,8 +199,8 @@ fn did_not_finish(call: &ToolCall) -> ToolOutput {
     )
 }
 
-/// The text the model reads for an output: the text, the JSON text, or the error's message
-/// followed by what to do next.
+/// The text the model reads for an output: the text, the JSON text, or the error in its
+/// [`ErrorFormat`](crate::ErrorFormat).
 pub(crate) fn model_text(output: &ToolOutput) -> String {
     match output {
         ToolOutput::Error(error) => error_text(error),
@@ -204,28 +208,27 @@ pub(crate) fn model_text(output: &ToolOutput) -> String {
     }
 }
 
-/// An error's message and, on a new line, its retry hint. Never blank: Anthropic refuses a
-/// `tool_result` with `is_error: true` and no content ("content cannot be empty if `is_error`
-/// is true"), and a blank error tells no model anything.
+/// An error as its [`ErrorFormat`](crate::ErrorFormat) writes it (by default its message and,
+/// on a new line, its retry hint). Never blank: Anthropic refuses a `tool_result` with
+/// `is_error: true` and no content ("content cannot be empty if `is_error` is true"), and a
+/// blank error tells no model anything.
 pub(crate) fn error_text(error: &ToolError) -> String {
-    let message = match error.message.trim() {
-        "" => NO_MESSAGE,
-        _ => &error.message,
-    };
-    match &error.retry_hint {
-        Some(hint) if !hint.trim().is_empty() => format!("{message}\n{hint}"),
-        _ => message.to_owned(),
-    }
+    crate::error_format::render(error)
 }
 
 /// An error's text when the tool gave no message.
 pub(crate) const NO_MESSAGE: &str = "The tool failed without saying why.";
 
-/// The text for APIs without an error flag (OpenAI): errors say they are errors.
+/// The text for APIs without an error flag (OpenAI): errors say they are errors. Text ones
+/// start `Error: `; a JSON error or a traceback says so by its shape, and goes as it is.
 pub(crate) fn flagless_text(output: &ToolOutput) -> String {
     match output {
-        ToolOutput::Error(error) => format!("Error: {}", error_text(error)),
-        other => other.to_model_text(),
+        ToolOutput::Error(error)
+            if error.format.unwrap_or_default() == crate::ErrorFormat::Text =>
+        {
+            format!("Error: {}", error_text(error))
+        }
+        other => model_text(other),
     }
 }
 

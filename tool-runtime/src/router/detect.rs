@@ -8,6 +8,7 @@ use serde_json::Value;
 /// - `candidates`, or a `Content` with `parts`: Gemini;
 /// - `choices`, or an assistant message with `tool_calls` or string content: OpenAI Chat;
 /// - `"object": "response"`, an `output` list, or a list of typed output items: OpenAI Responses;
+/// - `inference_id` with `content`, or `tool_call` content blocks: TensorZero;
 /// - `"type": "message"`, or an assistant message whose `content` is a list of blocks: Anthropic.
 pub fn detect(output: &Value) -> Option<Provider> {
     let object = match output {
@@ -38,6 +39,19 @@ pub fn detect(output: &Value) -> Option<Provider> {
         || object.get("output").is_some_and(Value::is_array)
     {
         return Some(Provider::OpenAiResponses);
+    }
+    // TensorZero's native response: its ids, or `tool_call` blocks (also in its input messages).
+    let tensorzero_blocks = object
+        .get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|blocks| {
+            blocks
+                .iter()
+                .any(|block| block.get("type").and_then(Value::as_str) == Some("tool_call"))
+        });
+    if (object.contains_key("inference_id") && object.contains_key("content")) || tensorzero_blocks
+    {
+        return Some(Provider::TensorZero);
     }
     if kind == Some("message") && object.get("content").is_some_and(Value::is_array) {
         return Some(Provider::Anthropic);
@@ -91,6 +105,14 @@ mod tests {
             (
                 json!({"role": "assistant", "content": [{"type": "tool_use"}]}),
                 Some(Provider::Anthropic),
+            ),
+            (
+                json!({"inference_id": "x", "variant_name": "v", "content": []}),
+                Some(Provider::TensorZero),
+            ),
+            (
+                json!({"role": "assistant", "content": [{"type": "text"}, {"type": "tool_call"}]}),
+                Some(Provider::TensorZero),
             ),
             (json!({"hello": "world"}), None),
             (json!([]), None),

@@ -35,7 +35,7 @@ pub enum RouteError {
         max: usize,
     },
     /// Auto-detection matched no provider's shape.
-    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini); name the provider instead of detecting it")]
+    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, TensorZero); name the provider instead of detecting it")]
     Undetected,
     /// The provider has no model reply to route: MCP's tool calls arrive as `tools/call`
     /// requests, which [`mcp`](crate::mcp) serves.

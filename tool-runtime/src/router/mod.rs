@@ -10,6 +10,7 @@
 //! | [`openai_responses`] | a Responses API response (or its `output` list) | a JSON string, kept as written |
 //! | [`anthropic`] | a Messages API response | an object, serialized to text |
 //! | [`gemini`] | a `generateContent` response (or one `Content`) | an object, serialized to text |
+//! | [`tensorzero`] | a native `/inference` chat response (or a message) | `raw_arguments`, the model's text |
 //!
 //! [`route`] picks the function by [`Provider`]; [`route_auto`] finds the provider by looking
 //! at the JSON ([`detect`]). [`stream`] puts streamed calls back together.
@@ -44,7 +45,8 @@ mod openai_chat;
 mod openai_responses;
 mod reply_json;
 mod routed;
-mod shape;
+pub(crate) mod shape;
+mod tensorzero;
 
 pub use anthropic::anthropic;
 pub use detect::detect;
@@ -54,6 +56,7 @@ pub use openai_chat::openai_chat;
 pub use openai_responses::openai_responses;
 pub use reply_json::{parse_reply, MAX_REPLY_DEPTH};
 pub use routed::{OtherCall, Routed};
+pub use tensorzero::tensorzero;
 
 pub(crate) use gemini::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
 
@@ -72,6 +75,7 @@ pub fn route(provider: Provider, output: &Value) -> Result<Routed, RouteError> {
         Provider::OpenAiResponses => openai_responses(output),
         Provider::Anthropic => anthropic(output),
         Provider::Gemini => gemini(output),
+        Provider::TensorZero => tensorzero(output),
         Provider::Mcp => Err(RouteError::NoReply { provider }),
     }
 }

@@ -89,18 +89,21 @@ pub(crate) fn passthrough(item: &Map<String, Value>, taken: &[&str]) -> Map<Stri
         .collect()
 }
 
-/// A provider's error reply, `{"error": ...}` (OpenAI, Gemini) or `{"type": "error", "error":
-/// ...}` (Anthropic), as a [`RouteError::Provider`].
+/// A provider's error reply, `{"error": ...}` (OpenAI, Gemini, TensorZero) or `{"type":
+/// "error", "error": ...}` (Anthropic), as a [`RouteError::Provider`].
 pub(crate) fn provider_error(output: &Value) -> Option<RouteError> {
     let error = output.as_object()?.get("error")?;
     if error.is_null() {
         return None;
     }
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| error.to_string());
+    // `{"error": "text"}`: TensorZero's gateway and some OpenAI-compatible servers.
+    let message = match error {
+        Value::String(text) => text.clone(),
+        _ => error
+            .get("message")
+            .and_then(Value::as_str)
+            .map_or_else(|| error.to_string(), str::to_owned),
+    };
     Some(RouteError::Provider { message })
 }
 

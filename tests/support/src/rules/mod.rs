@@ -10,6 +10,7 @@ pub mod gemini;
 pub mod gemini_request;
 pub mod mcp;
 pub mod openai;
+pub mod tensorzero;
 
 use serde_json::Value;
 use tool_runtime::Provider;
@@ -31,6 +32,7 @@ pub fn violations(provider: Provider, export: &Value) -> Vec<String> {
         Provider::Anthropic => anthropic::check(export),
         Provider::Gemini => gemini::check(export),
         Provider::Mcp => mcp::check(export),
+        Provider::TensorZero => tensorzero::check(export),
         other => vec![format!("no rules for {other:?}")],
     }
 }

@@ -65,7 +65,9 @@ fn list<'a>(tools: &'a Value, out: &mut Vec<String>) -> &'a [Value] {
     }
 }
 
-fn check_function(function: &Map<String, Value>, out: &mut Vec<String>) {
+/// One function's rules: its name, its keys, a description, an object schema for its
+/// parameters, and the strict-mode rules where `strict` is true.
+pub fn check_function(function: &Map<String, Value>, out: &mut Vec<String>) {
     let name = function.get("name").and_then(Value::as_str).unwrap_or("");
     let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     if !name_ok(name, 64, allowed) {

@@ -16,6 +16,8 @@ pub(crate) enum Field<'a> {
     RawInList(&'a RawValue),
     /// A list: an optional first element, then the conversation.
     List(Option<Value>, &'a [Value]),
+    /// An object of fields (TensorZero's `input: {"system", "messages"}`).
+    Object(Vec<(&'static str, Field<'a>)>),
 }
 
 /// A JSON object: `fields` first, then each `extra` field whose key they don't use.
@@ -65,6 +67,13 @@ impl Serialize for Field<'_> {
                     seq.serialize_element(item)?;
                 }
                 seq.end()
+            }
+            Field::Object(fields) => {
+                let mut map = serializer.serialize_map(Some(fields.len()))?;
+                for (key, value) in fields {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
             }
         }
     }

@@ -14,6 +14,7 @@ pub(crate) mod openai_responses;
 pub(crate) mod read;
 pub(crate) mod send;
 mod settings;
+pub(crate) mod tensorzero;
 
 pub(crate) use settings::Http;
 
@@ -173,6 +174,9 @@ pub(crate) trait Wire: Sync {
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8>;
     /// A whole reply body as a reply.
     fn whole(value: &Value) -> Result<ModelReply, ModelError>;
+    /// Sees a whole reply body before [`whole`](Self::whole) reads it: for a transport that
+    /// keeps something of each reply (TensorZero's episode id).
+    fn seen_whole(&self, _value: &Value) {}
     /// An event stream as a reply, passing deltas on as they come.
     async fn events(
         &self,
@@ -190,7 +194,9 @@ pub(crate) async fn send<W: Wire>(
     let url = wire.http().parsed_url(false, || wire.url(false))?;
     let body = wire.body(request, false);
     let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
-    W::whole(&wire.http().read_json(url.as_str(), response).await?)
+    let value = wire.http().read_json(url.as_str(), response).await?;
+    wire.seen_whole(&value);
+    W::whole(&value)
 }
 
 /// One request, streamed when the transport and the server allow it.
@@ -209,7 +215,9 @@ pub(crate) async fn send_streaming<W: Wire>(
     let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
     if !is_event_stream(&response) {
         // A server that ignores `stream` answers whole: read it as such.
-        let reply = W::whole(&wire.http().read_json(url.as_str(), response).await?)?;
+        let value = wire.http().read_json(url.as_str(), response).await?;
+        wire.seen_whole(&value);
+        let reply = W::whole(&value)?;
         replay(&reply, on_delta);
         return Ok(reply);
     }

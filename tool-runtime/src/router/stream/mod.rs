@@ -10,6 +10,8 @@
 //! - [`OpenAiResponsesStream`]: Responses events, a `function_call` item opened by
 //!   `response.output_item.added`, its arguments in `response.function_call_arguments.delta`,
 //!   complete at `response.output_item.done`.
+//! - [`TensorZeroStream`]: TensorZero's native chunks, `tool_call` pieces keyed by `id` with
+//!   `raw_arguments` fragments, complete when `finish_reason` arrives.
 //!
 //! Pieces of different calls may interleave; each is keyed by the index the provider gives it,
 //! and [`Accumulate::finish`] orders calls and text by that index, so the turn comes out the same
@@ -38,10 +40,12 @@
 mod anthropic;
 mod openai_chat;
 mod openai_responses;
+mod tensorzero;
 
 pub use anthropic::AnthropicStream;
 pub use openai_chat::OpenAiChatStream;
 pub use openai_responses::OpenAiResponsesStream;
+pub use tensorzero::TensorZeroStream;
 
 use super::{RouteError, Routed};
 use crate::ToolCall;
