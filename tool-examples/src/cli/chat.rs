@@ -58,11 +58,10 @@ pub(super) struct ChatArgs {
     no_stream: bool,
 }
 
+/// A format by its name or a vLLM/SGLang parser name (`qwen3_coder`, `hunyuan_a13b`).
 fn parse_format(name: &str) -> Result<TextFormat, String> {
-    let value = serde_json::Value::String(name.replace('-', "_"));
-    serde_json::from_value(value).map_err(|_| {
-        format!("unknown text format `{name}`; expected one of: hermes, qwen_xml, mistral, llama3, pythonic, envelope, fenced, auto")
-    })
+    name.parse()
+        .map_err(|e: tool_runtime::router::text::UnknownTextFormat| e.to_string())
 }
 
 /// The transport for `--provider`, at `--url` or the provider's public API.

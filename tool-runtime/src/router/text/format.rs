@@ -1,6 +1,8 @@
 //! The text formats models write tool calls in.
 
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// How a model writes tool calls in its text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -30,11 +32,26 @@ pub enum TextFormat {
     Envelope,
     /// A fenced ```` ```json ```` block holding `{"name": .., "arguments": {..}}` or an array of them.
     Fenced,
+    /// Jamba, Hunyuan-A13B, Apriel 1.5: `<tool_calls>[{"name": .., "arguments": {..}}]</tool_calls>`.
+    Jamba,
+    /// Granite 3.x: `<|tool_call|>[{"name": .., "arguments": {..}}]`.
+    Granite,
+    /// granite-20b-functioncalling: `<function_call> {"name": .., "arguments": {..}}`, repeated.
+    #[serde(rename = "granite_20b_fc")]
+    GraniteFc,
+    /// InternLM 2/2.5, Intern-S1: `<|action_start|><|plugin|>\n{"name": .., "parameters": {..}}<|action_end|>`.
+    #[serde(rename = "internlm")]
+    InternLm,
+    /// LongCat-Flash: `<longcat_tool_call>{"name": .., "arguments": {..}}</longcat_tool_call>`.
+    #[serde(rename = "longcat")]
+    LongCat,
+    /// NVIDIA Nemotron Nano v2: `<TOOLCALL>[{"name": .., "arguments": {..}}]</TOOLCALL>`.
+    Nemotron,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 7] = [
+    pub const ALL: [TextFormat; 13] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -42,14 +59,75 @@ impl TextFormat {
         TextFormat::Pythonic,
         TextFormat::Envelope,
         TextFormat::Fenced,
+        TextFormat::Jamba,
+        TextFormat::Granite,
+        TextFormat::GraniteFc,
+        TextFormat::InternLm,
+        TextFormat::LongCat,
+        TextFormat::Nemotron,
     ];
+
+    /// The format's name, as serde and the CLI's `--text-tools` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextFormat::Auto => "auto",
+            TextFormat::Hermes => "hermes",
+            TextFormat::QwenXml => "qwen_xml",
+            TextFormat::Mistral => "mistral",
+            TextFormat::Llama3 => "llama3",
+            TextFormat::Pythonic => "pythonic",
+            TextFormat::Envelope => "envelope",
+            TextFormat::Fenced => "fenced",
+            TextFormat::Jamba => "jamba",
+            TextFormat::Granite => "granite",
+            TextFormat::GraniteFc => "granite_20b_fc",
+            TextFormat::InternLm => "internlm",
+            TextFormat::LongCat => "longcat",
+            TextFormat::Nemotron => "nemotron",
+        }
+    }
+
+    /// The names vLLM's `--tool-call-parser` and SGLang's give the format (and llama.cpp's
+    /// older `COMMON_CHAT_FORMAT_*`, lowercased), which [`FromStr`] accepts too.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            TextFormat::Auto => &[],
+            TextFormat::Hermes => &[
+                "qwen",
+                "qwen25",
+                "qwen3_json",
+                "granite4",
+                "ernie45",
+                "hermes_2_pro",
+            ],
+            TextFormat::QwenXml => &["qwen3_coder", "qwen3_xml", "step3p5", "step5", "mimo"],
+            TextFormat::Mistral => &["mistral_v11", "mistral_nemo"],
+            TextFormat::Llama3 => &["llama3_json", "llama4_json", "llama_3_x"],
+            TextFormat::Pythonic => &["llama4_pythonic"],
+            TextFormat::Envelope => &["generic"],
+            TextFormat::Fenced => &["fenced_json"],
+            TextFormat::Jamba => &["hunyuan_a13b", "hunyuan"],
+            TextFormat::Granite => &[],
+            TextFormat::GraniteFc => &["granite-20b-fc"],
+            TextFormat::InternLm => &["interns1"],
+            TextFormat::LongCat => &[],
+            TextFormat::Nemotron => &["nemotron_v2"],
+        }
+    }
 
     /// The bytes a call in this format can start with, and the backtick that starts code (whose
     /// content is prose in every format); the scanner looks at nothing else.
     pub(crate) fn triggers(self) -> &'static [u8] {
         match self {
             TextFormat::Auto => b"<[`{",
-            TextFormat::Hermes | TextFormat::QwenXml => b"<`",
+            TextFormat::Hermes
+            | TextFormat::QwenXml
+            | TextFormat::Jamba
+            | TextFormat::Granite
+            | TextFormat::GraniteFc
+            | TextFormat::InternLm
+            | TextFormat::LongCat
+            | TextFormat::Nemotron => b"<`",
             TextFormat::Mistral => b"[`",
             TextFormat::Llama3 => b"<{`",
             TextFormat::Pythonic => b"[<`",
@@ -61,5 +139,81 @@ impl TextFormat {
     /// Whether calls of `other`'s kind are looked for when parsing in this format.
     pub(crate) fn includes(self, other: TextFormat) -> bool {
         self == TextFormat::Auto || self == other
+    }
+}
+
+impl fmt::Display for TextFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`TextFormat`]'s (nor one of its aliases).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown text format `{name}`; expected auto or one of: {}", known())]
+pub struct UnknownTextFormat {
+    /// The name given.
+    pub name: String,
+}
+
+fn known() -> String {
+    TextFormat::ALL
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A format by its [`name`](TextFormat::name) or one of its [`aliases`](TextFormat::aliases)
+/// (vLLM's and SGLang's parser names), case and `-`/`_` aside.
+///
+/// ```
+/// use tool_runtime::router::text::TextFormat;
+///
+/// assert_eq!("hermes".parse::<TextFormat>().unwrap(), TextFormat::Hermes);
+/// assert_eq!("qwen3_coder".parse::<TextFormat>().unwrap(), TextFormat::QwenXml);
+/// assert_eq!("hunyuan-a13b".parse::<TextFormat>().unwrap(), TextFormat::Jamba);
+/// assert!("nope".parse::<TextFormat>().is_err());
+/// ```
+impl FromStr for TextFormat {
+    type Err = UnknownTextFormat;
+
+    fn from_str(text: &str) -> Result<TextFormat, UnknownTextFormat> {
+        let wanted = text.trim().to_ascii_lowercase().replace('-', "_");
+        std::iter::once(TextFormat::Auto)
+            .chain(TextFormat::ALL)
+            .find(|format| {
+                format.name() == wanted
+                    || format
+                        .aliases()
+                        .iter()
+                        .any(|alias| alias.replace('-', "_") == wanted)
+            })
+            .ok_or_else(|| UnknownTextFormat {
+                name: text.to_owned(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_and_alias_reads_back_and_serde_agrees() {
+        for format in std::iter::once(TextFormat::Auto).chain(TextFormat::ALL) {
+            assert_eq!(format.name().parse::<TextFormat>(), Ok(format));
+            let json = serde_json::to_string(&format).unwrap();
+            assert_eq!(json, format!("\"{}\"", format.name()));
+            for alias in format.aliases() {
+                assert_eq!(alias.parse::<TextFormat>(), Ok(format), "{alias}");
+            }
+        }
+        let names: Vec<&str> = TextFormat::ALL
+            .iter()
+            .flat_map(|f| std::iter::once(f.name()).chain(f.aliases().iter().copied()))
+            .collect();
+        let unique: std::collections::HashSet<&&str> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "a name means one format");
     }
 }

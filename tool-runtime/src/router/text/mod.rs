@@ -37,9 +37,10 @@ mod scan;
 mod schemas;
 mod stream;
 mod triggers;
+mod wrapped;
 
 pub use error::{Cut, TextCallError, TextErrorKind};
-pub use format::TextFormat;
+pub use format::{TextFormat, UnknownTextFormat};
 pub use prompt::write_calls;
 pub use schemas::ToolSchemas;
 pub use stream::TextStream;

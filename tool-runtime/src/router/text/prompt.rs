@@ -73,6 +73,32 @@ fn convention(format: TextFormat) -> &'static str {
             "```json\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n```\n\n",
             "To call several tools, put an array of such objects in the block."
         ),
+        TextFormat::Jamba => concat!(
+            "To call tools, write <tool_calls>, a JSON array with one object per call, each with the tool's `name` and its `arguments`, then </tool_calls>:\n\n",
+            "<tool_calls>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]</tool_calls>"
+        ),
+        TextFormat::Granite => concat!(
+            "To call tools, write <|tool_call|> followed by a JSON array with one object per call, each with the tool's `name` and its `arguments`:\n\n",
+            "<|tool_call|>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
+        ),
+        TextFormat::GraniteFc => concat!(
+            "To call a tool, write <function_call> followed by a JSON object with the tool's `name` and its `arguments`:\n\n",
+            "<function_call> {\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n\n",
+            "To call several tools, write one such line per call."
+        ),
+        TextFormat::InternLm => concat!(
+            "To call a tool, write <|action_start|><|plugin|>, a line break, a JSON object with the tool's `name` and its `parameters`, then <|action_end|>:\n\n",
+            "<|action_start|><|plugin|>\n{\"name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}<|action_end|>"
+        ),
+        TextFormat::LongCat => concat!(
+            "To call a tool, write a JSON object with the tool's `name` and its `arguments` inside <longcat_tool_call></longcat_tool_call> tags:\n\n",
+            "<longcat_tool_call>{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}</longcat_tool_call>\n\n",
+            "To call several tools, write one such block per call."
+        ),
+        TextFormat::Nemotron => concat!(
+            "To call tools, write <TOOLCALL>, a JSON array with one object per call, each with the tool's `name` and its `arguments`, then </TOOLCALL>:\n\n",
+            "<TOOLCALL>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]</TOOLCALL>"
+        ),
     }
 }
 
@@ -171,7 +197,35 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             [one] => format!("```json\n{one}\n```"),
             many => format!("```json\n[{}]\n```", many.join(", ")),
         },
+        TextFormat::Jamba => format!(
+            "<tool_calls>[{}]</tool_calls>",
+            objects("arguments").join(", ")
+        ),
+        TextFormat::Granite => format!("<|tool_call|>[{}]", objects("arguments").join(", ")),
+        TextFormat::GraniteFc => each(&objects("arguments"), "<function_call> ", ""),
+        TextFormat::InternLm => each(
+            &objects("parameters"),
+            "<|action_start|><|plugin|>\n",
+            "<|action_end|>",
+        ),
+        TextFormat::LongCat => each(
+            &objects("arguments"),
+            "<longcat_tool_call>",
+            "</longcat_tool_call>",
+        ),
+        TextFormat::Nemotron => {
+            format!("<TOOLCALL>[{}]</TOOLCALL>", objects("arguments").join(", "))
+        }
     }
+}
+
+/// Each object between `open` and `close`, one a line.
+fn each(objects: &[String], open: &str, close: &str) -> String {
+    objects
+        .iter()
+        .map(|object| format!("{open}{object}{close}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A call's arguments as a JSON object; arguments that aren't one are kept as a string.

@@ -9,7 +9,7 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{envelope, fenced, hermes, llama3, mistral, pythonic, qwen_xml};
+use super::{envelope, fenced, hermes, llama3, mistral, pythonic, qwen_xml, wrapped};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -355,18 +355,20 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     let f = cx.format;
     let off = (false, never as Matcher, Auto);
     // Reasoning first: what a model writes while it thinks is never a call.
-    let candidates: [(bool, Matcher, TextFormat); 5] = match text.as_bytes()[at] {
+    let candidates: [(bool, Matcher, TextFormat); 6] = match text.as_bytes()[at] {
         b'<' => [
             (true, reasoning_at, f),
             (f.includes(Hermes) || f == QwenXml, hermes::at, Hermes),
             (f.includes(QwenXml), qwen_xml::bare_at, QwenXml),
             (f.includes(Llama3), llama3::tag_at, Llama3),
             (f.includes(Pythonic), pythonic::tag_at, Pythonic),
+            (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
         ],
         b'[' => [
             (true, reasoning_at, f),
             (f.includes(Mistral), mistral::at, Mistral),
             (f.includes(Pythonic), pythonic::at, Pythonic),
+            off,
             off,
             off,
         ],
@@ -380,9 +382,10 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             off,
             off,
             off,
+            off,
         ],
-        b'`' => [(true, fenced::at, Fenced), off, off, off, off],
-        _ => [off; 5],
+        b'`' => [(true, fenced::at, Fenced), off, off, off, off, off],
+        _ => [off; 6],
     };
     let mut prose = usize::MAX;
     for (enabled, matcher, format) in candidates {

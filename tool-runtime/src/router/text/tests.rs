@@ -69,6 +69,13 @@ const SAMPLES: &[&str] = &[
     "Unicode 日本語 🦀 <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Zürich 🏔\"}}</tool_call> é",
     "<tool_call>\r\n{\"name\": \"f\", \"arguments\": {}}\r\n</tool_call>\r\nNext line",
     "< tool_call> [TOOL CALLS] <|python|> ``` `` ` [ ] { } <",
+    "Both:\n<tool_calls>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}, {\"name\": \"get_time\", \"arguments\": {}}]</tool_calls>\nok",
+    "<tool_calls>[{\"name\": \"f\", \"arguments\": {\"s\": \"</tool_calls>\"}}, {oops}]</tool_calls> <tool_calls>[{\"name\": \"get_ti",
+    "<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lyon\"}}] then <|tool_call|>{\"name\": \"f\"",
+    "<function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Bern\"}}\n<function_call> {\"name\": \"get_time\", \"arguments\": {\"tz\": \"CET\"}}",
+    "Look: <|action_start|><|plugin|>\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Kyiv\"}}<|action_end|> and <|action_start|><|plugin|>\n{\"name\": \"f\", \"parameters\": {",
+    "<longcat_tool_call>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"UTC\"}}</longcat_tool_call><longcat_tool_call>nope</longcat_tool_call>",
+    "<TOOLCALL>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rio\", \"days\": 2}}]</TOOLCALL> <TOOLCALL> <|tool_call <tool_calls <longcat_",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {

@@ -1,0 +1,214 @@
+//! Formats that wrap JSON calls in markers of their own: a JSON object
+//! `{"name": .., "arguments": {..}}` (or `"parameters"`), or a list of them, between an opening
+//! marker and, for most, a closing one. The body is read as a Hermes tag's is (`hermes.rs`),
+//! so what holds for Hermes holds here: one bad call costs one error, a call cut off is an
+//! error and never a guess, and a closing marker inside a JSON string is not the end.
+//!
+//! | format | markup | peers |
+//! |---|---|---|
+//! | [`Jamba`](TextFormat::Jamba) | `<tool_calls>[{..}, ..]</tool_calls>` | vLLM `jamba`, `hunyuan_a13b`; SGLang `hunyuan`; llama.cpp (Apriel 1.5) |
+//! | [`Granite`](TextFormat::Granite) | `<\|tool_call\|>[{..}, ..]` (no closing marker) | vLLM `granite` |
+//! | [`GraniteFc`](TextFormat::GraniteFc) | `<function_call> {..}`, repeated (no closing marker) | vLLM `granite-20b-fc` |
+//! | [`InternLm`](TextFormat::InternLm) | `<\|action_start\|><\|plugin\|>\n{"name", "parameters"}<\|action_end\|>` | vLLM `internlm`, SGLang `internlm` |
+//! | [`LongCat`](TextFormat::LongCat) | `<longcat_tool_call>{..}</longcat_tool_call>` | vLLM `longcat` |
+//! | [`Nemotron`](TextFormat::Nemotron) | `<TOOLCALL>[{..}, ..]</TOOLCALL>` | llama.cpp (Nemotron Nano v2) |
+
+use super::format::TextFormat;
+use super::hermes;
+use super::json::{self, Extent};
+use super::scan::{prefix, region, skip_ws, Cx, Need, Prefix, Step};
+use memchr::memmem;
+
+/// One wrapping markup.
+#[derive(Debug)]
+pub(crate) struct Wrap {
+    pub format: TextFormat,
+    /// What opens the calls (a special token, or a tag).
+    pub open: &'static str,
+    /// What closes them; `None` for a markup whose calls end with their JSON.
+    pub close: Option<&'static str>,
+}
+
+/// Every wrapping markup.
+pub(crate) const WRAPS: [Wrap; 6] = [
+    Wrap {
+        format: TextFormat::Jamba,
+        open: "<tool_calls>",
+        close: Some("</tool_calls>"),
+    },
+    Wrap {
+        format: TextFormat::Granite,
+        open: "<|tool_call|>",
+        close: None,
+    },
+    Wrap {
+        format: TextFormat::GraniteFc,
+        open: "<function_call>",
+        close: None,
+    },
+    Wrap {
+        format: TextFormat::InternLm,
+        open: "<|action_start|><|plugin|>",
+        close: Some("<|action_end|>"),
+    },
+    Wrap {
+        format: TextFormat::LongCat,
+        open: "<longcat_tool_call>",
+        close: Some("</longcat_tool_call>"),
+    },
+    Wrap {
+        format: TextFormat::Nemotron,
+        open: "<TOOLCALL>",
+        close: Some("</TOOLCALL>"),
+    },
+];
+
+/// The markup of `format`, if it is one of these.
+pub(crate) fn wrap(format: TextFormat) -> Option<&'static Wrap> {
+    WRAPS.iter().find(|w| w.format == format)
+}
+
+/// Any wrapping markup the parse looks for that opens at `pos` (a `<`).
+pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
+    let mut partial = false;
+    for wrap in &WRAPS {
+        if !cx.format.includes(wrap.format) {
+            continue;
+        }
+        match prefix(text, pos, wrap.open, cx.eof) {
+            Prefix::Yes => {
+                return match read(cx, text, pos, wrap) {
+                    Step::Region { len, items, .. } => Step::Region {
+                        len,
+                        items,
+                        format: Some(wrap.format),
+                    },
+                    step => step,
+                }
+            }
+            Prefix::Partial => partial = true,
+            Prefix::No => {}
+        }
+    }
+    if partial {
+        cx.more(Need::Any)
+    } else {
+        Step::Prose(1)
+    }
+}
+
+/// The calls of `wrap` opening at `pos`.
+fn read(cx: &Cx, text: &str, pos: usize, wrap: &Wrap) -> Step {
+    let body = pos + wrap.open.len();
+    let first = skip_ws(text, body);
+    if first == text.len() && !cx.eof {
+        return Step::More(Need::Any);
+    }
+    // The JSON's own end, so that a marker inside one of its strings is not taken for the end.
+    let json_end = match text.as_bytes().get(first) {
+        Some(b'{' | b'[') => match json::extent_or_wait(cx.eof, text, first) {
+            Ok(Extent::Closed(end)) => Some(end),
+            Ok(_) => None,
+            Err(need) => return Step::More(need),
+        },
+        _ => None,
+    };
+    let Some(close) = wrap.close else {
+        // No closing marker: the calls end with their JSON (or, cut off, with the text).
+        let end = json_end.unwrap_or(text.len());
+        return region(
+            pos,
+            end,
+            hermes::read_body(cx, text, body, end, json_end.is_some()),
+        );
+    };
+    let from = json_end.unwrap_or(body);
+    match memmem::find(&text.as_bytes()[from..], close.as_bytes()) {
+        Some(n) => {
+            let close_at = from + n;
+            region(
+                pos,
+                close_at + close.len(),
+                hermes::read_body(cx, text, body, close_at, true),
+            )
+        }
+        None if !cx.eof => Step::More(Need::Byte(
+            close.as_bytes()[close.len() - 1],
+            close.as_bytes()[close.len() - 1],
+        )),
+        // Never closed: the calls end where their JSON does, or with the text.
+        None => {
+            let end = json_end.unwrap_or(text.len());
+            region(
+                pos,
+                end,
+                hermes::read_body(cx, text, body, end, json_end.is_some()),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::router::text::{parse, TextErrorKind, TextFormat};
+
+    fn names(text: &str, format: TextFormat) -> (Vec<String>, String, usize) {
+        let parsed = parse(text, format, &());
+        (
+            parsed
+                .calls
+                .iter()
+                .map(|c| format!("{}{}", c.name, c.arguments))
+                .collect(),
+            parsed.text,
+            parsed.errors.len(),
+        )
+    }
+
+    #[test]
+    fn each_markup_reads_its_calls_and_keeps_the_prose() {
+        let cases = [
+            (TextFormat::Jamba, "Checking.\n<tool_calls>[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {\"name\": \"b\", \"arguments\": {}}]</tool_calls>\nDone."),
+            (TextFormat::Granite, "Checking.\n<|tool_call|>[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {\"name\": \"b\", \"arguments\": {}}]\nDone."),
+            (TextFormat::GraniteFc, "Checking.\n<function_call> {\"name\": \"a\", \"arguments\": {\"x\": 1}}\n<function_call> {\"name\": \"b\", \"arguments\": {}}\nDone."),
+            (TextFormat::InternLm, "Checking.\n<|action_start|><|plugin|>\n{\"name\": \"a\", \"parameters\": {\"x\": 1}}<|action_end|>\n<|action_start|><|plugin|>\n{\"name\": \"b\", \"parameters\": {}}<|action_end|>\nDone."),
+            (TextFormat::LongCat, "Checking.\n<longcat_tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1}}</longcat_tool_call>\n<longcat_tool_call>{\"name\": \"b\", \"arguments\": {}}</longcat_tool_call>\nDone."),
+            (TextFormat::Nemotron, "Checking.\n<TOOLCALL>[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {\"name\": \"b\", \"arguments\": {}}]</TOOLCALL>\nDone."),
+        ];
+        for (format, text) in cases {
+            for parse_as in [format, TextFormat::Auto] {
+                let (calls, prose, errors) = names(text, parse_as);
+                assert_eq!(calls, ["a{\"x\": 1}", "b{}"], "{format:?} as {parse_as:?}");
+                assert_eq!(prose, "Checking.\nDone.", "{format:?} as {parse_as:?}");
+                assert_eq!(errors, 0, "{format:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_closing_marker_in_a_string_is_not_the_end_and_a_cut_call_is_an_error() {
+        let text = "<tool_calls>[{\"name\": \"echo\", \"arguments\": {\"s\": \"</tool_calls>\"}}]</tool_calls>";
+        let (calls, prose, _) = names(text, TextFormat::Jamba);
+        assert_eq!(calls, ["echo{\"s\": \"</tool_calls>\"}"]);
+        assert_eq!(prose, "");
+        let parsed = parse(
+            "<TOOLCALL>[{\"name\": \"a\", \"arguments\": {\"p\": \"x",
+            TextFormat::Nemotron,
+            &(),
+        );
+        assert!(parsed.calls.is_empty());
+        assert!(
+            matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)),
+            "{parsed:?}"
+        );
+    }
+
+    #[test]
+    fn one_bad_call_costs_one_error() {
+        let text = "<tool_calls>[{\"name\": \"a\", \"arguments\": {}}, {oops}, {\"name\": \"b\", \"arguments\": {}}]</tool_calls>";
+        let parsed = parse(text, TextFormat::Jamba, &());
+        let names: Vec<&str> = parsed.calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(parsed.errors.len(), 1);
+    }
+}
