@@ -31,8 +31,9 @@ pub(super) struct ChatArgs {
     /// The model's name, as the server knows it (with --provider tensorzero: the function).
     #[arg(long, value_name = "NAME")]
     model: String,
-    /// Text-only mode for a model without native tools: the format it writes calls in
-    /// (hermes, qwen_xml, mistral, llama3, pythonic, envelope, fenced, auto).
+    /// Text-only mode for a model without native tools: the format it writes calls in (a
+    /// name such as hermes or qwen_xml, or a vLLM/SGLang --tool-call-parser name), or auto:
+    /// the format the model's name says (`TextFormat::for_model`), else every format.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     text_tools: Option<TextFormat>,
     /// The environment variable holding the API key [default: the provider's usual one, sent
@@ -119,6 +120,19 @@ pub(super) async fn run(
         .system(&args.system)
         .max_turns(args.max_turns);
     if let Some(format) = args.text_tools {
+        let format = match format {
+            TextFormat::Auto => TextFormat::for_model(&args.model),
+            named => named,
+        };
+        match (args.text_tools, format) {
+            (Some(TextFormat::Auto), TextFormat::Auto) => eprintln!(
+                "note: the model's name names no known text format; calls in every format are read"
+            ),
+            (Some(TextFormat::Auto), format) => {
+                eprintln!("note: text tools in the {format} format, from the model's name");
+            }
+            _ => {}
+        }
         agent = agent.text_tools(format);
     }
     if let Some(prompt) = &args.prompt {

@@ -9,6 +9,9 @@ use std::fmt::Write;
 
 /// [`Registry::text_tool_prompt`]'s work.
 pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
+    if let Some(prompt) = super::prompt_templates::family_prompt(registry, format) {
+        return prompt;
+    }
     let mut prompt = String::from(
         "# Tools\n\nYou can call the tools below. Each has a name, a description, and a JSON Schema for its arguments.\n",
     );
