@@ -18,19 +18,25 @@
 //! assert!(parsed.errors.is_empty());
 //! ```
 
+mod arguments;
 mod coerce;
 mod envelope;
 mod error;
 mod fenced;
 mod format;
+mod functionary;
+mod gemma;
+mod harmony;
 mod hermes;
 // `string_end` is the output cut's too.
 pub(crate) mod json;
+mod keyed;
 mod llama3;
 mod mistral;
 mod object;
 pub(crate) mod prompt;
 mod pylit;
+mod pytags;
 mod pythonic;
 mod qwen_xml;
 mod scan;
