@@ -47,11 +47,39 @@ pub enum TextFormat {
     LongCat,
     /// NVIDIA Nemotron Nano v2: `<TOOLCALL>[{"name": .., "arguments": {..}}]</TOOLCALL>`.
     Nemotron,
+    /// gpt-oss's harmony messages: `<|start|>assistant<|channel|>commentary
+    /// to=functions.f <|constrain|>json<|message|>{..}<|call|>`; the `analysis` channel is
+    /// reasoning (prose), the `final` channel's body is the answer.
+    #[serde(rename = "harmony")]
+    Harmony,
+    /// Gemma 4: `<|tool_call>call:f{city:<|"|>Paris<|"|>,days:3}<tool_call|>`, values typed
+    /// with the tool's input schema.
+    #[serde(rename = "gemma4")]
+    Gemma4,
+    /// FunctionGemma: `<start_function_call>call:f{city:<escape>Paris<escape>}<end_function_call>`.
+    #[serde(rename = "functiongemma")]
+    FunctionGemma,
+    /// LFM2, LFM2.5: `<|tool_call_start|>[f(city="Paris"), g()]<|tool_call_end|>`.
+    #[serde(rename = "lfm2")]
+    Lfm2,
+    /// OLMo 3: `<function_calls>f(city="Paris")\ng()</function_calls>`, one call a line.
+    #[serde(rename = "olmo3")]
+    Olmo3,
+    /// Functionary v3.1: `<function=f>{"city": "Paris"}</function>`.
+    #[serde(rename = "functionary")]
+    Functionary,
+    /// Apertus: `<|tools_prefix|>[{"f": {"city": "Paris"}}]<|tools_suffix|>`.
+    #[serde(rename = "apertus")]
+    Apertus,
+    /// Cohere Command R7B, Command A, Command 4: `<|START_ACTION|>[{"tool_call_id": "0",
+    /// "tool_name": "f", "parameters": {..}}]<|END_ACTION|>`.
+    #[serde(rename = "cohere")]
+    Cohere,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 13] = [
+    pub const ALL: [TextFormat; 21] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -65,6 +93,14 @@ impl TextFormat {
         TextFormat::InternLm,
         TextFormat::LongCat,
         TextFormat::Nemotron,
+        TextFormat::Harmony,
+        TextFormat::Gemma4,
+        TextFormat::FunctionGemma,
+        TextFormat::Lfm2,
+        TextFormat::Olmo3,
+        TextFormat::Functionary,
+        TextFormat::Apertus,
+        TextFormat::Cohere,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -84,6 +120,14 @@ impl TextFormat {
             TextFormat::InternLm => "internlm",
             TextFormat::LongCat => "longcat",
             TextFormat::Nemotron => "nemotron",
+            TextFormat::Harmony => "harmony",
+            TextFormat::Gemma4 => "gemma4",
+            TextFormat::FunctionGemma => "functiongemma",
+            TextFormat::Lfm2 => "lfm2",
+            TextFormat::Olmo3 => "olmo3",
+            TextFormat::Functionary => "functionary",
+            TextFormat::Apertus => "apertus",
+            TextFormat::Cohere => "cohere",
         }
     }
 
@@ -112,6 +156,14 @@ impl TextFormat {
             TextFormat::InternLm => &["interns1"],
             TextFormat::LongCat => &[],
             TextFormat::Nemotron => &["nemotron_v2"],
+            TextFormat::Harmony => &["openai", "gpt_oss"],
+            TextFormat::Gemma4 => &[],
+            TextFormat::FunctionGemma => &[],
+            TextFormat::Lfm2 => &[],
+            TextFormat::Olmo3 => &[],
+            TextFormat::Functionary => &["functionary_v3_1_llama_3_1"],
+            TextFormat::Apertus => &["apertus2509"],
+            TextFormat::Cohere => &["cohere_command3", "cohere_command4", "command_r7b"],
         }
     }
 
@@ -127,7 +179,15 @@ impl TextFormat {
             | TextFormat::GraniteFc
             | TextFormat::InternLm
             | TextFormat::LongCat
-            | TextFormat::Nemotron => b"<`",
+            | TextFormat::Nemotron
+            | TextFormat::Harmony
+            | TextFormat::Gemma4
+            | TextFormat::FunctionGemma
+            | TextFormat::Lfm2
+            | TextFormat::Olmo3
+            | TextFormat::Functionary
+            | TextFormat::Apertus
+            | TextFormat::Cohere => b"<`",
             TextFormat::Mistral => b"[`",
             TextFormat::Llama3 => b"<{`",
             TextFormat::Pythonic => b"[<`",

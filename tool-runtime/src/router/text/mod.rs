@@ -18,14 +18,19 @@
 //! assert!(parsed.errors.is_empty());
 //! ```
 
+mod arguments;
 mod coerce;
 mod envelope;
 mod error;
 mod fenced;
 mod format;
+mod functionary;
+mod gemma;
+mod harmony;
 mod hermes;
 // `string_end` is the output cut's too.
 pub(crate) mod json;
+mod keyed;
 mod llama3;
 mod mistral;
 mod models;
@@ -33,6 +38,7 @@ mod object;
 pub(crate) mod prompt;
 mod prompt_templates;
 mod pylit;
+mod pytags;
 mod pythonic;
 mod qwen_xml;
 mod scan;

@@ -102,6 +102,44 @@ fn convention(format: TextFormat) -> &'static str {
             "To call tools, write <TOOLCALL>, a JSON array with one object per call, each with the tool's `name` and its `arguments`, then </TOOLCALL>:\n\n",
             "<TOOLCALL>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]</TOOLCALL>"
         ),
+        TextFormat::Harmony => concat!(
+            "To call a tool, write a message to it in the commentary channel, its arguments as a JSON object:\n\n",
+            "<|start|>assistant<|channel|>commentary to=functions.<tool name> <|constrain|>json<|message|>{<arguments as JSON>}<|call|>\n\n",
+            "To call several tools, write one such message per call."
+        ),
+        TextFormat::Gemma4 => concat!(
+            "To call a tool, write <|tool_call>call:, the tool's name, its arguments in braces, then <tool_call|>:\n\n",
+            "<|tool_call>call:<tool name>{argument:<|\"|>text<|\"|>,number:5,flag:true,list:[<|\"|>a<|\"|>],object:{key:<|\"|>value<|\"|>}}<tool_call|>\n\n",
+            "Put strings between <|\"|> and <|\"|>; write numbers, true, false and null as they are. To call several tools, write one such block per call."
+        ),
+        TextFormat::FunctionGemma => concat!(
+            "To call a tool, write <start_function_call>call:, the tool's name, its arguments in braces, then <end_function_call>:\n\n",
+            "<start_function_call>call:<tool name>{argument:<escape>text<escape>,number:5}<end_function_call>\n\n",
+            "Put strings between <escape> and <escape>. To call several tools, write one such block per call."
+        ),
+        TextFormat::Lfm2 => concat!(
+            "To call tools, write <|tool_call_start|>, a Python list of calls with keyword arguments, then <|tool_call_end|>:\n\n",
+            "<|tool_call_start|>[tool_name(argument=value, other_argument=value)]<|tool_call_end|>\n\n",
+            "Write values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts."
+        ),
+        TextFormat::Olmo3 => concat!(
+            "To call tools, write <function_calls>, one Python call with keyword arguments per line, then </function_calls>:\n\n",
+            "<function_calls>\ntool_name(argument=value)\nother_tool(argument=value)\n</function_calls>\n\n",
+            "Write values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts."
+        ),
+        TextFormat::Functionary => concat!(
+            "To call a tool, write its name in a <function=...> tag, then its arguments as a JSON object, then </function>:\n\n",
+            "<function=<tool name>>{<arguments as JSON>}</function>\n\n",
+            "To call several tools, write one such line per call."
+        ),
+        TextFormat::Apertus => concat!(
+            "To call tools, write <|tools_prefix|>, a JSON array with one object per call mapping the tool's name to its arguments, then <|tools_suffix|>:\n\n",
+            "<|tools_prefix|>[{\"<tool name>\": {<arguments as JSON>}}]<|tools_suffix|>"
+        ),
+        TextFormat::Cohere => concat!(
+            "To call tools, write <|START_ACTION|>, a JSON array with one object per call, each with a `tool_call_id`, the `tool_name` and its `parameters`, then <|END_ACTION|>:\n\n",
+            "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]<|END_ACTION|>"
+        ),
     }
 }
 
@@ -219,6 +257,104 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         TextFormat::Nemotron => {
             format!("<TOOLCALL>[{}]</TOOLCALL>", objects("arguments").join(", "))
         }
+        TextFormat::Harmony => calls
+            .iter()
+            .map(|call| {
+                format!(
+                    "<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>",
+                    call.name,
+                    arguments(call)
+                )
+            })
+            .collect(),
+        TextFormat::Gemma4 => gemma_calls(calls, "<|tool_call>", "<tool_call|>", "<|\"|>"),
+        TextFormat::FunctionGemma => gemma_calls(
+            calls,
+            "<start_function_call>",
+            "<end_function_call>",
+            "<escape>",
+        ),
+        TextFormat::Lfm2 => {
+            let calls: Vec<String> = calls.iter().map(python_call).collect();
+            format!("<|tool_call_start|>[{}]<|tool_call_end|>", calls.join(", "))
+        }
+        TextFormat::Olmo3 => {
+            let calls: Vec<String> = calls.iter().map(python_call).collect();
+            format!("<function_calls>\n{}\n</function_calls>", calls.join("\n"))
+        }
+        TextFormat::Functionary => calls
+            .iter()
+            .map(|call| format!("<function={}>{}</function>", call.name, arguments(call)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TextFormat::Apertus => {
+            let objects: Vec<String> = calls
+                .iter()
+                .map(|call| format!("{{{}: {}}}", Value::from(call.name.as_str()), arguments(call)))
+                .collect();
+            format!("<|tools_prefix|>[{}]<|tools_suffix|>", objects.join(", "))
+        }
+        TextFormat::Cohere => {
+            let objects: Vec<String> = calls
+                .iter()
+                .enumerate()
+                .map(|(n, call)| {
+                    format!(
+                        "{{\"tool_call_id\": \"{n}\", \"tool_name\": {}, \"parameters\": {}}}",
+                        Value::from(call.name.as_str()),
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!("<|START_ACTION|>[{}]<|END_ACTION|>", objects.join(", "))
+        }
+    }
+}
+
+/// Calls in Gemma's syntax, each between `open` and `close`, strings between `quote`s.
+fn gemma_calls(calls: &[ToolCall], open: &str, close: &str, quote: &str) -> String {
+    calls
+        .iter()
+        .map(|call| {
+            let map = arguments_map(call);
+            format!(
+                "{open}call:{}{}{close}",
+                call.name,
+                gemma_object(&map, quote)
+            )
+        })
+        .collect()
+}
+
+fn gemma_object(map: &Map<String, Value>, quote: &str) -> String {
+    let pairs: Vec<String> = map
+        .iter()
+        .map(|(key, value)| {
+            let bare = !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+            let key = if bare {
+                key.clone()
+            } else {
+                format!("{quote}{key}{quote}")
+            };
+            format!("{key}:{}", gemma_value(value, quote))
+        })
+        .collect();
+    format!("{{{}}}", pairs.join(","))
+}
+
+/// A JSON value in Gemma's syntax: strings quoted with `quote`, the rest as JSON writes them.
+fn gemma_value(value: &Value, quote: &str) -> String {
+    match value {
+        Value::String(text) => format!("{quote}{text}{quote}"),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(|v| gemma_value(v, quote)).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(map) => gemma_object(map, quote),
+        other => other.to_string(),
     }
 }
 

@@ -30,12 +30,17 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
 
 /// `<|python_start|>` at `pos`.
 pub(crate) fn tag_at(cx: &Cx, text: &str, pos: usize) -> Step {
-    match prefix(text, pos, START, cx.eof) {
+    between(cx, text, pos, START, END)
+}
+
+/// A list of calls between `open` (at `pos`) and `close` (LFM2's special tokens too).
+pub(crate) fn between(cx: &Cx, text: &str, pos: usize, open: &str, close: &str) -> Step {
+    match prefix(text, pos, open, cx.eof) {
         Prefix::No => return Step::Prose(1),
         Prefix::Partial => return cx.more(Need::Any),
         Prefix::Yes => {}
     }
-    let list = skip_ws(text, pos + START.len());
+    let list = skip_ws(text, pos + open.len());
     let (end, items) = match text.as_bytes().get(list) {
         None if !cx.eof => return Step::More(Need::Any),
         None => (text.len(), vec![truncated(pos..text.len())]),
@@ -55,8 +60,8 @@ pub(crate) fn tag_at(cx: &Cx, text: &str, pos: usize) -> Step {
         }
     };
     let after = skip_ws(text, end);
-    let end = match prefix(text, after, END, cx.eof) {
-        Prefix::Yes => after + END.len(),
+    let end = match prefix(text, after, close, cx.eof) {
+        Prefix::Yes => after + close.len(),
         Prefix::Partial => return Step::More(Need::Any),
         Prefix::No => end,
     };

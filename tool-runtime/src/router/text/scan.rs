@@ -9,7 +9,8 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{envelope, fenced, hermes, llama3, mistral, pythonic, qwen_xml, wrapped};
+use super::{envelope, fenced, functionary, gemma, harmony, hermes, keyed, llama3, mistral};
+use super::{pytags, pythonic, wrapped};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -355,19 +356,36 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     let f = cx.format;
     let off = (false, never as Matcher, Auto);
     // Reasoning first: what a model writes while it thinks is never a call.
-    let candidates: [(bool, Matcher, TextFormat); 6] = match text.as_bytes()[at] {
+    let candidates: [(bool, Matcher, TextFormat); 10] = match text.as_bytes()[at] {
         b'<' => [
             (true, reasoning_at, f),
             (f.includes(Hermes) || f == QwenXml, hermes::at, Hermes),
-            (f.includes(QwenXml), qwen_xml::bare_at, QwenXml),
+            // `<function=`: Qwen3's XML or Functionary's JSON, told apart in one place.
+            (
+                f.includes(QwenXml) || f.includes(Functionary),
+                functionary::at,
+                QwenXml,
+            ),
             (f.includes(Llama3), llama3::tag_at, Llama3),
             (f.includes(Pythonic), pythonic::tag_at, Pythonic),
             (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
+            (f.includes(Harmony), harmony::at, Harmony),
+            (
+                f.includes(Gemma4) || f.includes(FunctionGemma),
+                gemma::at,
+                f,
+            ),
+            (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
+            (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
         ],
         b'[' => [
             (true, reasoning_at, f),
             (f.includes(Mistral), mistral::at, Mistral),
             (f.includes(Pythonic), pythonic::at, Pythonic),
+            off,
+            off,
+            off,
+            off,
             off,
             off,
             off,
@@ -383,9 +401,24 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             off,
             off,
             off,
+            off,
+            off,
+            off,
+            off,
         ],
-        b'`' => [(true, fenced::at, Fenced), off, off, off, off, off],
-        _ => [off; 6],
+        b'`' => [
+            (true, fenced::at, Fenced),
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+        ],
+        _ => [off; 10],
     };
     let mut prose = usize::MAX;
     for (enabled, matcher, format) in candidates {
@@ -412,8 +445,15 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 }
 
 /// The reasoning blocks models write before they answer: the opening marker and the one that
-/// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens).
-const REASONING: [(&str, &str); 2] = [("<think>", "</think>"), ("[THINK]", "[/THINK]")];
+/// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
+/// Gemma 4's thought channel; Command R7B's and Command A's thinking). gpt-oss's `analysis`
+/// channel is found by `harmony.rs`, which reads its header.
+const REASONING: [(&str, &str); 4] = [
+    ("<think>", "</think>"),
+    ("[THINK]", "[/THINK]"),
+    ("<|channel>", "<channel|>"),
+    ("<|START_THINKING|>", "<|END_THINKING|>"),
+];
 
 /// A reasoning block opening at `pos`: prose up to its end.
 fn reasoning_at(cx: &Cx, text: &str, pos: usize) -> Step {
