@@ -44,10 +44,30 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("intern-s1", TextFormat::InternLm),
     ("longcat", TextFormat::LongCat),
     ("nemotron-nano", TextFormat::Nemotron),
+    ("gpt-oss", TextFormat::Harmony),
+    ("functiongemma", TextFormat::FunctionGemma),
+    ("gemma-4", TextFormat::Gemma4),
+    ("gemma4", TextFormat::Gemma4),
+    ("gemma-3", TextFormat::Pythonic),
+    ("lfm2", TextFormat::Lfm2),
+    ("olmo-3", TextFormat::Olmo3),
+    ("olmo3", TextFormat::Olmo3),
+    ("functionary", TextFormat::Functionary),
+    ("apertus", TextFormat::Apertus),
+    ("command-r7b", TextFormat::Cohere),
+    ("command-a", TextFormat::Cohere),
+    ("c4ai-command", TextFormat::Cohere),
 ];
 
 /// Markup a chat template writes for a past call, and the format it is; matched in order.
 const BY_TEMPLATE: &[(&str, TextFormat)] = &[
+    ("<|channel|>", TextFormat::Harmony),
+    ("<|tool_call>", TextFormat::Gemma4),
+    ("<start_function_call>", TextFormat::FunctionGemma),
+    ("<|tool_call_start|>", TextFormat::Lfm2),
+    ("<function_calls>", TextFormat::Olmo3),
+    ("<|tools_prefix|>", TextFormat::Apertus),
+    ("<|START_ACTION|>", TextFormat::Cohere),
     ("<function=", TextFormat::QwenXml),
     ("<tool_calls>", TextFormat::Jamba),
     ("<tool_call>", TextFormat::Hermes),
@@ -126,6 +146,12 @@ mod tests {
             ("meituan-longcat/LongCat-Flash-Chat", TextFormat::LongCat),
             ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", TextFormat::Nemotron),
             ("mistral-7b-instruct-v0.3.Q4_K_M.gguf", TextFormat::Mistral),
+            ("openai/gpt-oss-20b", TextFormat::Harmony),
+            ("google/gemma-4-31b-it", TextFormat::Gemma4),
+            ("google/functiongemma-270m-it", TextFormat::FunctionGemma),
+            ("LiquidAI/LFM2-1.2B", TextFormat::Lfm2),
+            ("allenai/Olmo-3-7B-Instruct", TextFormat::Olmo3),
+            ("CohereLabs/c4ai-command-r7b-12-2024", TextFormat::Cohere),
         ];
         for (name, format) in cases {
             assert_eq!(TextFormat::for_model(name), format, "{name}");
