@@ -69,6 +69,12 @@ fn the_prompt_lists_every_tool_and_the_convention() {
             TextFormat::Pythonic => "keyword arguments",
             TextFormat::Envelope => "\"tool_calls\"",
             TextFormat::Fenced => "```json",
+            TextFormat::Jamba => "<tool_calls>",
+            TextFormat::Granite => "<|tool_call|>",
+            TextFormat::GraniteFc => "<function_call>",
+            TextFormat::InternLm => "<|action_start|><|plugin|>",
+            TextFormat::LongCat => "<longcat_tool_call>",
+            TextFormat::Nemotron => "<TOOLCALL>",
             _ => unreachable!(),
         };
         assert!(prompt.contains(marker), "{format:?}: {prompt}");

@@ -76,6 +76,7 @@ const SAMPLES: &[&str] = &[
     "Look: <|action_start|><|plugin|>\n{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Kyiv\"}}<|action_end|> and <|action_start|><|plugin|>\n{\"name\": \"f\", \"parameters\": {",
     "<longcat_tool_call>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"UTC\"}}</longcat_tool_call><longcat_tool_call>nope</longcat_tool_call>",
     "<TOOLCALL>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Rio\", \"days\": 2}}]</TOOLCALL> <TOOLCALL> <|tool_call <tool_calls <longcat_",
+    "<|tool_call|> sorry, no tool fits. <function_call> none <tool_call> [{\"name\": \"f\", \"arguments\": {}}]",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
