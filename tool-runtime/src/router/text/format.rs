@@ -34,7 +34,8 @@ pub enum TextFormat {
     Fenced,
     /// Jamba, Hunyuan-A13B, Apriel 1.5: `<tool_calls>[{"name": .., "arguments": {..}}]</tool_calls>`.
     Jamba,
-    /// Granite 3.x: `<|tool_call|>[{"name": .., "arguments": {..}}]`.
+    /// Granite 3.x: `<|tool_call|>[{"name": .., "arguments": {..}}]` (Granite 3.1+ spells the
+    /// token `<tool_call>`).
     Granite,
     /// granite-20b-functioncalling: `<function_call> {"name": .., "arguments": {..}}`, repeated.
     #[serde(rename = "granite_20b_fc")]

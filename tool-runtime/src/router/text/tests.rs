@@ -87,6 +87,7 @@ const SAMPLES: &[&str] = &[
     "<function=get_weather>{\"city\": \"Bonn\"}</function>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function> <function=get_time>{\"tz\": \"U",
     "I will. <|tools_prefix|>[{\"get_weather\": {\"city\": \"Bern\"}}, {\"a\": 1, \"b\": 2}, {\"get_time\": {}}]<|tools_suffix|> <|tools_prefix|>[{\"f\": {\"x\": ",
     "<|START_THINKING|>Try <|START_ACTION|>[]<|END_ACTION|><|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Rome\"}}\n]<|END_ACTION|><|START_RESPONSE|>Hi<|END_RESPONSE|> <|START_ACTION|>[{\"tool_name\": \"f\", \"para",
+    "<|tool_call|> sorry, no tool fits. <function_call> none <tool_call> [{\"name\": \"f\", \"arguments\": {}}]",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {

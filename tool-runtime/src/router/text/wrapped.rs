@@ -7,16 +7,17 @@
 //! | format | markup | peers |
 //! |---|---|---|
 //! | [`Jamba`](TextFormat::Jamba) | `<tool_calls>[{..}, ..]</tool_calls>` | vLLM `jamba`, `hunyuan_a13b`; SGLang `hunyuan`; llama.cpp (Apriel 1.5) |
-//! | [`Granite`](TextFormat::Granite) | `<\|tool_call\|>[{..}, ..]` (no closing marker) | vLLM `granite` |
+//! | [`Granite`](TextFormat::Granite) | `<\|tool_call\|>[{..}, ..]`, or `<tool_call>[{..}, ..]` (Granite 3.1+), no closing marker | vLLM `granite` |
 //! | [`GraniteFc`](TextFormat::GraniteFc) | `<function_call> {..}`, repeated (no closing marker) | vLLM `granite-20b-fc` |
 //! | [`InternLm`](TextFormat::InternLm) | `<\|action_start\|><\|plugin\|>\n{"name", "parameters"}<\|action_end\|>` | vLLM `internlm`, SGLang `internlm` |
 //! | [`LongCat`](TextFormat::LongCat) | `<longcat_tool_call>{..}</longcat_tool_call>` | vLLM `longcat` |
 //! | [`Nemotron`](TextFormat::Nemotron) | `<TOOLCALL>[{..}, ..]</TOOLCALL>` | llama.cpp (Nemotron Nano v2) |
 
+use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::hermes;
 use super::json::{self, Extent};
-use super::scan::{prefix, region, skip_ws, Cx, Need, Prefix, Step};
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 
 /// One wrapping markup.
@@ -29,8 +30,8 @@ pub(crate) struct Wrap {
     pub close: Option<&'static str>,
 }
 
-/// Every wrapping markup.
-pub(crate) const WRAPS: [Wrap; 6] = [
+/// Every wrapping markup. A format may have two (the first is the one written).
+pub(crate) const WRAPS: [Wrap; 7] = [
     Wrap {
         format: TextFormat::Jamba,
         open: "<tool_calls>",
@@ -39,6 +40,13 @@ pub(crate) const WRAPS: [Wrap; 6] = [
     Wrap {
         format: TextFormat::Granite,
         open: "<|tool_call|>",
+        close: None,
+    },
+    // Granite 3.1 and later spell the token out (vLLM's `granite` parser reads both). Under
+    // Auto a `<tool_call>` is Hermes's, whose reading of a list left open is the same.
+    Wrap {
+        format: TextFormat::Granite,
+        open: "<tool_call>",
         close: None,
     },
     Wrap {
@@ -115,6 +123,27 @@ fn read(cx: &Cx, text: &str, pos: usize, wrap: &Wrap) -> Step {
     };
     let Some(close) = wrap.close else {
         // No closing marker: the calls end with their JSON (or, cut off, with the text).
+        let json_follows = first == text.len() || matches!(text.as_bytes()[first], b'{' | b'[');
+        if !json_follows {
+            if wrap.open == hermes::OPEN {
+                // The spelled-out tag is other formats' too: with no JSON after it, it is
+                // no Granite call (vLLM's parser leaves it as content).
+                return Step::Prose(1);
+            }
+            // A marker token with something else after it: the marker is the bad call, what
+            // follows is prose (reading on to the end of the text would make a streamed parse
+            // depend on where the text was cut).
+            return region(
+                pos,
+                first,
+                vec![Item::Error {
+                    span: pos..first,
+                    kind: TextErrorKind::Syntax {
+                        expected: "a JSON object or list after the marker",
+                    },
+                }],
+            );
+        }
         let end = json_end.unwrap_or(text.len());
         return region(
             pos,
@@ -186,6 +215,20 @@ mod tests {
     }
 
     #[test]
+    fn granite_reads_its_token_spelled_out_too() {
+        // vLLM `test_granite_tool_parser.py::test_granite_string_prefix_format` (Granite 3.1).
+        let text =
+            "<tool_call> [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}]";
+        for format in [TextFormat::Granite, TextFormat::Auto] {
+            let (calls, prose, errors) = names(text, format);
+            assert_eq!(calls, ["get_weather{\"city\": \"Tokyo\"}"], "{format:?}");
+            assert_eq!((prose.as_str(), errors), ("", 0), "{format:?}");
+        }
+        let parsed = parse(text, TextFormat::Granite, &());
+        assert_eq!(parsed.format, Some(TextFormat::Granite));
+    }
+
+    #[test]
     fn a_closing_marker_in_a_string_is_not_the_end_and_a_cut_call_is_an_error() {
         let text = "<tool_calls>[{\"name\": \"echo\", \"arguments\": {\"s\": \"</tool_calls>\"}}]</tool_calls>";
         let (calls, prose, _) = names(text, TextFormat::Jamba);
@@ -201,6 +244,26 @@ mod tests {
             matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)),
             "{parsed:?}"
         );
+    }
+
+    #[test]
+    fn a_marker_without_json_after_it_is_one_error_and_the_rest_is_prose() {
+        for (format, text) in [
+            (TextFormat::Granite, "<|tool_call|> sorry, no tool fits."),
+            (
+                TextFormat::GraniteFc,
+                "<function_call> sorry, no tool fits.",
+            ),
+        ] {
+            let parsed = parse(text, format, &());
+            assert_eq!(parsed.text, "sorry, no tool fits.", "{format:?}");
+            assert_eq!(parsed.errors.len(), 1, "{format:?}");
+            assert!(parsed.calls.is_empty());
+        }
+        // The spelled-out `<tool_call>` with no JSON after it is not Granite's.
+        let text = "<tool_call>\n<function=f>\n</function>";
+        let parsed = parse(text, TextFormat::Granite, &());
+        assert_eq!((parsed.text.as_str(), parsed.errors.len()), (text, 0));
     }
 
     #[test]
