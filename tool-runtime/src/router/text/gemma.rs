@@ -93,15 +93,25 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
 fn read(cx: &Cx, text: &str, pos: usize, dialect: &Dialect) -> Step {
     let start = skip_ws(text, pos + dialect.open.len());
     let bytes = text.as_bytes();
-    // `call:NAME{`.
+    // `call:NAME{`, or `:NAME{`: Gemma 4 sometimes leaves out `call`, and vLLM's parser
+    // (`TestBareAndMalformedOpeners`) reads the bare opener too; the name and arguments are
+    // all there, nothing is guessed.
     let syntax = |expected| TextErrorKind::Syntax { expected };
-    let head = match prefix(text, start, CALL, cx.eof) {
+    let opener = match prefix(text, start, CALL, cx.eof) {
+        Prefix::No if bytes.get(start) == Some(&b':') => Prefix::Yes,
+        other => other,
+    };
+    let head = match opener {
         Prefix::Partial => return Step::More(Need::Any),
         _ if start == text.len() && !cx.eof => return Step::More(Need::Any),
         _ if start == text.len() => Err(TextErrorKind::Truncated(Cut::InMarkup)),
         Prefix::No => Err(syntax("`call:` and the function name")),
         Prefix::Yes => {
-            let name = start + CALL.len();
+            let name = if bytes[start] == b':' {
+                start + 1
+            } else {
+                start + CALL.len()
+            };
             match bytes[name..].iter().position(|&b| !is_name(b)) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => Err(TextErrorKind::Truncated(Cut::InMarkup)),
