@@ -47,11 +47,35 @@ pub enum TextFormat {
     LongCat,
     /// NVIDIA Nemotron Nano v2: `<TOOLCALL>[{"name": .., "arguments": {..}}]</TOOLCALL>`.
     Nemotron,
+    /// GLM 4.5/4.6/4.7, Ling 3.0, Poolside:
+    /// `<tool_call>f\n<arg_key>x</arg_key>\n<arg_value>value</arg_value>\n</tool_call>`, values
+    /// typed with the tool's input schema.
+    Glm,
+    /// Tencent Hy3/Hy4: `<tool_calls><tool_call>f<tool_sep><arg_key>x</arg_key><arg_value>value</arg_value></tool_call></tool_calls>`
+    /// (Hy4 without `<tool_sep>`), values typed with the tool's input schema.
+    HyV3,
+    /// K2 Horizon: `<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>x</ifm|arg_key><ifm|arg_value>value</ifm|arg_value></ifm|tool_call></ifm|tool_calls>`
+    /// (with an `<ifm|arg_type>` before each value, or a JSON call object, in its other modes).
+    K2Horizon,
+    /// MiniMax-M2: `<minimax:tool_call><invoke name="f"><parameter name="x">value</parameter></invoke></minimax:tool_call>`,
+    /// values typed with the tool's input schema.
+    MinimaxM2,
+    /// MiniCPM 5: `<function name="f"><param name="x">value</param></function>`, values typed
+    /// with the tool's input schema.
+    #[serde(rename = "minicpm5")]
+    MiniCpm5,
+    /// Step-3: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="x">value</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`.
+    Step3,
+    /// ByteDance Seed-OSS: `<seed:tool_call><function=f><parameter=x>value</parameter></function></seed:tool_call>`,
+    /// Qwen3's XML in tags of its own.
+    SeedOss,
+    /// PLaMo 3: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{..}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`.
+    Plamo3,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 13] = [
+    pub const ALL: [TextFormat; 21] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -65,6 +89,14 @@ impl TextFormat {
         TextFormat::InternLm,
         TextFormat::LongCat,
         TextFormat::Nemotron,
+        TextFormat::Glm,
+        TextFormat::HyV3,
+        TextFormat::K2Horizon,
+        TextFormat::MinimaxM2,
+        TextFormat::MiniCpm5,
+        TextFormat::Step3,
+        TextFormat::SeedOss,
+        TextFormat::Plamo3,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -84,6 +116,14 @@ impl TextFormat {
             TextFormat::InternLm => "internlm",
             TextFormat::LongCat => "longcat",
             TextFormat::Nemotron => "nemotron",
+            TextFormat::Glm => "glm",
+            TextFormat::HyV3 => "hy_v3",
+            TextFormat::K2Horizon => "k2_horizon",
+            TextFormat::MinimaxM2 => "minimax_m2",
+            TextFormat::MiniCpm5 => "minicpm5",
+            TextFormat::Step3 => "step3",
+            TextFormat::SeedOss => "seed_oss",
+            TextFormat::Plamo3 => "plamo3",
         }
     }
 
@@ -112,6 +152,14 @@ impl TextFormat {
             TextFormat::InternLm => &["interns1"],
             TextFormat::LongCat => &[],
             TextFormat::Nemotron => &["nemotron_v2"],
+            TextFormat::Glm => &["glm45", "glm47", "ling3", "poolside_v1"],
+            TextFormat::HyV3 => &["hy_v4"],
+            TextFormat::K2Horizon => &[],
+            TextFormat::MinimaxM2 => &["minimax-m2"],
+            TextFormat::MiniCpm5 => &[],
+            TextFormat::Step3 => &[],
+            TextFormat::SeedOss => &[],
+            TextFormat::Plamo3 => &[],
         }
     }
 
@@ -127,7 +175,15 @@ impl TextFormat {
             | TextFormat::GraniteFc
             | TextFormat::InternLm
             | TextFormat::LongCat
-            | TextFormat::Nemotron => b"<`",
+            | TextFormat::Nemotron
+            | TextFormat::Glm
+            | TextFormat::HyV3
+            | TextFormat::K2Horizon
+            | TextFormat::MinimaxM2
+            | TextFormat::MiniCpm5
+            | TextFormat::Step3
+            | TextFormat::SeedOss
+            | TextFormat::Plamo3 => b"<`",
             TextFormat::Mistral => b"[`",
             TextFormat::Llama3 => b"<{`",
             TextFormat::Pythonic => b"[<`",

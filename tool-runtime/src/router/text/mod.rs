@@ -23,12 +23,16 @@ mod envelope;
 mod error;
 mod fenced;
 mod format;
+mod glm;
 mod hermes;
+mod invoke_xml;
 // `string_end` is the output cut's too.
 pub(crate) mod json;
+mod kv;
 mod llama3;
 mod mistral;
 mod object;
+mod plamo;
 pub(crate) mod prompt;
 mod pylit;
 mod pythonic;

@@ -9,7 +9,8 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{envelope, fenced, hermes, llama3, mistral, pythonic, qwen_xml, wrapped};
+use super::{envelope, fenced, glm, hermes, invoke_xml, llama3, mistral, plamo, pythonic};
+use super::{qwen_xml, wrapped};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -355,19 +356,31 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     let f = cx.format;
     let off = (false, never as Matcher, Auto);
     // Reasoning first: what a model writes while it thinks is never a call.
-    let candidates: [(bool, Matcher, TextFormat); 6] = match text.as_bytes()[at] {
+    let candidates: [(bool, Matcher, TextFormat); 9] = match text.as_bytes()[at] {
         b'<' => [
             (true, reasoning_at, f),
-            (f.includes(Hermes) || f == QwenXml, hermes::at, Hermes),
+            // GLM's bodies too: the tag is Hermes's.
+            (
+                f.includes(Hermes) || f == QwenXml || f == Glm,
+                hermes::at,
+                Hermes,
+            ),
             (f.includes(QwenXml), qwen_xml::bare_at, QwenXml),
             (f.includes(Llama3), llama3::tag_at, Llama3),
             (f.includes(Pythonic), pythonic::tag_at, Pythonic),
+            // Before Jamba's: Hy's `<tool_calls>` holding tagged calls is Hy's.
+            (glm::looks_for(f), glm::at, f),
             (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
+            (invoke_xml::looks_for(f), invoke_xml::at, f),
+            (f.includes(Plamo3), plamo::at, Plamo3),
         ],
         b'[' => [
             (true, reasoning_at, f),
             (f.includes(Mistral), mistral::at, Mistral),
             (f.includes(Pythonic), pythonic::at, Pythonic),
+            off,
+            off,
+            off,
             off,
             off,
             off,
@@ -383,9 +396,22 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             off,
             off,
             off,
+            off,
+            off,
+            off,
         ],
-        b'`' => [(true, fenced::at, Fenced), off, off, off, off, off],
-        _ => [off; 6],
+        b'`' => [
+            (true, fenced::at, Fenced),
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+            off,
+        ],
+        _ => [off; 9],
     };
     let mut prose = usize::MAX;
     for (enabled, matcher, format) in candidates {
@@ -412,8 +438,14 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 }
 
 /// The reasoning blocks models write before they answer: the opening marker and the one that
-/// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens).
-const REASONING: [(&str, &str); 2] = [("<think>", "</think>"), ("[THINK]", "[/THINK]")];
+/// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
+/// Seed-OSS; PLaMo 3).
+const REASONING: [(&str, &str); 4] = [
+    ("<think>", "</think>"),
+    ("[THINK]", "[/THINK]"),
+    ("<seed:think>", "</seed:think>"),
+    ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
+];
 
 /// A reasoning block opening at `pos`: prose up to its end.
 fn reasoning_at(cx: &Cx, text: &str, pos: usize) -> Step {
