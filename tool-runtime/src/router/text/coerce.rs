@@ -1,4 +1,5 @@
-//! Typing raw text values (Qwen3 XML parameters) with the tool's input schema.
+//! Typing raw text values (Qwen3 XML parameters, GLM `<arg_value>`s, `<parameter name=..>`s)
+//! with the tool's input schema.
 
 use super::{json, pylit};
 use serde_json::{Number, Value};
@@ -30,6 +31,33 @@ pub(crate) fn coerce(raw: &str, schema: Option<&Value>, key: &str) -> Value {
         return Value::String(raw.to_owned());
     };
     let (kind, nullable) = kind_of(property);
+    typed(raw, kind, nullable)
+}
+
+/// [`coerce`], for a value the model wrote its type beside (K2 Horizon's `<ifm|arg_type>`:
+/// `integer`, `array[string]`, `any`): that type decides where the schema doesn't (no such
+/// tool or parameter, or a parameter of several types), as vLLM's `k2_horizon` parser does.
+pub(crate) fn coerce_hinted(raw: &str, schema: Option<&Value>, key: &str, hint: &str) -> Value {
+    let property = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(key));
+    if let Some((kind, nullable)) = property.map(kind_of) {
+        if kind != Kind::Unknown {
+            return typed(raw, kind, nullable);
+        }
+    }
+    let base = hint.split('[').next().unwrap_or_default().trim();
+    if base.eq_ignore_ascii_case("any") {
+        return Value::String(raw.to_owned());
+    }
+    match kind_named(base) {
+        Kind::Unknown => coerce(raw, schema, key),
+        kind => typed(raw, kind, false),
+    }
+}
+
+/// `raw` as a value of `kind`, or as written when it doesn't read as one.
+fn typed(raw: &str, kind: Kind, nullable: bool) -> Value {
     let trimmed = raw.trim();
     if trimmed.eq_ignore_ascii_case("null") && (nullable || kind != Kind::String) {
         return Value::Null;

@@ -76,11 +76,35 @@ pub enum TextFormat {
     /// "tool_name": "f", "parameters": {..}}]<|END_ACTION|>`.
     #[serde(rename = "cohere")]
     Cohere,
+    /// GLM 4.5/4.6/4.7, Ling 3.0, Poolside:
+    /// `<tool_call>f\n<arg_key>x</arg_key>\n<arg_value>value</arg_value>\n</tool_call>`, values
+    /// typed with the tool's input schema.
+    Glm,
+    /// Tencent Hy3/Hy4: `<tool_calls><tool_call>f<tool_sep><arg_key>x</arg_key><arg_value>value</arg_value></tool_call></tool_calls>`
+    /// (Hy4 without `<tool_sep>`), values typed with the tool's input schema.
+    HyV3,
+    /// K2 Horizon: `<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>x</ifm|arg_key><ifm|arg_value>value</ifm|arg_value></ifm|tool_call></ifm|tool_calls>`
+    /// (with an `<ifm|arg_type>` before each value, or a JSON call object, in its other modes).
+    K2Horizon,
+    /// MiniMax-M2: `<minimax:tool_call><invoke name="f"><parameter name="x">value</parameter></invoke></minimax:tool_call>`,
+    /// values typed with the tool's input schema.
+    MinimaxM2,
+    /// MiniCPM 5: `<function name="f"><param name="x">value</param></function>`, values typed
+    /// with the tool's input schema.
+    #[serde(rename = "minicpm5")]
+    MiniCpm5,
+    /// Step-3: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="x">value</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`.
+    Step3,
+    /// ByteDance Seed-OSS: `<seed:tool_call><function=f><parameter=x>value</parameter></function></seed:tool_call>`,
+    /// Qwen3's XML in tags of its own.
+    SeedOss,
+    /// PLaMo 3: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{..}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`.
+    Plamo3,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 21] = [
+    pub const ALL: [TextFormat; 29] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -102,6 +126,14 @@ impl TextFormat {
         TextFormat::Functionary,
         TextFormat::Apertus,
         TextFormat::Cohere,
+        TextFormat::Glm,
+        TextFormat::HyV3,
+        TextFormat::K2Horizon,
+        TextFormat::MinimaxM2,
+        TextFormat::MiniCpm5,
+        TextFormat::Step3,
+        TextFormat::SeedOss,
+        TextFormat::Plamo3,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -129,6 +161,14 @@ impl TextFormat {
             TextFormat::Functionary => "functionary",
             TextFormat::Apertus => "apertus",
             TextFormat::Cohere => "cohere",
+            TextFormat::Glm => "glm",
+            TextFormat::HyV3 => "hy_v3",
+            TextFormat::K2Horizon => "k2_horizon",
+            TextFormat::MinimaxM2 => "minimax_m2",
+            TextFormat::MiniCpm5 => "minicpm5",
+            TextFormat::Step3 => "step3",
+            TextFormat::SeedOss => "seed_oss",
+            TextFormat::Plamo3 => "plamo3",
         }
     }
 
@@ -165,6 +205,14 @@ impl TextFormat {
             TextFormat::Functionary => &["functionary_v3_1_llama_3_1"],
             TextFormat::Apertus => &["apertus2509"],
             TextFormat::Cohere => &["cohere_command3", "cohere_command4", "command_r7b"],
+            TextFormat::Glm => &["glm45", "glm47", "ling3", "poolside_v1"],
+            TextFormat::HyV3 => &["hy_v4"],
+            TextFormat::K2Horizon => &[],
+            TextFormat::MinimaxM2 => &["minimax-m2"],
+            TextFormat::MiniCpm5 => &[],
+            TextFormat::Step3 => &[],
+            TextFormat::SeedOss => &[],
+            TextFormat::Plamo3 => &[],
         }
     }
 
@@ -189,6 +237,14 @@ impl TextFormat {
             | TextFormat::Functionary
             | TextFormat::Apertus
             | TextFormat::Cohere => b"<`",
+            TextFormat::Glm
+            | TextFormat::HyV3
+            | TextFormat::K2Horizon
+            | TextFormat::MinimaxM2
+            | TextFormat::MiniCpm5
+            | TextFormat::Step3
+            | TextFormat::SeedOss
+            | TextFormat::Plamo3 => b"<`",
             TextFormat::Mistral => b"[`",
             TextFormat::Llama3 => b"<{`",
             TextFormat::Pythonic => b"[<`",

@@ -1,10 +1,13 @@
-//! Hermes `<tool_call>` tags: Hermes 2/3, Qwen2.5, QwQ, Granite 4, and Qwen3's XML bodies.
+//! Hermes `<tool_call>` tags: Hermes 2/3, Qwen2.5, QwQ, Granite 4, and the bodies other
+//! formats write inside the same tag: Qwen3's XML, GLM's name and `<arg_key>` pairs (`glm.rs`).
 //!
 //! `<tool_call>\n{"name": "f", "arguments": {..}}\n</tool_call>`, repeated. A tag left open
 //! ends where the next one opens or where the text ends; tags inside a JSON string or a
 //! parameter value of the body (a file's content, say) don't count.
 
 use super::error::{Cut, TextErrorKind};
+use super::format::TextFormat;
+use super::glm;
 use super::json::{self, Extent};
 use super::object::{read_array, read_object};
 use super::qwen_xml;
@@ -24,16 +27,21 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     let body = pos + OPEN.len();
     match body_end(cx, text, body) {
         Ok((body_end, end, closed)) => {
-            let step = region(pos, end, read_body(cx, text, body, body_end, closed));
-            // Qwen3's XML body inside the Hermes tag is Qwen3's format.
-            let xml =
-                text[skip_ws(text, body).min(body_end)..body_end].starts_with(qwen_xml::FUNCTION);
-            match step {
-                Step::Region { len, items, .. } if xml => Step::Region {
-                    len,
-                    items,
-                    format: Some(super::TextFormat::QwenXml),
-                },
+            // Qwen3's XML body and GLM's inside the Hermes tag are those formats.
+            let first = skip_ws(text, body).min(body_end);
+            let (items, format) = if text[first..body_end].starts_with(qwen_xml::FUNCTION) {
+                let items = read_body(cx, text, body, body_end, closed);
+                (items, Some(TextFormat::QwenXml))
+            } else if glm::is_body(cx, text, body, body_end) {
+                // Left open, it ends where the next tag opens; only the end of the text cuts it.
+                let whole = closed || body_end < text.len();
+                let item = glm::read_body(cx, text, body, body_end, whole);
+                (vec![item], Some(TextFormat::Glm))
+            } else {
+                (read_body(cx, text, body, body_end, closed), None)
+            };
+            match region(pos, end, items) {
+                Step::Region { len, items, .. } => Step::Region { len, items, format },
                 step => step,
             }
         }
@@ -72,7 +80,8 @@ fn body_end(cx: &Cx, text: &str, body: usize) -> Result<(usize, usize, bool), Ne
                 Extent::Open(open) => open.in_string(),
                 _ => false,
             },
-            None => xml && qwen_xml::in_parameter(&text[body..at]),
+            None if xml => qwen_xml::in_parameter(&text[body..at]),
+            None => glm::in_value(&text[body..at]),
         };
         if !quoted {
             return Ok(ends(at, close));

@@ -38,6 +38,13 @@ pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
     prompt
 }
 
+/// How the formats with a tag per argument want values written (a macro, for `concat!`).
+macro_rules! values {
+    () => {
+        "Write strings as they are, without quotes or escaping; write numbers, booleans, arrays and objects as JSON."
+    };
+}
+
 /// How to call tools in `format`, in words.
 fn convention(format: TextFormat) -> &'static str {
     match format {
@@ -140,6 +147,60 @@ fn convention(format: TextFormat) -> &'static str {
             "To call tools, write <|START_ACTION|>, a JSON array with one object per call, each with a `tool_call_id`, the `tool_name` and its `parameters`, then <|END_ACTION|>:\n\n",
             "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]<|END_ACTION|>"
         ),
+        TextFormat::Glm => concat!(
+            "To call a tool, write:\n\n",
+            "<tool_call>TOOL_NAME\n<arg_key>ARGUMENT_NAME</arg_key>\n<arg_value>value</arg_value>\n</tool_call>\n\n",
+            "Write one <arg_key>/<arg_value> pair per argument. ",
+            values!(),
+            " To call several tools, write one <tool_call> block per call."
+        ),
+        TextFormat::HyV3 => concat!(
+            "To call tools, write:\n\n",
+            "<tool_calls>\n<tool_call>TOOL_NAME<tool_sep>\n<arg_key>ARGUMENT_NAME</arg_key>\n<arg_value>value</arg_value>\n</tool_call>\n</tool_calls>\n\n",
+            "Write one <arg_key>/<arg_value> pair per argument. ",
+            values!(),
+            " To call several tools, write one <tool_call> block per call inside <tool_calls>."
+        ),
+        TextFormat::K2Horizon => concat!(
+            "To call tools, write:\n\n",
+            "<ifm|tool_calls><ifm|tool_call>TOOL_NAME<ifm|arg_key>ARGUMENT_NAME</ifm|arg_key><ifm|arg_value>value</ifm|arg_value></ifm|tool_call></ifm|tool_calls>\n\n",
+            "Write one <ifm|arg_key>/<ifm|arg_value> pair per argument. ",
+            values!(),
+            " To call several tools, write one <ifm|tool_call> block per call inside <ifm|tool_calls>."
+        ),
+        TextFormat::MinimaxM2 => concat!(
+            "To call tools, write:\n\n",
+            "<minimax:tool_call>\n<invoke name=\"TOOL_NAME\">\n<parameter name=\"ARGUMENT_NAME\">value</parameter>\n</invoke>\n</minimax:tool_call>\n\n",
+            "Write one <parameter> per argument. ",
+            values!(),
+            " To call several tools, write one <invoke> block per call."
+        ),
+        TextFormat::MiniCpm5 => concat!(
+            "To call a tool, write:\n\n",
+            "<function name=\"TOOL_NAME\"><param name=\"ARGUMENT_NAME\">value</param></function>\n\n",
+            "Write one <param> per argument. ",
+            values!(),
+            " Put a string holding < or & in <![CDATA[ ]]>. To call several tools, write one <function> block per call."
+        ),
+        TextFormat::Step3 => concat!(
+            "To call tools, write:\n\n",
+            "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"TOOL_NAME\"><steptml:parameter name=\"ARGUMENT_NAME\">value</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>\n\n",
+            "Write one <steptml:parameter> per argument. ",
+            values!(),
+            " To call several tools, write one <｜tool_call_begin｜>...<｜tool_call_end｜> block per call."
+        ),
+        TextFormat::SeedOss => concat!(
+            "To call a tool, write:\n\n",
+            "<seed:tool_call>\n<function=TOOL_NAME>\n<parameter=ARGUMENT_NAME>\nvalue\n</parameter>\n</function>\n</seed:tool_call>\n\n",
+            "Write one <parameter> block per argument. ",
+            values!(),
+            " To call several tools, write one <seed:tool_call> block per call."
+        ),
+        TextFormat::Plamo3 => concat!(
+            "To call tools, write <|plamo:begin_tool_requests:plamo|>, then for each call the tool's name and its arguments as a JSON object in these markers, then <|plamo:end_tool_requests:plamo|>:\n\n",
+            "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>TOOL_NAME<|plamo:end_tool_name:plamo|>",
+            "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{<arguments as JSON>}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>"
+        ),
     }
 }
 
@@ -220,11 +281,9 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             .map(|object| format!("<tool_call>\n{object}\n</tool_call>"))
             .collect::<Vec<_>>()
             .join("\n"),
-        TextFormat::QwenXml => calls
-            .iter()
-            .map(qwen_xml_call)
-            .collect::<Vec<_>>()
-            .join("\n"),
+        TextFormat::QwenXml => lines(calls, |call| {
+            qwen_xml_call(call, "<tool_call>", "</tool_call>")
+        }),
         TextFormat::Mistral => format!("[TOOL_CALLS][{}]", objects("arguments").join(", ")),
         TextFormat::Llama3 => objects("parameters").join("; "),
         TextFormat::Pythonic => {
@@ -308,6 +367,80 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
                 .collect();
             format!("<|START_ACTION|>[{}]<|END_ACTION|>", objects.join(", "))
         }
+        TextFormat::Glm => lines(calls, |call| {
+            let pairs = pairs(call, |k, v| {
+                format!("<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n")
+            });
+            format!("<tool_call>{}\n{pairs}</tool_call>", call.name)
+        }),
+        TextFormat::HyV3 => {
+            let calls = lines(calls, |call| {
+                let pairs = pairs(call, |k, v| {
+                    format!("<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n")
+                });
+                format!("<tool_call>{}<tool_sep>\n{pairs}</tool_call>", call.name)
+            });
+            format!("<tool_calls>\n{calls}\n</tool_calls>")
+        }
+        TextFormat::K2Horizon => {
+            let calls = lines(calls, |call| {
+                let pairs = pairs(call, |k, v| {
+                    format!("<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{v}</ifm|arg_value>")
+                });
+                format!("<ifm|tool_call>{}{pairs}</ifm|tool_call>", call.name)
+            });
+            format!("<ifm|tool_calls>{calls}</ifm|tool_calls>")
+        }
+        TextFormat::MinimaxM2 => {
+            let calls = lines(calls, |call| {
+                let pairs = pairs(call, |k, v| {
+                    format!("<parameter name=\"{k}\">{v}</parameter>\n")
+                });
+                format!("<invoke name=\"{}\">\n{pairs}</invoke>", call.name)
+            });
+            format!("<minimax:tool_call>\n{calls}\n</minimax:tool_call>")
+        }
+        TextFormat::MiniCpm5 => lines(calls, |call| {
+            let pairs = pairs(call, |k, v| {
+                // XML text: what would read as markup goes in a CDATA section.
+                if (v.contains('<') || v.contains('&')) && !v.contains("]]>") {
+                    format!("<param name=\"{k}\"><![CDATA[{v}]]></param>")
+                } else {
+                    format!("<param name=\"{k}\">{v}</param>")
+                }
+            });
+            format!("<function name=\"{}\">{pairs}</function>", call.name)
+        }),
+        TextFormat::Step3 => {
+            let calls: String = calls
+                .iter()
+                .map(|call| {
+                    let pairs = pairs(call, |k, v| {
+                        format!("<steptml:parameter name=\"{k}\">{v}</steptml:parameter>")
+                    });
+                    format!("<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">{pairs}</steptml:invoke><｜tool_call_end｜>", call.name)
+                })
+                .collect();
+            format!("<｜tool_calls_begin｜>{calls}<｜tool_calls_end｜>")
+        }
+        TextFormat::SeedOss => lines(calls, |call| {
+            qwen_xml_call(call, "<seed:tool_call>", "</seed:tool_call>")
+        }),
+        TextFormat::Plamo3 => {
+            let requests: String = calls
+                .iter()
+                .map(|call| {
+                    format!(
+                        "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{}<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
+                        call.name,
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!(
+                "<|plamo:begin_tool_requests:plamo|>{requests}<|plamo:end_tool_requests:plamo|>"
+            )
+        }
     }
 }
 
@@ -358,6 +491,23 @@ fn gemma_value(value: &Value, quote: &str) -> String {
     }
 }
 
+/// Each call written by `write`, one a line.
+fn lines(calls: &[ToolCall], write: impl Fn(&ToolCall) -> String) -> String {
+    calls.iter().map(write).collect::<Vec<_>>().join("\n")
+}
+
+/// Each argument of `call` written by `pair`, with its value as the formats with a tag per
+/// argument want it: strings as they are, the rest as JSON.
+fn pairs(call: &ToolCall, pair: impl Fn(&str, &str) -> String) -> String {
+    arguments_map(call)
+        .iter()
+        .map(|(key, value)| match value {
+            Value::String(text) => pair(key, text),
+            other => pair(key, &other.to_string()),
+        })
+        .collect()
+}
+
 /// Each object between `open` and `close`, one a line.
 fn each(objects: &[String], open: &str, close: &str) -> String {
     objects
@@ -383,16 +533,13 @@ fn arguments_map(call: &ToolCall) -> Map<String, Value> {
     }
 }
 
-fn qwen_xml_call(call: &ToolCall) -> String {
-    let mut out = format!("<tool_call>\n<function={}>\n", call.name);
-    for (key, value) in arguments_map(call) {
-        let value = match value {
-            Value::String(text) => text,
-            other => other.to_string(),
-        };
-        let _ = writeln!(out, "<parameter={key}>\n{value}\n</parameter>");
-    }
-    out.push_str("</function>\n</tool_call>");
+/// A Qwen3 XML call between `open` and `close` (Qwen3's `<tool_call>`, Seed-OSS's own).
+fn qwen_xml_call(call: &ToolCall, open: &str, close: &str) -> String {
+    let mut out = format!("{open}\n<function={}>\n", call.name);
+    out.push_str(&pairs(call, |key, value| {
+        format!("<parameter={key}>\n{value}\n</parameter>\n")
+    }));
+    let _ = write!(out, "</function>\n{close}");
     out
 }
 

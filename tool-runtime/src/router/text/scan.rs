@@ -9,8 +9,8 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{envelope, fenced, functionary, gemma, harmony, hermes, keyed, llama3, mistral};
-use super::{pytags, pythonic, wrapped};
+use super::{envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
+use super::{llama3, mistral, plamo, pytags, pythonic, wrapped};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -344,84 +344,65 @@ impl Scanner {
 /// A format's look at a trigger byte.
 type Matcher = fn(&Cx, &str, usize) -> Step;
 
-/// Never a call; fills unused matcher slots.
-fn never(_: &Cx, _: &str, _: usize) -> Step {
-    Step::Prose(1)
-}
-
 /// Asks each format that can start with the byte at `at`, in a fixed order; the first that
 /// doesn't say "prose" decides.
 fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
-    let off = (false, never as Matcher, Auto);
     // Reasoning first: what a model writes while it thinks is never a call.
-    let candidates: [(bool, Matcher, TextFormat); 10] = match text.as_bytes()[at] {
-        b'<' => [
-            (true, reasoning_at, f),
-            (f.includes(Hermes) || f == QwenXml, hermes::at, Hermes),
-            // `<function=`: Qwen3's XML or Functionary's JSON, told apart in one place.
-            (
-                f.includes(QwenXml) || f.includes(Functionary),
-                functionary::at,
-                QwenXml,
-            ),
-            (f.includes(Llama3), llama3::tag_at, Llama3),
-            (f.includes(Pythonic), pythonic::tag_at, Pythonic),
-            (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
-            (f.includes(Harmony), harmony::at, Harmony),
-            (
-                f.includes(Gemma4) || f.includes(FunctionGemma),
-                gemma::at,
-                f,
-            ),
-            (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
-            (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
-        ],
-        b'[' => [
+    let lt: [(bool, Matcher, TextFormat); 13];
+    let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
+        b'<' => {
+            lt = [
+                (true, reasoning_at, f),
+                // GLM's bodies too: the tag is Hermes's.
+                (
+                    f.includes(Hermes) || f == QwenXml || f == Glm,
+                    hermes::at,
+                    Hermes,
+                ),
+                // `<function=`: Qwen3's XML or Functionary's JSON, told apart in one place.
+                (
+                    f.includes(QwenXml) || f.includes(Functionary),
+                    functionary::at,
+                    QwenXml,
+                ),
+                (f.includes(Llama3), llama3::tag_at, Llama3),
+                (f.includes(Pythonic), pythonic::tag_at, Pythonic),
+                // Before Jamba's: Hy's `<tool_calls>` holding tagged calls is Hy's.
+                (glm::looks_for(f), glm::at, f),
+                (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
+                (invoke_xml::looks_for(f), invoke_xml::at, f),
+                (f.includes(Plamo3), plamo::at, Plamo3),
+                (f.includes(Harmony), harmony::at, Harmony),
+                (
+                    f.includes(Gemma4) || f.includes(FunctionGemma),
+                    gemma::at,
+                    f,
+                ),
+                (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
+                (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
+            ];
+            &lt
+        }
+        b'[' => &[
             (true, reasoning_at, f),
             (f.includes(Mistral), mistral::at, Mistral),
             (f.includes(Pythonic), pythonic::at, Pythonic),
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
         ],
-        b'{' => [
+        b'{' => &[
             (f.includes(Envelope), envelope::at, Envelope),
             (
                 f == Llama3 || (f == Auto && cx.at_start),
                 llama3::bare_at,
                 Llama3,
             ),
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
         ],
-        b'`' => [
-            (true, fenced::at, Fenced),
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-            off,
-        ],
-        _ => [off; 10],
+        b'`' => &[(true, fenced::at, Fenced)],
+        _ => &[],
     };
     let mut prose = usize::MAX;
-    for (enabled, matcher, format) in candidates {
+    for &(enabled, matcher, format) in candidates {
         if !enabled {
             continue;
         }
@@ -446,13 +427,15 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 
 /// The reasoning blocks models write before they answer: the opening marker and the one that
 /// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
-/// Gemma 4's thought channel; Command R7B's and Command A's thinking). gpt-oss's `analysis`
-/// channel is found by `harmony.rs`, which reads its header.
-const REASONING: [(&str, &str); 4] = [
+/// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3).
+/// gpt-oss's `analysis` channel is found by `harmony.rs`, which reads its header.
+const REASONING: [(&str, &str); 6] = [
     ("<think>", "</think>"),
     ("[THINK]", "[/THINK]"),
     ("<|channel>", "<channel|>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
+    ("<seed:think>", "</seed:think>"),
+    ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
 ];
 
 /// A reasoning block opening at `pos`: prose up to its end.
