@@ -353,6 +353,14 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     let lt: [(bool, Matcher, TextFormat); 13];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
+            // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
+            // spares asking thirteen matchers.
+            match text.as_bytes().get(at + 1) {
+                None if !cx.eof => return Step::More(Need::Any),
+                None => return Step::Prose(1),
+                Some(&next) if !AFTER_LT[usize::from(next)] => return Step::Prose(1),
+                Some(_) => {}
+            }
             lt = [
                 (true, reasoning_at, f),
                 // GLM's bodies too: the tag is Hermes's.
@@ -424,6 +432,21 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     }
     Step::Prose(if prose == usize::MAX { 1 } else { prose })
 }
+
+/// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
+/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, and
+/// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
+/// starts otherwise must add its byte here: `written_calls_parse_back` fails until it does.
+const AFTER_LT: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b"tTf|lsmi\xEF";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// The reasoning blocks models write before they answer: the opening marker and the one that
 /// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
