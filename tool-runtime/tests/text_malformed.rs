@@ -363,3 +363,67 @@ fn text_that_never_closes_its_calls_is_answered() {
     }
     assert!(traps >= 8, "{traps} traps in {file}");
 }
+
+/// The classic parser traps, for every format: its own call cut in half and repeated (an
+/// unclosed special token, over a hundred times), and a call nested inside another's markup.
+/// Nothing panics, no call gets values the model didn't write, every error points at text
+/// that is there, and the stream agrees with the whole text.
+#[test]
+fn every_format_survives_unclosed_repeated_and_nested_markup() {
+    use tool_runtime::router::text::write_calls;
+    use tool_runtime::ToolCall;
+    let call = ToolCall::new("c", "get_weather", r#"{"city": "Paris", "days": 3}"#);
+    for format in TextFormat::ALL {
+        let written = write_calls(format, std::slice::from_ref(&call));
+        let mut half = written.len() / 2;
+        while !written.is_char_boundary(half) {
+            half += 1;
+        }
+        let (head, tail) = written.split_at(half);
+        let traps = [
+            // Unclosed, repeated: the opener of a call, 120 times, with prose between.
+            format!("{head} and ").repeat(120),
+            // Nested: a whole call inside the first half of another.
+            format!("{head}{written}{tail}"),
+            // The closing half alone, repeated.
+            tail.repeat(60),
+        ];
+        for text in &traps {
+            for parse_as in [format, TextFormat::Auto] {
+                let parsed = parse(text, parse_as, &());
+                // A call read from the traps names the one tool written and holds a JSON
+                // object (in the XML-like formats a value is the text between its tags, as
+                // the peers read it, so a nested call can land inside a value).
+                for call in &parsed.calls {
+                    assert_eq!(call.name, "get_weather", "{format:?} as {parse_as:?}");
+                    let arguments: serde_json::Value =
+                        serde_json::from_str(&call.arguments).unwrap_or_default();
+                    assert!(arguments.is_object(), "{format:?}: {}", call.arguments);
+                }
+                assert!(
+                    parsed.calls.len() <= 2,
+                    "{format:?} as {parse_as:?}: {} calls from {text:.120}",
+                    parsed.calls.len()
+                );
+                for error in &parsed.errors {
+                    assert_eq!(text.get(error.span.clone()), Some(error.raw.as_str()));
+                }
+                // The stream, in 13-byte pieces (at char boundaries), gives the same.
+                let mut stream = TextStream::new(parse_as, &());
+                let mut events = Vec::new();
+                let mut at = 0;
+                while at < text.len() {
+                    let mut end = (at + 13).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    events.extend(stream.push(&text[at..end]));
+                    at = end;
+                }
+                events.extend(stream.finish());
+                let streamed: TextParse = events.into_iter().collect();
+                assert_eq!(streamed, parsed, "{format:?} as {parse_as:?}");
+            }
+        }
+    }
+}
