@@ -100,11 +100,40 @@ pub enum TextFormat {
     SeedOss,
     /// PLaMo 3: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{..}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`.
     Plamo3,
+    /// DeepSeek V3 and R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME`
+    /// then the arguments in a ```` ```json ```` block and `<｜tool▁call▁end｜>`, repeated, then
+    /// `<｜tool▁calls▁end｜>`.
+    #[serde(rename = "deepseek_v3")]
+    DeepSeekV3,
+    /// DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{..}<｜tool▁call▁end｜>..<｜tool▁calls▁end｜>`.
+    #[serde(rename = "deepseek_v31")]
+    DeepSeekV31,
+    /// DeepSeek V3.2's DSML: `<｜DSML｜function_calls><｜DSML｜invoke name="NAME">` then
+    /// `<｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter>` per argument (strings as
+    /// written, `string="false"` values as JSON), `</｜DSML｜invoke>`, `</｜DSML｜function_calls>`.
+    #[serde(rename = "deepseek_v32")]
+    DeepSeekV32,
+    /// DeepSeek V4: V3.2's DSML in `<｜DSML｜tool_calls>..</｜DSML｜tool_calls>`.
+    #[serde(rename = "deepseek_v4")]
+    DeepSeekV4,
+    /// DeepSeek V4.1: V4's DSML with each tag name spaced: `<｜DSML｜ calls>`,
+    /// `<｜DSML｜ invoke name="NAME">`, `<｜DSML｜ parameter name="k" string="true">`.
+    #[serde(rename = "deepseek_v41")]
+    DeepSeekV41,
+    /// Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{..}<|tool_call_end|>..<|tool_calls_section_end|>`.
+    #[serde(rename = "kimi_k2")]
+    KimiK2,
+    /// Kimi K3's XTML: `<|open|>tools<|sep|><|open|>call tool="NAME" index="1"<|sep|>`, then
+    /// `<|open|>argument key="k" type="string"<|sep|>v<|close|>argument<|sep|>` per argument
+    /// (typed by `type`), `<|close|>call<|sep|>`, `<|close|>tools<|sep|>`; the markers of its
+    /// `response` channel are cut from the prose.
+    #[serde(rename = "kimi_k3")]
+    KimiK3,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 29] = [
+    pub const ALL: [TextFormat; 36] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -134,6 +163,13 @@ impl TextFormat {
         TextFormat::Step3,
         TextFormat::SeedOss,
         TextFormat::Plamo3,
+        TextFormat::DeepSeekV3,
+        TextFormat::DeepSeekV31,
+        TextFormat::DeepSeekV32,
+        TextFormat::DeepSeekV4,
+        TextFormat::DeepSeekV41,
+        TextFormat::KimiK2,
+        TextFormat::KimiK3,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -169,6 +205,13 @@ impl TextFormat {
             TextFormat::Step3 => "step3",
             TextFormat::SeedOss => "seed_oss",
             TextFormat::Plamo3 => "plamo3",
+            TextFormat::DeepSeekV3 => "deepseek_v3",
+            TextFormat::DeepSeekV31 => "deepseek_v31",
+            TextFormat::DeepSeekV32 => "deepseek_v32",
+            TextFormat::DeepSeekV4 => "deepseek_v4",
+            TextFormat::DeepSeekV41 => "deepseek_v41",
+            TextFormat::KimiK2 => "kimi_k2",
+            TextFormat::KimiK3 => "kimi_k3",
         }
     }
 
@@ -213,6 +256,13 @@ impl TextFormat {
             TextFormat::Step3 => &[],
             TextFormat::SeedOss => &[],
             TextFormat::Plamo3 => &[],
+            TextFormat::DeepSeekV3 => &["deepseekv3", "deepseek_r1"],
+            TextFormat::DeepSeekV31 => &["deepseekv31", "deepseek_v3_1"],
+            TextFormat::DeepSeekV32 => &["deepseekv32"],
+            TextFormat::DeepSeekV4 => &["deepseekv4"],
+            TextFormat::DeepSeekV41 => &[],
+            TextFormat::KimiK2 => &[],
+            TextFormat::KimiK3 => &[],
         }
     }
 
@@ -245,6 +295,13 @@ impl TextFormat {
             | TextFormat::Step3
             | TextFormat::SeedOss
             | TextFormat::Plamo3 => b"<`",
+            TextFormat::DeepSeekV3
+            | TextFormat::DeepSeekV31
+            | TextFormat::DeepSeekV32
+            | TextFormat::DeepSeekV4
+            | TextFormat::DeepSeekV41
+            | TextFormat::KimiK2
+            | TextFormat::KimiK3 => b"<`",
             TextFormat::Mistral => b"[`",
             TextFormat::Llama3 => b"<{`",
             TextFormat::Pythonic => b"[<`",
@@ -290,6 +347,7 @@ fn known() -> String {
 /// assert_eq!("hermes".parse::<TextFormat>().unwrap(), TextFormat::Hermes);
 /// assert_eq!("qwen3_coder".parse::<TextFormat>().unwrap(), TextFormat::QwenXml);
 /// assert_eq!("hunyuan-a13b".parse::<TextFormat>().unwrap(), TextFormat::Jamba);
+/// assert_eq!("deepseekv31".parse::<TextFormat>().unwrap(), TextFormat::DeepSeekV31);
 /// assert!("nope".parse::<TextFormat>().is_err());
 /// ```
 impl FromStr for TextFormat {

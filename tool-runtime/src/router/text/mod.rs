@@ -2,7 +2,8 @@
 //!
 //! [`parse`] finds every call a model wrote in one of the usual text formats ([`TextFormat`]:
 //! Hermes `<tool_call>` tags, Qwen3 XML, Mistral `[TOOL_CALLS]`, Llama 3 JSON, pythonic lists,
-//! the `{"tool_calls": [...]}` envelope, fenced JSON blocks) and gives them back as
+//! the `{"tool_calls": [...]}` envelope, fenced JSON blocks, DeepSeek's and Kimi's special
+//! tokens, and more) and gives them back as
 //! [`ToolCall`]s, with the prose that remains and an error for every call it could not read.
 //! [`TextStream`] does the same on text that arrives in pieces, and
 //! [`Registry::text_tool_prompt`](crate::Registry::text_tool_prompt) writes the system prompt that tells a model how to call.
@@ -20,6 +21,7 @@
 
 mod arguments;
 mod coerce;
+mod deepseek;
 mod envelope;
 mod error;
 mod fenced;
@@ -33,6 +35,7 @@ mod invoke_xml;
 // `string_end` is the output cut's too.
 pub(crate) mod json;
 mod keyed;
+mod kimi;
 mod kv;
 mod llama3;
 mod mistral;
@@ -47,6 +50,7 @@ mod pythonic;
 mod qwen_xml;
 mod scan;
 mod schemas;
+mod special;
 mod stream;
 mod triggers;
 mod wrapped;

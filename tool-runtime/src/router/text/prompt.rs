@@ -3,6 +3,7 @@
 //! conversation history).
 
 use super::format::TextFormat;
+use super::{deepseek, kimi};
 use crate::{Registry, ToolCall, ToolSpec};
 use serde_json::{Map, Value};
 use std::fmt::Write;
@@ -42,6 +43,20 @@ pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
 macro_rules! values {
     () => {
         "Write strings as they are, without quotes or escaping; write numbers, booleans, arrays and objects as JSON."
+    };
+}
+
+/// The convention of a DSML version, by its tag prefix and block name.
+macro_rules! dsml_convention {
+    ($tag:literal, $block:literal) => {
+        concat!(
+            "To call tools, write a <", $tag, $block, "> block like the following, with one invoke per call and one parameter per argument:\n\n",
+            "<", $tag, $block, ">\n<", $tag, "invoke name=\"TOOL_NAME\">\n<", $tag,
+            "parameter name=\"ARGUMENT_NAME\" string=\"true|false\">value</", $tag, "parameter>\n</",
+            $tag, "invoke>\n</", $tag, $block, ">\n\n",
+            "Write strings as they are, without quotes or escaping, and set string=\"true\"; ",
+            "write numbers, booleans, arrays and objects as JSON and set string=\"false\"."
+        )
     };
 }
 
@@ -200,6 +215,27 @@ fn convention(format: TextFormat) -> &'static str {
             "To call tools, write <|plamo:begin_tool_requests:plamo|>, then for each call the tool's name and its arguments as a JSON object in these markers, then <|plamo:end_tool_requests:plamo|>:\n\n",
             "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>TOOL_NAME<|plamo:end_tool_name:plamo|>",
             "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{<arguments as JSON>}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>"
+        ),
+        TextFormat::DeepSeekV3 => concat!(
+            "To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>function<｜tool▁sep｜>, the tool's name, a line break, its arguments as a JSON object in a ```json code block, and <｜tool▁call▁end｜>; then <｜tool▁calls▁end｜>:\n\n",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜><tool name>\n```json\n{<arguments as JSON>}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+        ),
+        TextFormat::DeepSeekV31 => concat!(
+            "To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>, the tool's name, <｜tool▁sep｜>, its arguments as a JSON object, and <｜tool▁call▁end｜>; then <｜tool▁calls▁end｜>:\n\n",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜><tool name><｜tool▁sep｜>{<arguments as JSON>}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+        ),
+        TextFormat::DeepSeekV32 => dsml_convention!("｜DSML｜", "function_calls"),
+        TextFormat::DeepSeekV4 => dsml_convention!("｜DSML｜", "tool_calls"),
+        TextFormat::DeepSeekV41 => dsml_convention!("｜DSML｜ ", "calls"),
+        TextFormat::KimiK2 => concat!(
+            "To call tools, write <|tool_calls_section_begin|>, then for each call <|tool_call_begin|>functions.TOOL_NAME:N (N counts the calls from 0), <|tool_call_argument_begin|>, its arguments as a JSON object, and <|tool_call_end|>; then <|tool_calls_section_end|>:\n\n",
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.<tool name>:0<|tool_call_argument_begin|>{<arguments as JSON>}<|tool_call_end|><|tool_calls_section_end|>"
+        ),
+        TextFormat::KimiK3 => concat!(
+            "To call tools, write:\n\n",
+            "<|open|>tools<|sep|><|open|>call tool=\"TOOL_NAME\" index=\"1\"<|sep|><|open|>argument key=\"ARGUMENT_NAME\" type=\"string\"<|sep|>value<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>\n\n",
+            "Write one argument block per argument, with its type (string, number, boolean, null, object or array): strings as they are, without quotes or escaping, other values as JSON. ",
+            "Write one call block per call, numbered from 1."
         ),
     }
 }
@@ -441,6 +477,63 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
                 "<|plamo:begin_tool_requests:plamo|>{requests}<|plamo:end_tool_requests:plamo|>"
             )
         }
+        TextFormat::DeepSeekV3 => {
+            let calls: Vec<String> = calls
+                .iter()
+                .map(|call| {
+                    format!(
+                        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{}\n```json\n{}\n```<｜tool▁call▁end｜>",
+                        call.name,
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!(
+                "<｜tool▁calls▁begin｜>{}<｜tool▁calls▁end｜>",
+                calls.join("\n")
+            )
+        }
+        TextFormat::DeepSeekV31 => {
+            let calls: String = calls
+                .iter()
+                .map(|call| {
+                    format!(
+                        "<｜tool▁call▁begin｜>{}<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
+                        call.name,
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!("<｜tool▁calls▁begin｜>{calls}<｜tool▁calls▁end｜>")
+        }
+        TextFormat::DeepSeekV32 | TextFormat::DeepSeekV4 | TextFormat::DeepSeekV41 => {
+            match deepseek::dsml(format) {
+                Some(dsml) => dsml_calls(dsml, calls),
+                None => String::new(),
+            }
+        }
+        TextFormat::KimiK2 => {
+            let calls: String = calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| {
+                    format!(
+                        "<|tool_call_begin|>{}<|tool_call_argument_begin|>{}<|tool_call_end|>",
+                        kimi::call_id(call, index),
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!("<|tool_calls_section_begin|>{calls}<|tool_calls_section_end|>")
+        }
+        TextFormat::KimiK3 => {
+            let calls: String = calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| k3_call(call, index + 1))
+                .collect();
+            format!("<|open|>tools<|sep|>{calls}<|close|>tools<|sep|>")
+        }
     }
 }
 
@@ -506,6 +599,54 @@ fn pairs(call: &ToolCall, pair: impl Fn(&str, &str) -> String) -> String {
             other => pair(key, &other.to_string()),
         })
         .collect()
+}
+
+/// Calls in a DSML block: strings as they are, other values as JSON.
+fn dsml_calls(dsml: &deepseek::Dsml, calls: &[ToolCall]) -> String {
+    let mut out = format!("{}\n", dsml.open);
+    for call in calls {
+        let _ = writeln!(out, "{} name=\"{}\">", dsml.invoke, call.name);
+        for (key, value) in arguments_map(call) {
+            let (string, value) = match value {
+                Value::String(text) => ("true", text),
+                other => ("false", other.to_string()),
+            };
+            let _ = writeln!(
+                out,
+                "{} name=\"{key}\" string=\"{string}\">{value}{}",
+                dsml.parameter, dsml.parameter_end
+            );
+        }
+        let _ = writeln!(out, "{}", dsml.invoke_end);
+    }
+    out.push_str(dsml.close);
+    out
+}
+
+/// One Kimi K3 call, the `index`th: each argument typed, strings as they are.
+fn k3_call(call: &ToolCall, index: usize) -> String {
+    let escape = |text: &str| text.replace('&', "&amp;").replace('"', "&quot;");
+    let mut out = format!(
+        "<|open|>call tool=\"{}\" index=\"{index}\"<|sep|>",
+        escape(&call.name)
+    );
+    for (key, value) in arguments_map(call) {
+        let (kind, value) = match value {
+            Value::String(text) => ("string", text),
+            Value::Null => ("null", "null".to_owned()),
+            Value::Bool(_) => ("boolean", value.to_string()),
+            Value::Number(_) => ("number", value.to_string()),
+            Value::Array(_) => ("array", value.to_string()),
+            Value::Object(_) => ("object", value.to_string()),
+        };
+        let _ = write!(
+            out,
+            "<|open|>argument key=\"{}\" type=\"{kind}\"<|sep|>{value}<|close|>argument<|sep|>",
+            escape(&key)
+        );
+    }
+    out.push_str("<|close|>call<|sep|>");
+    out
 }
 
 /// Each object between `open` and `close`, one a line.

@@ -10,7 +10,7 @@ use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
 use super::{envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
-use super::{llama3, mistral, plamo, pytags, pythonic, wrapped};
+use super::{llama3, mistral, plamo, pytags, pythonic, special, wrapped};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -31,6 +31,9 @@ pub(crate) enum Step {
     More(Need),
     /// The next `len` bytes are prose and open (or close) a code block.
     Fence { len: usize, fence: Fence },
+    /// The next `len` bytes are a format's markup that is neither prose nor a call (Kimi K3's
+    /// `response` channel markers): cut from the text, with nothing in their place.
+    Markup(usize),
 }
 
 /// Where the scan is with respect to code blocks and reasoning.
@@ -291,6 +294,11 @@ impl Scanner {
                     pos = (at + len.max(1)).min(buf.len());
                     self.fence = fence;
                 }
+                Step::Markup(len) => {
+                    self.prose(&buf[prose_start..at], sink);
+                    pos = (at + len.max(1)).min(buf.len());
+                    prose_start = pos;
+                }
                 Step::More(_) if eof => pos = at + 1,
                 Step::More(need) => {
                     self.prose(&buf[prose_start..at], sink);
@@ -350,11 +358,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 13];
+    let lt: [(bool, Matcher, TextFormat); 14];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking thirteen matchers.
+            // spares asking fourteen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -390,6 +398,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 ),
                 (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
                 (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
+                // DeepSeek's `<｜` and Kimi's `<|` special tokens.
+                (special::handles(f), special::at, f),
             ];
             &lt
         }
