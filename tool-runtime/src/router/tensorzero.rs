@@ -68,8 +68,7 @@ pub fn tensorzero(output: &Value) -> Result<Routed, RouteError> {
         content => READ.array(content, "/content")?,
     };
     for (i, block) in content.iter().enumerate() {
-        let at = format_args!("/content/{i}");
-        let block = READ.object(Some(block), at)?;
+        let block = READ.object(Some(block), format_args!("/content/{i}"))?;
         match READ.string(block.get("type"), format_args!("/content/{i}/type"))? {
             Some("text") => {
                 if let Some(text) =
