@@ -22,7 +22,7 @@
 use super::coerce::coerce;
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::special::{
     self, attribute, attributes, error, json_arguments, json_value, last_byte, Argument, Block,
     Read, Tag,
@@ -91,50 +91,35 @@ pub(crate) fn handles(format: TextFormat) -> bool {
 /// A DeepSeek block opening at `pos` (a `<｜`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     let f = cx.format;
-    let mut partial = false;
-    if f.includes(TextFormat::DeepSeekV3) || f == TextFormat::DeepSeekV31 {
-        match prefix(text, pos, CALLS_BEGIN, cx.eof) {
-            Prefix::Yes => {
-                let format = match f {
-                    TextFormat::DeepSeekV31 => TextFormat::DeepSeekV31,
-                    _ => TextFormat::DeepSeekV3,
-                };
-                let block = Block {
-                    format,
-                    close: CALLS_END,
-                    call: CALL_BEGIN,
-                    expected: "`<｜tool▁call▁begin｜>`",
-                };
-                return special::block(cx, text, pos, pos + CALLS_BEGIN.len(), &block, &read_call);
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
+    let mut openers = Openers::new(cx, text, pos);
+    // V3 and V3.1 share their markers: the block is V3.1's only when that is the format asked for.
+    let v3 = match f {
+        TextFormat::DeepSeekV31 => Some(TextFormat::DeepSeekV31),
+        _ if f.includes(TextFormat::DeepSeekV3) => Some(TextFormat::DeepSeekV3),
+        _ => None,
+    };
+    if let Some(format) = v3.filter(|_| openers.starts(CALLS_BEGIN)) {
+        let block = Block {
+            format,
+            close: CALLS_END,
+            call: CALL_BEGIN,
+            expected: "`<｜tool▁call▁begin｜>`",
+        };
+        return special::block(cx, text, pos, pos + CALLS_BEGIN.len(), &block, &read_call);
     }
     for dsml in &DSMLS {
-        if !f.includes(dsml.format) {
-            continue;
-        }
-        match prefix(text, pos, dsml.open, cx.eof) {
-            Prefix::Yes => {
-                let block = Block {
-                    format: dsml.format,
-                    close: dsml.close,
-                    call: dsml.invoke,
-                    expected: "`<｜DSML｜invoke name=..>`",
-                };
-                let read = |cx: &Cx, text: &str, at: usize| read_invoke(cx, text, at, dsml);
-                return special::block(cx, text, pos, pos + dsml.open.len(), &block, &read);
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
+        if openers.opens(dsml.format, dsml.open) {
+            let block = Block {
+                format: dsml.format,
+                close: dsml.close,
+                call: dsml.invoke,
+                expected: "`<｜DSML｜invoke name=..>`",
+            };
+            let read = |cx: &Cx, text: &str, at: usize| read_invoke(cx, text, at, dsml);
+            return special::block(cx, text, pos, pos + dsml.open.len(), &block, &read);
         }
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 /// One `<｜tool▁call▁begin｜>` call at `at`.

@@ -26,7 +26,7 @@
 use super::coerce::coerce;
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use serde_json::{Map, Value};
 
 /// One of the two dialects.
@@ -63,31 +63,13 @@ const MAX_DEPTH: usize = 64;
 
 /// A Gemma call opening at `pos` (a `<`), in a dialect the parse looks for.
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
-    let mut partial = false;
+    let mut openers = Openers::new(cx, text, pos);
     for dialect in [&GEMMA4, &FUNCTION_GEMMA] {
-        if !cx.format.includes(dialect.format) {
-            continue;
-        }
-        match prefix(text, pos, dialect.open, cx.eof) {
-            Prefix::Yes => {
-                return match read(cx, text, pos, dialect) {
-                    Step::Region { len, items, .. } => Step::Region {
-                        len,
-                        items,
-                        format: Some(dialect.format),
-                    },
-                    step => step,
-                }
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
+        if openers.opens(dialect.format, dialect.open) {
+            return read(cx, text, pos, dialect).in_format(dialect.format);
         }
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 fn read(cx: &Cx, text: &str, pos: usize, dialect: &Dialect) -> Step {

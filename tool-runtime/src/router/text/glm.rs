@@ -31,7 +31,7 @@ use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{self, find, Args, Group, Read, NEXT_TAG};
 use super::object;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use memchr::memmem;
 use serde_json::{Map, Value};
 
@@ -112,34 +112,23 @@ pub(crate) fn looks_for(format: TextFormat) -> bool {
 
 /// A group of calls opening at `pos` (a `<`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
-    let mut partial = false;
+    let mut openers = Openers::new(cx, text, pos);
     for (group, tags) in &GROUPS {
-        if !cx.format.includes(group.format) {
+        if !openers.opens(group.format, group.open) {
             continue;
         }
-        match prefix(text, pos, group.open, cx.eof) {
-            Prefix::Yes => {
-                // A group is known by its first call: after Hy's `<tool_calls>`, Jamba's
-                // JSON list is not one.
-                let first = skip_ws(text, pos + group.open.len());
-                match prefix(text, first, tags.call_open, cx.eof) {
-                    Prefix::Yes => {}
-                    Prefix::Partial => return Step::More(Need::Any),
-                    Prefix::No => continue,
-                }
-                let read =
-                    |cx: &Cx, text: &str, at: usize| read_call(cx, tags, group.close, text, at);
-                return kv::in_format(kv::read_group(cx, text, pos, group, &read), group.format);
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
+        // A group is known by its first call: after Hy's `<tool_calls>`, Jamba's JSON list
+        // is not one.
+        let first = skip_ws(text, pos + group.open.len());
+        match prefix(text, first, tags.call_open, cx.eof) {
+            Prefix::Yes => {}
+            Prefix::Partial => return Step::More(Need::Any),
+            Prefix::No => continue,
         }
+        let read = |cx: &Cx, text: &str, at: usize| read_call(cx, tags, group.close, text, at);
+        return kv::read_group(cx, text, pos, group, &read).in_format(group.format);
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 /// The call opening at `at` inside a group that `group_close` closes.

@@ -37,7 +37,7 @@ use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{self, attribute, find, first_of, prefix_any, Any, Args, Group, Read, NEXT_TAG};
 use super::qwen_xml;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use std::borrow::Cow;
 
 /// One markup's tags.
@@ -126,46 +126,26 @@ pub(crate) fn looks_for(format: TextFormat) -> bool {
 
 /// A call, or a group of them, opening at `pos` (a `<`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
-    let mut partial = false;
+    let mut openers = Openers::new(cx, text, pos);
     for markup in &MARKUPS {
-        if !cx.format.includes(markup.format) {
-            continue;
-        }
         let step = match &markup.group {
-            Some(group) => match prefix(text, pos, group.open, cx.eof) {
-                Prefix::Yes => {
-                    let read = |cx: &Cx, text: &str, at: usize| read_invoke(cx, markup, text, at);
-                    kv::read_group(cx, text, pos, group, &read)
-                }
-                Prefix::Partial => {
-                    partial = true;
-                    continue;
-                }
-                Prefix::No => continue,
-            },
-            None => match read_invoke(cx, markup, text, pos) {
+            Some(group) if openers.opens(markup.format, group.open) => {
+                let read = |cx: &Cx, text: &str, at: usize| read_invoke(cx, markup, text, at);
+                kv::read_group(cx, text, pos, group, &read)
+            }
+            None if cx.format.includes(markup.format) => match read_invoke(cx, markup, text, pos) {
                 Read::Done(end, item) => region(pos, end, vec![item]),
                 Read::Wait(need) => return Step::More(need),
                 Read::NotACall => continue,
             },
+            _ => continue,
         };
-        return kv::in_format(step, markup.format);
+        return step.in_format(markup.format);
     }
-    if cx.format.includes(SEED.format) {
-        match prefix(text, pos, SEED.open, cx.eof) {
-            Prefix::Yes => {
-                let step = kv::read_group(cx, text, pos, &SEED, &read_function);
-                return kv::in_format(step, SEED.format);
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
+    if openers.opens(SEED.format, SEED.open) {
+        return kv::read_group(cx, text, pos, &SEED, &read_function).in_format(SEED.format);
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 /// The call opening at `at`, if one does.

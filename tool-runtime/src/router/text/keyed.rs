@@ -18,7 +18,7 @@ use super::arguments;
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{region, skip_ws, Cx, Item, Need, Openers, Step};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 
@@ -61,40 +61,18 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         None if !cx.eof => return Step::More(Need::Any),
         _ => return Step::Prose(1),
     }
-    let mut partial = false;
+    let mut openers = Openers::new(cx, text, pos);
     for keyed in &KEYED {
-        if !cx.format.includes(keyed.format) {
-            continue;
-        }
-        match prefix(text, pos, keyed.open, cx.eof) {
-            Prefix::Yes => {
-                return match read(cx, text, pos, keyed) {
-                    Step::Region { len, items, .. } => Step::Region {
-                        len,
-                        items,
-                        format: Some(keyed.format),
-                    },
-                    step => step,
-                }
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
+        if openers.opens(keyed.format, keyed.open) {
+            return read(cx, text, pos, keyed).in_format(keyed.format);
         }
     }
-    if cx.format.includes(TextFormat::Cohere) {
-        for marker in COHERE_TEXT {
-            match prefix(text, pos, marker, cx.eof) {
-                Prefix::Yes => return region(pos, pos + marker.len(), Vec::new()),
-                Prefix::Partial => partial = true,
-                Prefix::No => {}
-            }
+    for marker in COHERE_TEXT {
+        if openers.opens(TextFormat::Cohere, marker) {
+            return region(pos, pos + marker.len(), Vec::new());
         }
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 fn read(cx: &Cx, text: &str, pos: usize, keyed: &Keyed) -> Step {

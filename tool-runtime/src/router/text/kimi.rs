@@ -21,7 +21,7 @@
 
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::special::{
     self, attribute, attributes, error, json_arguments, json_value, last_byte, Argument, Block,
     Read, Tag,
@@ -59,51 +59,33 @@ pub(crate) fn handles(format: TextFormat) -> bool {
 
 /// A Kimi block (or one of K3's channel markers) at `pos` (a `<|`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
-    let mut partial = false;
-    if cx.format.includes(TextFormat::KimiK2) {
-        match prefix(text, pos, SECTION_BEGIN, cx.eof) {
-            Prefix::Yes => {
-                let block = Block {
-                    format: TextFormat::KimiK2,
-                    close: SECTION_END,
-                    call: CALL_BEGIN,
-                    expected: "`<|tool_call_begin|>`",
-                };
-                let body = pos + SECTION_BEGIN.len();
-                return special::block(cx, text, pos, body, &block, &read_k2);
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
+    let mut openers = Openers::new(cx, text, pos);
+    if openers.opens(TextFormat::KimiK2, SECTION_BEGIN) {
+        let block = Block {
+            format: TextFormat::KimiK2,
+            close: SECTION_END,
+            call: CALL_BEGIN,
+            expected: "`<|tool_call_begin|>`",
+        };
+        let body = pos + SECTION_BEGIN.len();
+        return special::block(cx, text, pos, body, &block, &read_k2);
+    }
+    if openers.opens(TextFormat::KimiK3, TOOLS_OPEN) {
+        let block = Block {
+            format: TextFormat::KimiK3,
+            close: TOOLS_CLOSE,
+            call: CALL_OPEN,
+            expected: "`<|open|>call tool=..<|sep|>`",
+        };
+        let body = pos + TOOLS_OPEN.len();
+        return special::block(cx, text, pos, body, &block, &read_k3);
+    }
+    for marker in CHANNEL_MARKERS {
+        if openers.opens(TextFormat::KimiK3, marker) {
+            return Step::Markup(marker.len());
         }
     }
-    if cx.format.includes(TextFormat::KimiK3) {
-        match prefix(text, pos, TOOLS_OPEN, cx.eof) {
-            Prefix::Yes => {
-                let block = Block {
-                    format: TextFormat::KimiK3,
-                    close: TOOLS_CLOSE,
-                    call: CALL_OPEN,
-                    expected: "`<|open|>call tool=..<|sep|>`",
-                };
-                let body = pos + TOOLS_OPEN.len();
-                return special::block(cx, text, pos, body, &block, &read_k3);
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
-        for marker in CHANNEL_MARKERS {
-            match prefix(text, pos, marker, cx.eof) {
-                Prefix::Yes => return Step::Markup(marker.len()),
-                Prefix::Partial => partial = true,
-                Prefix::No => {}
-            }
-        }
-    }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 /// One K2 `<|tool_call_begin|>` call at `at`.

@@ -117,18 +117,6 @@ pub(crate) fn error(span: Range<usize>, kind: TextErrorKind) -> Item {
     Item::Error { span, kind }
 }
 
-/// A matcher's region, as written in `format`.
-pub(crate) fn in_format(step: Step, format: TextFormat) -> Step {
-    match step {
-        Step::Region { len, items, .. } => Step::Region {
-            len,
-            items,
-            format: Some(format),
-        },
-        step => step,
-    }
-}
-
 /// Which of several markers the text starts with somewhere.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Any {

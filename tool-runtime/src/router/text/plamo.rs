@@ -36,10 +36,7 @@ const END_ARGUMENTS: &str = "<|plamo:end_tool_arguments:plamo|>";
 /// PLaMo 3's group of requests opening at `pos` (a `<`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     match prefix(text, pos, GROUP.open, cx.eof) {
-        Prefix::Yes => kv::in_format(
-            kv::read_group(cx, text, pos, &GROUP, &read_request),
-            GROUP.format,
-        ),
+        Prefix::Yes => kv::read_group(cx, text, pos, &GROUP, &read_request).in_format(GROUP.format),
         Prefix::Partial => cx.more(Need::Any),
         Prefix::No => Step::Prose(1),
     }

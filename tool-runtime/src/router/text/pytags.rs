@@ -18,7 +18,7 @@ use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::pylit::{Py, PyError};
 use super::pythonic;
-use super::scan::{prefix, region, Cx, Item, Need, Prefix, Step};
+use super::scan::{prefix, region, Cx, Item, Need, Openers, Prefix, Step};
 use serde_json::Value;
 
 const LFM2_OPEN: &str = "<|tool_call_start|>";
@@ -28,42 +28,14 @@ const OLMO3_CLOSE: &str = "</function_calls>";
 
 /// An LFM2 or OLMo 3 call block opening at `pos` (a `<`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
-    let mut partial = false;
-    if cx.format.includes(TextFormat::Lfm2) {
-        match prefix(text, pos, LFM2_OPEN, cx.eof) {
-            Prefix::Yes => {
-                return with_format(
-                    pythonic::between(cx, text, pos, LFM2_OPEN, LFM2_CLOSE),
-                    TextFormat::Lfm2,
-                )
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
+    let mut openers = Openers::new(cx, text, pos);
+    if openers.opens(TextFormat::Lfm2, LFM2_OPEN) {
+        return pythonic::between(cx, text, pos, LFM2_OPEN, LFM2_CLOSE).in_format(TextFormat::Lfm2);
     }
-    if cx.format.includes(TextFormat::Olmo3) {
-        match prefix(text, pos, OLMO3_OPEN, cx.eof) {
-            Prefix::Yes => return with_format(olmo3(cx, text, pos), TextFormat::Olmo3),
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
-        }
+    if openers.opens(TextFormat::Olmo3, OLMO3_OPEN) {
+        return olmo3(cx, text, pos).in_format(TextFormat::Olmo3);
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
-}
-
-fn with_format(step: Step, format: TextFormat) -> Step {
-    match step {
-        Step::Region { len, items, .. } => Step::Region {
-            len,
-            items,
-            format: Some(format),
-        },
-        step => step,
-    }
+    openers.none()
 }
 
 /// OLMo 3's calls, one a line, from `pos` (its `<function_calls>`) to `</function_calls>`.

@@ -36,6 +36,20 @@ pub(crate) enum Step {
     Markup(usize),
 }
 
+impl Step {
+    /// This step's region, as written in `format` (other steps as they are).
+    pub(crate) fn in_format(self, format: TextFormat) -> Step {
+        match self {
+            Step::Region { len, items, .. } => Step::Region {
+                len,
+                items,
+                format: Some(format),
+            },
+            step => step,
+        }
+    }
+}
+
 /// Where the scan is with respect to code blocks and reasoning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fence {
@@ -153,6 +167,53 @@ pub(crate) fn prefix(text: &str, pos: usize, tag: &str, eof: bool) -> Prefix {
         Prefix::Partial
     } else {
         Prefix::No
+    }
+}
+
+/// The openers a matcher tries at one position, in order: the first the text starts with
+/// decides the step. When none does, the step is prose, or a wait when the text ends inside
+/// one of them (so a stream never takes half an opener for prose).
+pub(crate) struct Openers<'c, 'a> {
+    cx: &'c Cx<'a>,
+    text: &'c str,
+    pos: usize,
+    partial: bool,
+}
+
+impl<'c, 'a> Openers<'c, 'a> {
+    pub(crate) fn new(cx: &'c Cx<'a>, text: &'c str, pos: usize) -> Self {
+        Openers {
+            cx,
+            text,
+            pos,
+            partial: false,
+        }
+    }
+
+    /// Whether the parse looks for `format` and the text starts with its `open`.
+    pub(crate) fn opens(&mut self, format: TextFormat, open: &str) -> bool {
+        self.cx.format.includes(format) && self.starts(open)
+    }
+
+    /// Whether the text starts with `open`.
+    pub(crate) fn starts(&mut self, open: &str) -> bool {
+        match prefix(self.text, self.pos, open, self.cx.eof) {
+            Prefix::Yes => true,
+            Prefix::Partial => {
+                self.partial = true;
+                false
+            }
+            Prefix::No => false,
+        }
+    }
+
+    /// The step when no opener was there.
+    pub(crate) fn none(self) -> Step {
+        if self.partial {
+            self.cx.more(Need::Any)
+        } else {
+            Step::Prose(1)
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::hermes;
 use super::json::{self, Extent};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::scan::{region, skip_ws, Cx, Item, Need, Openers, Step};
 use memchr::memmem;
 
 /// One wrapping markup.
@@ -78,31 +78,13 @@ pub(crate) fn wrap(format: TextFormat) -> Option<&'static Wrap> {
 
 /// Any wrapping markup the parse looks for that opens at `pos` (a `<`).
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
-    let mut partial = false;
+    let mut openers = Openers::new(cx, text, pos);
     for wrap in &WRAPS {
-        if !cx.format.includes(wrap.format) {
-            continue;
-        }
-        match prefix(text, pos, wrap.open, cx.eof) {
-            Prefix::Yes => {
-                return match read(cx, text, pos, wrap) {
-                    Step::Region { len, items, .. } => Step::Region {
-                        len,
-                        items,
-                        format: Some(wrap.format),
-                    },
-                    step => step,
-                }
-            }
-            Prefix::Partial => partial = true,
-            Prefix::No => {}
+        if openers.opens(wrap.format, wrap.open) {
+            return read(cx, text, pos, wrap).in_format(wrap.format);
         }
     }
-    if partial {
-        cx.more(Need::Any)
-    } else {
-        Step::Prose(1)
-    }
+    openers.none()
 }
 
 /// The calls of `wrap` opening at `pos`.
