@@ -398,35 +398,10 @@ mod tests {
     use serde_json::{json, Value};
     use std::collections::HashMap;
 
+    use crate::router::text::test_support::{found as calls_with, pairs};
+
     fn calls(text: &str, format: TextFormat) -> (Vec<(String, Value)>, String, usize) {
         calls_with(text, format, &())
-    }
-
-    fn calls_with<S: crate::router::text::ToolSchemas>(
-        text: &str,
-        format: TextFormat,
-        tools: &S,
-    ) -> (Vec<(String, Value)>, String, usize) {
-        let parsed = parse(text, format, tools);
-        for error in &parsed.errors {
-            assert_eq!(&text[error.span.clone()], error.raw);
-        }
-        (
-            parsed
-                .calls
-                .iter()
-                .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
-                .collect(),
-            parsed.text,
-            parsed.errors.len(),
-        )
-    }
-
-    fn pairs(expected: &[(&str, Value)]) -> Vec<(String, Value)> {
-        expected
-            .iter()
-            .map(|(n, a)| ((*n).to_owned(), a.clone()))
-            .collect()
     }
 
     #[test]

@@ -369,13 +369,7 @@ mod tests {
     }
 
     fn calls(text: &str, format: TextFormat) -> Vec<(String, Value)> {
-        let parsed = parse(text, format, &tools());
-        assert!(parsed.errors.is_empty(), "{parsed:?}");
-        parsed
-            .calls
-            .iter()
-            .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
-            .collect()
+        crate::router::text::test_support::found_ok(text, format, &tools())
     }
 
     #[test]

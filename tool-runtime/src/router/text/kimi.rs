@@ -357,27 +357,10 @@ mod tests {
     use serde_json::{json, Value};
     use std::collections::HashMap;
 
-    fn calls(text: &str, format: TextFormat) -> (Vec<(String, Value)>, String, usize) {
-        let parsed = parse(text, format, &());
-        for error in &parsed.errors {
-            assert_eq!(&text[error.span.clone()], error.raw);
-        }
-        (
-            parsed
-                .calls
-                .iter()
-                .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
-                .collect(),
-            parsed.text,
-            parsed.errors.len(),
-        )
-    }
+    use crate::router::text::test_support::{found, pairs};
 
-    fn pairs(expected: &[(&str, Value)]) -> Vec<(String, Value)> {
-        expected
-            .iter()
-            .map(|(n, a)| ((*n).to_owned(), a.clone()))
-            .collect()
+    fn calls(text: &str, format: TextFormat) -> (Vec<(String, Value)>, String, usize) {
+        found(text, format, &())
     }
 
     #[test]

@@ -52,6 +52,8 @@ mod scan;
 mod schemas;
 mod special;
 mod stream;
+#[cfg(test)]
+mod test_support;
 mod triggers;
 mod wrapped;
 

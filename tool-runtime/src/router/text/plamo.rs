@@ -133,13 +133,7 @@ mod tests {
     }
 
     fn calls(text: &str) -> Vec<(String, Value)> {
-        let parsed = parse(text, TextFormat::Plamo3, &());
-        assert!(parsed.errors.is_empty(), "{parsed:?}");
-        parsed
-            .calls
-            .iter()
-            .map(|c| (c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
-            .collect()
+        crate::router::text::test_support::found_ok(text, TextFormat::Plamo3, &())
     }
 
     #[test]
