@@ -480,6 +480,26 @@ mod tests {
     }
 
     #[test]
+    fn a_group_opened_again_ends_the_open_one_and_cuts_its_call() {
+        // The model started over: the first group's call was cut inside a value, and the
+        // second group is read on its own (kv::read_group's rule, for every grouped markup).
+        let first = "<tool_calls><tool_call>lookup<tool_sep><arg_key>query</arg_key><arg_value>Bei";
+        let text = format!("{first}<tool_calls><tool_call>get_time</tool_call></tool_calls> ok");
+        for format in [TextFormat::HyV3, TextFormat::Auto] {
+            let parsed = parse(&text, format, &tools());
+            assert_eq!(parsed.calls.len(), 1, "{parsed:?}");
+            assert_eq!(parsed.calls[0].name, "get_time");
+            assert_eq!(parsed.errors.len(), 1);
+            assert_eq!(
+                parsed.errors[0].kind,
+                TextErrorKind::Truncated(Cut::InString)
+            );
+            assert!(first.ends_with(&parsed.errors[0].raw));
+            assert_eq!(parsed.text, " ok");
+        }
+    }
+
+    #[test]
     fn k2_horizon_reads_plain_typed_and_json_calls() {
         // vLLM's test_k2_horizon_tool_parser.py.
         let text = "Before <ifm|tool_calls><ifm|tool_call>lookup<ifm|arg_key>query</ifm|arg_key><ifm|arg_value>123</ifm|arg_value><ifm|arg_key>limit</ifm|arg_key><ifm|arg_value>3</ifm|arg_value></ifm|tool_call>\n<ifm|tool_call>ping</ifm|tool_call></ifm|tool_calls> after.";

@@ -294,12 +294,9 @@ fn read_function(cx: &Cx, text: &str, at: usize) -> Read {
         Prefix::No => return Read::NotACall,
     }
     const FUNCTION_END: &str = "</function>";
-    // A new `<seed:tool_call>` before this function's end: it was left open, and what it
-    // holds is read as cut there (an error where a value was cut), never as finished.
-    let stops = [FUNCTION_END, qwen_xml::FUNCTION, SEED.close, SEED.open];
+    let stops = [FUNCTION_END, qwen_xml::FUNCTION, SEED.close];
     let (end, closed) = match first_of(text, at + 1, text.len(), &stops) {
         Some((close, FUNCTION_END)) => (close + FUNCTION_END.len(), true),
-        Some((next, tag)) if tag == SEED.open => (next, false),
         Some((next, _)) => (next, true),
         None if cx.eof => (text.len(), false),
         None => return Read::Wait(NEXT_TAG),

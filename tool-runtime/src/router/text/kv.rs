@@ -44,14 +44,29 @@ pub(crate) type Reader<'r> = &'r dyn Fn(&Cx, &str, usize) -> Read;
 pub(crate) const NEXT_TAG: Need = Need::Byte(b'<', b'>');
 
 /// The calls of `group`, whose opening marker is at `pos`, each read by `read`.
+///
+/// A new opening marker before this group closed means the model started over: the group
+/// ends there and the new one is read on its own, and a call still open at that point is
+/// read as cut there (an error where a value was cut), never as finished.
 pub(crate) fn read_group(cx: &Cx, text: &str, pos: usize, group: &Group, read: Reader) -> Step {
     let mut items = Vec::new();
     // Where the calls read so far end, and where text that is no call began.
     let mut last_end = pos + group.open.len();
     let mut junk: Option<usize> = None;
     let mut i = last_end;
+    // Where the next group opens (the end of the text when none does yet): found once, since
+    // this group ends there, so it costs one pass however many calls it holds.
+    let reopen = find(text, i..text.len(), group.open).unwrap_or(text.len());
     loop {
         i = skip_ws(text, i);
+        if i == reopen && reopen < text.len() {
+            flush(text, &mut junk, i, &mut items);
+            if items.is_empty() {
+                let kind = TextErrorKind::Truncated(Cut::InMarkup);
+                return region(pos, i, vec![error(pos..i, kind)]);
+            }
+            return region(pos, i, items);
+        }
         if i >= text.len() {
             if !cx.eof {
                 return Step::More(NEXT_TAG);
@@ -85,7 +100,13 @@ pub(crate) fn read_group(cx: &Cx, text: &str, pos: usize, group: &Group, read: R
             Any::Partial => return Step::More(NEXT_TAG),
             Any::No => {}
         }
-        match read(cx, text, i) {
+        // The call may not run into the next group: there, its text ends.
+        let (upto, cut) = if reopen < text.len() {
+            (&text[..reopen], &Cx { eof: true, ..*cx })
+        } else {
+            (text, cx)
+        };
+        match read(cut, upto, i) {
             Read::Done(end, item) => {
                 flush(text, &mut junk, i, &mut items);
                 items.push(item);
@@ -96,7 +117,8 @@ pub(crate) fn read_group(cx: &Cx, text: &str, pos: usize, group: &Group, read: R
             Read::NotACall => {
                 junk.get_or_insert(i);
                 i = memchr::memchr(b'<', &text.as_bytes()[i + 1..])
-                    .map_or(text.len(), |n| i + 1 + n);
+                    .map_or(text.len(), |n| i + 1 + n)
+                    .min(reopen);
             }
         }
     }
