@@ -421,6 +421,36 @@ mod tests {
         assert!(matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)));
     }
 
+    #[test]
+    fn a_brace_left_out_costs_its_call_only() {
+        // The object ends at its call's end marker: repaired when that needs no guess, an
+        // error when it was cut inside a value (a number too, as in every JSON format); the
+        // next call is read either way, and a marker inside a string is part of the string.
+        for (first, expected) in [
+            ("{\"a\": \"x\"", Some(json!({"a": "x"}))),
+            ("{\"a\": 1", None),
+            ("{\"a\": {\"b\": [1, 2]", Some(json!({"a": {"b": [1, 2]}}))),
+            (
+                "{\"a\": \"x<|tool_call_end|>y\"}",
+                Some(json!({"a": "x<|tool_call_end|>y"})),
+            ),
+            ("{\"a\": tr", None),
+        ] {
+            let text = format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{first}<|tool_call_end|><|tool_call_begin|>functions.g:1<|tool_call_argument_begin|>{{\"x\": 2}}<|tool_call_end|><|tool_calls_section_end|>");
+            let (found, prose, errors) = calls(&text, TextFormat::KimiK2);
+            let mut want = Vec::new();
+            if let Some(arguments) = &expected {
+                want.push(("f".to_owned(), arguments.clone()));
+            }
+            want.push(("g".to_owned(), json!({"x": 2})));
+            assert_eq!(found, want, "{first}");
+            assert_eq!(
+                (prose.as_str(), errors),
+                ("", usize::from(expected.is_none()))
+            );
+        }
+    }
+
     fn k3_call(name: &str, index: usize, arguments: &str) -> String {
         format!(
             "<|open|>call tool=\"{name}\" index=\"{index}\"<|sep|>{arguments}<|close|>call<|sep|>"

@@ -150,14 +150,7 @@ pub(crate) fn block(
 
 /// A call region from `start` to `end`, in `format`; a lone error in it covers all of it.
 fn region(start: usize, end: usize, items: Vec<Item>, format: TextFormat) -> Step {
-    match super::scan::region(start, end, items) {
-        Step::Region { len, items, .. } => Step::Region {
-            len,
-            items,
-            format: Some(format),
-        },
-        step => step,
-    }
+    super::scan::region(start, end, items).in_format(format)
 }
 
 /// The JSON arguments of a call, from `start` (after the call's name and separator, any
@@ -176,16 +169,24 @@ pub(crate) fn json_arguments(
     let (json_end, arguments) = match bytes.get(at) {
         None if !cx.eof => return Err(Need::Any),
         None => return Ok((text.len(), Err(TextErrorKind::Truncated(Cut::InMarkup)))),
-        Some(b'{') => match json::extent_or_wait(cx.eof, text, at)? {
-            Extent::Closed(end) => (end, arguments_object(&text[at..end])),
-            Extent::Open(open) => (
-                text.len(),
-                open.close(text, at)
-                    .map_err(TextErrorKind::Truncated)
-                    .and_then(|closed| arguments_object(&closed)),
-            ),
-            Extent::TooDeep => (text.len(), Err(TextErrorKind::TooDeep)),
-        },
+        Some(b'{') => {
+            // The object ends at the call's end marker at the latest (one outside its
+            // strings): a brace left out costs this call, never the calls after it.
+            let (upto, extent) = match bounded_extent(text, at, close) {
+                Some(found) => found,
+                None => (text.len(), json::extent_or_wait(cx.eof, text, at)?),
+            };
+            match extent {
+                Extent::Closed(end) => (end, arguments_object(&text[at..end])),
+                Extent::Open(open) => (
+                    upto,
+                    open.close(&text[..upto], at)
+                        .map_err(TextErrorKind::Truncated)
+                        .and_then(|closed| arguments_object(&closed)),
+                ),
+                Extent::TooDeep => (upto, Err(TextErrorKind::TooDeep)),
+            }
+        }
         Some(b'<') => match prefix(text, at, close, cx.eof) {
             // The call closes with no arguments written: it has none.
             Prefix::Yes => return Ok((at + close.len(), Ok("{}".to_owned()))),
@@ -225,6 +226,25 @@ pub(crate) fn json_arguments(
         },
     };
     Ok((end, arguments))
+}
+
+/// How many end markers inside a JSON string one call's object may hold before the search
+/// for the one that ends it gives up (each look rescans the object, so this bounds the cost).
+const MARKERS_IN_STRINGS: usize = 16;
+
+/// The JSON object at `at` read up to the first `close` marker that is not inside one of its
+/// strings: where the text considered ends, and the object's extent there. `None` when no
+/// such marker is found (the object is then read to the end of the text).
+fn bounded_extent(text: &str, at: usize, close: &str) -> Option<(usize, Extent)> {
+    let mut from = at;
+    for _ in 0..=MARKERS_IN_STRINGS {
+        let marker = from + memmem::find(&text.as_bytes()[from..], close.as_bytes())?;
+        match json::extent(&text[..marker], at) {
+            Extent::Open(open) if open.in_string() => from = marker + close.len(),
+            extent => return Some((marker, extent)),
+        }
+    }
+    None
 }
 
 /// Arguments written as a JSON object, repaired if need be.
