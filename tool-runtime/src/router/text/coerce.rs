@@ -56,6 +56,37 @@ pub(crate) fn coerce_hinted(raw: &str, schema: Option<&Value>, key: &str, hint: 
     }
 }
 
+/// A value whose type the model wrote beside it (DSML's `string="true"` text, its
+/// `string="false"` JSON), fitted to the type the tool's schema gives parameter `key`, as
+/// vLLM's schema-aware fixer does: kept when it already is of that type (or the schema says
+/// none), else `raw` typed by the schema (`"42"` for an integer is 42, `5.0` is 5, `null` for
+/// a string is `"null"`).
+pub(crate) fn fit(value: Value, raw: &str, schema: Option<&Value>, key: &str) -> Value {
+    let Some(property) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get(key))
+    else {
+        return value;
+    };
+    let (kind, nullable) = kind_of(property);
+    let fits = match &value {
+        Value::Null => nullable || kind == Kind::Null,
+        Value::String(_) => kind == Kind::String,
+        Value::Number(n) => match kind {
+            Kind::Integer => n.is_i64() || n.is_u64(),
+            _ => kind == Kind::Number,
+        },
+        Value::Bool(_) => kind == Kind::Boolean,
+        Value::Object(_) => kind == Kind::Object,
+        Value::Array(_) => kind == Kind::Array,
+    };
+    if fits || kind == Kind::Unknown {
+        value
+    } else {
+        typed(raw, kind, nullable)
+    }
+}
+
 /// `raw` as a value of `kind`, or as written when it doesn't read as one.
 fn typed(raw: &str, kind: Kind, nullable: bool) -> Value {
     let trimmed = raw.trim();
@@ -241,6 +272,28 @@ mod tests {
         assert_eq!(coerce("5", s, "unit"), json!("5"));
         assert_eq!(coerce("5", s, "maybe"), json!(5));
         assert_eq!(coerce("7", s, "unknown_param"), json!("7"));
+    }
+
+    #[test]
+    fn values_typed_by_the_model_are_fitted_to_the_schema() {
+        let s = schema();
+        let s = Some(&s);
+        // vLLM's DSML tests: a string for an integer, a float for an integer, null for a
+        // string, a JSON string for an object.
+        assert_eq!(fit(json!("42"), "42", s, "days"), json!(42));
+        assert_eq!(fit(json!(5.0), "5.0", s, "days"), json!(5));
+        assert_eq!(fit(Value::Null, "null", s, "city"), json!("null"));
+        assert_eq!(fit(Value::Null, "null", s, "note"), Value::Null);
+        assert_eq!(
+            fit(json!("{\"a\": 1}"), "{\"a\": 1}", s, "where"),
+            json!({"a": 1})
+        );
+        // Kept: of the type already, not typable, or no schema to go by.
+        assert_eq!(fit(json!(0.5), "0.5", s, "ratio"), json!(0.5));
+        assert_eq!(fit(json!("007"), "007", s, "city"), json!("007"));
+        assert_eq!(fit(json!("three"), "three", s, "days"), json!("three"));
+        assert_eq!(fit(json!("7"), "7", s, "unknown_param"), json!("7"));
+        assert_eq!(fit(json!("7"), "7", None, "x"), json!("7"));
     }
 
     #[test]

@@ -14,12 +14,14 @@
 //! as in the other JSON formats.
 //!
 //! In DSML, a `string="true"` parameter's value is the string as written (no unescaping, no
-//! trimming, even when it reads as a number); a `string="false"` one is JSON, and when it is
-//! not valid JSON it is typed with the tool's schema as Qwen3 XML values are (vLLM keeps it as
-//! a string). A value ends at `</｜DSML｜parameter>`, or, left open, at the next parameter,
+//! trimming); a `string="false"` one is JSON, and when it is not valid JSON it is typed with
+//! the tool's schema as Qwen3 XML values are (vLLM keeps it as a string). Then, as vLLM's
+//! schema-aware fixer does, a value not of the type the tool's schema gives its parameter is
+//! typed by the schema from its text (`string="true"` `42` for an integer is 42, `5.0` is 5,
+//! `null` for a string is `"null"`); with no schema, the flag alone decides. A value ends at `</｜DSML｜parameter>`, or, left open, at the next parameter,
 //! `</｜DSML｜invoke>` or the block's end.
 
-use super::coerce::coerce;
+use super::coerce::{coerce, fit};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
@@ -357,8 +359,12 @@ fn read_parameter(
     };
     let raw = &text[value_start..value_end];
     let value = match attribute(&attrs, "string") {
-        Some(flag) if flag.eq_ignore_ascii_case("true") => Value::String(raw.to_owned()),
-        Some(flag) if flag.eq_ignore_ascii_case("false") => json_value(raw, schema, key),
+        Some(flag) if flag.eq_ignore_ascii_case("true") => {
+            fit(Value::String(raw.to_owned()), raw, schema, key)
+        }
+        Some(flag) if flag.eq_ignore_ascii_case("false") => {
+            fit(json_value(raw, schema, key), raw, schema, key)
+        }
         _ => coerce(raw, schema, key),
     };
     Ok((end, Ok((key.to_owned(), value))))
