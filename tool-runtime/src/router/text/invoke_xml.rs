@@ -35,7 +35,9 @@
 
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::kv::{self, attribute, find, first_of, prefix_any, Any, Args, Group, Read, NEXT_TAG};
+use super::kv::{
+    self, attribute, find, first_of, first_of_in, prefix_any, Any, Args, Group, Read, NEXT_TAG,
+};
 use super::qwen_xml;
 use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use std::borrow::Cow;
@@ -164,13 +166,14 @@ fn read_invoke(cx: &Cx, markup: &Tags, text: &str, at: usize) -> Read {
         stops.push(group.close);
         stops.extend(group.filler.iter().filter(|f| f.starts_with('<')));
     }
-    let (body_end, end, whole) = match first_of(text, name_at, text.len(), &stops) {
-        Some((close, tag)) if tag == markup.invoke_close => (close, close + tag.len(), true),
-        Some((next, _)) => (next, next, true),
-        None if cx.eof => (text.len(), text.len(), false),
-        // The text may end inside one of them: nothing decides before its `>`.
-        None => return Read::Wait(NEXT_TAG),
-    };
+    let (body_end, end, whole) =
+        match first_of_in(text, name_at, text.len(), &stops, markup.xml_text) {
+            Some((close, tag)) if tag == markup.invoke_close => (close, close + tag.len(), true),
+            Some((next, _)) => (next, next, true),
+            None if cx.eof => (text.len(), text.len(), false),
+            // The text may end inside one of them: nothing decides before its `>`.
+            None => return Read::Wait(NEXT_TAG),
+        };
     let item = match read_call(cx, markup, text, name_at, body_end, whole) {
         Ok((name, arguments)) => Item::Call { name, arguments },
         Err(kind) => kv::error(at..end, kind),
@@ -214,9 +217,13 @@ fn read_call(
             return Err(syntax("a parameter name"));
         }
         let value_start = 1 + find(text, after..end, ">").ok_or(syntax("`>` after a parameter"))?;
-        let close = find(text, value_start..end, markup.param_close);
+        // A closing tag inside a CDATA section is the value's text (llama.cpp's MiniCPM5 test).
+        let xml = markup.xml_text;
+        let close = first_of_in(text, value_start, end, &[markup.param_close], xml).map(|f| f.0);
         let next = match markup.param_ends_at_next {
-            true => first_of(text, value_start, close.unwrap_or(end), markup.param).map(|f| f.0),
+            true => {
+                first_of_in(text, value_start, close.unwrap_or(end), markup.param, xml).map(|f| f.0)
+            }
             false => None,
         };
         let (value_end, next_pos) = match (next, close) {
@@ -390,6 +397,12 @@ mod tests {
         assert_eq!(
             calls(text, TextFormat::MiniCpm5)[0].1,
             json!({"city": "北\n京"})
+        );
+        // Tags inside a CDATA section are its text (llama.cpp's test-chat.cpp).
+        let text = "<function name=\"get_weather\"><param name=\"city\"><![CDATA[<b>x</b> </param></function>]]></param></function>";
+        assert_eq!(
+            calls(text, TextFormat::MiniCpm5)[0].1,
+            json!({"city": "<b>x</b> </param></function>"})
         );
         assert_eq!(xml_text("a &amp; b &lt;c&gt;"), "a & b <c>");
         assert_eq!(xml_text("a & b"), "a & b");

@@ -178,6 +178,20 @@ pub(crate) fn first_of(
     end: usize,
     needles: &[&'static str],
 ) -> Option<(usize, &'static str)> {
+    first_of_in(text, from, end, needles, false)
+}
+
+/// [`first_of`], where `cdata` says the text is XML whose CDATA sections (`<![CDATA[..]]>`)
+/// hold text, never markup: a needle inside one is passed over. An unclosed section runs to
+/// the end.
+pub(crate) fn first_of_in(
+    text: &str,
+    from: usize,
+    end: usize,
+    needles: &[&'static str],
+    cdata: bool,
+) -> Option<(usize, &'static str)> {
+    const CDATA_OPEN: &[u8] = b"<![CDATA[";
     let hay = text.as_bytes().get(..end)?;
     let mut at = from;
     while let Some(n) = memchr::memchr(b'<', hay.get(at..)?) {
@@ -185,7 +199,10 @@ pub(crate) fn first_of(
         if let Some(needle) = needles.iter().find(|n| hay[lt..].starts_with(n.as_bytes())) {
             return Some((lt, needle));
         }
-        at = lt + 1;
+        at = match cdata && hay[lt..].starts_with(CDATA_OPEN) {
+            true => lt + memmem::find(&hay[lt..], b"]]>")? + 3,
+            false => lt + 1,
+        };
     }
     None
 }
