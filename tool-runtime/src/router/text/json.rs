@@ -94,6 +94,33 @@ pub(crate) fn extent_or_wait(eof: bool, text: &str, start: usize) -> Result<Exte
     }
 }
 
+/// How many `close` markers inside the value's strings [`extent_before`] looks past; each look
+/// reads the value again from its start, so this bounds what a call can cost.
+const MARKERS_IN_STRINGS: usize = 16;
+
+/// The JSON value at `start` read no further than the first `close` marker that is not inside
+/// one of its strings (a call's end marker, so that a brace left out costs that call, never
+/// the calls after it): where the text considered ends, and the value's extent there. `None`
+/// when no such marker is in the text. Past [`MARKERS_IN_STRINGS`] markers inside strings,
+/// the first marker is taken as the end.
+pub(crate) fn extent_before(text: &str, start: usize, close: &str) -> Option<(usize, Extent)> {
+    let find = |from: usize| {
+        memchr::memmem::find(&text.as_bytes()[from..], close.as_bytes()).map(|n| from + n)
+    };
+    let first = find(start)?;
+    let mut marker = first;
+    for _ in 0..MARKERS_IN_STRINGS {
+        match extent(&text[..marker], start) {
+            Extent::Open(open) if open.in_string() => match find(marker + close.len()) {
+                Some(next) => marker = next,
+                None => return None,
+            },
+            extent => return Some((marker, extent)),
+        }
+    }
+    Some((first, extent(&text[..first], start)))
+}
+
 /// Where the JSON value starting at `text[start]` (a `{` or `[`) ends. Brackets are counted,
 /// not matched, and single-quoted strings are known, so broken JSON still gets an extent.
 pub(crate) fn extent(text: &str, start: usize) -> Extent {

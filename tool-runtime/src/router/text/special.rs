@@ -172,7 +172,7 @@ pub(crate) fn json_arguments(
         Some(b'{') => {
             // The object ends at the call's end marker at the latest (one outside its
             // strings): a brace left out costs this call, never the calls after it.
-            let (upto, extent) = match bounded_extent(text, at, close) {
+            let (upto, extent) = match json::extent_before(text, at, close) {
                 Some(found) => found,
                 None => (text.len(), json::extent_or_wait(cx.eof, text, at)?),
             };
@@ -226,25 +226,6 @@ pub(crate) fn json_arguments(
         },
     };
     Ok((end, arguments))
-}
-
-/// How many end markers inside a JSON string one call's object may hold before the search
-/// for the one that ends it gives up (each look rescans the object, so this bounds the cost).
-const MARKERS_IN_STRINGS: usize = 16;
-
-/// The JSON object at `at` read up to the first `close` marker that is not inside one of its
-/// strings: where the text considered ends, and the object's extent there. `None` when no
-/// such marker is found (the object is then read to the end of the text).
-fn bounded_extent(text: &str, at: usize, close: &str) -> Option<(usize, Extent)> {
-    let mut from = at;
-    for _ in 0..=MARKERS_IN_STRINGS {
-        let marker = from + memmem::find(&text.as_bytes()[from..], close.as_bytes())?;
-        match json::extent(&text[..marker], at) {
-            Extent::Open(open) if open.in_string() => from = marker + close.len(),
-            extent => return Some((marker, extent)),
-        }
-    }
-    None
 }
 
 /// Arguments written as a JSON object, repaired if need be.

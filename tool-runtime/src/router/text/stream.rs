@@ -37,7 +37,14 @@ pub struct TextStream<'a> {
     seen: usize,
     /// The walk of the value the last scan waits to close (`Need::Close`).
     closing: Option<Closing>,
+    /// How long `buf` was after the last scan.
+    scanned: usize,
+    /// What the last scan waited for has arrived, and the rescan is put off (see `push`).
+    due: bool,
 }
+
+/// A held region up to this long is rescanned whenever what it waits for arrives.
+const RESCAN_FREE: usize = 16 * 1024;
 
 impl<'a> TextStream<'a> {
     /// A stream for one message in `format`, typing values with `tools` (`&()` for none).
@@ -49,6 +56,8 @@ impl<'a> TextStream<'a> {
             need: None,
             seen: 0,
             closing: None,
+            scanned: 0,
+            due: false,
         }
     }
 
@@ -59,13 +68,30 @@ impl<'a> TextStream<'a> {
         let rescan = match self.need {
             None | Some(Need::Any) => true,
             Some(Need::Byte(a, b)) => memchr::memchr2(a, b, fresh).is_some(),
-            Some(Need::Close(start)) => self
-                .closing
-                .get_or_insert_with(|| Closing::new(start))
-                .advance(&self.buf),
+            // The walk knows the moment the value closes: that rescan is never put off.
+            Some(Need::Close(start)) => {
+                return match self
+                    .closing
+                    .get_or_insert_with(|| Closing::new(start))
+                    .advance(&self.buf)
+                {
+                    true => self.scan(false),
+                    false => {
+                        self.seen = self.buf.len();
+                        Vec::new()
+                    }
+                };
+            }
             Some(Need::Eof) => false,
         };
-        if !rescan {
+        self.due |= rescan;
+        // Each rescan reads the held text again from its start. Past RESCAN_FREE bytes (a call
+        // that never closes, or a very long one), it waits until the text has grown by an
+        // eighth since the last: the rescans then add up to a few times the text's length,
+        // not its square, and a call that closes comes out at most an eighth of its length
+        // later (and at `finish` at the latest).
+        let put_off = self.scanned > RESCAN_FREE && self.buf.len() - self.scanned < self.scanned / 8;
+        if !self.due || put_off {
             self.seen = self.buf.len();
             return Vec::new();
         }
@@ -94,6 +120,8 @@ impl<'a> TextStream<'a> {
         });
         self.closing = None;
         self.seen = self.buf.len();
+        self.scanned = self.buf.len();
+        self.due = false;
         events
     }
 }

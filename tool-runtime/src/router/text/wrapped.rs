@@ -94,12 +94,18 @@ fn read(cx: &Cx, text: &str, pos: usize, wrap: &Wrap) -> Step {
     if first == text.len() && !cx.eof {
         return Step::More(Need::Any);
     }
-    // The JSON's own end, so that a marker inside one of its strings is not taken for the end.
+    // The JSON's own end, so that a marker inside one of its strings is not taken for the end;
+    // looked for no further than the closing marker, so a call that never closes its JSON
+    // costs its own length, not the rest of the text's.
     let json_end = match text.as_bytes().get(first) {
-        Some(b'{' | b'[') => match json::extent_or_wait(cx.eof, text, first) {
-            Ok(Extent::Closed(end)) => Some(end),
-            Ok(_) => None,
-            Err(need) => return Step::More(need),
+        Some(b'{' | b'[') => match wrap.close.and_then(|c| json::extent_before(text, first, c)) {
+            Some((_, Extent::Closed(end))) => Some(end),
+            Some(_) => None,
+            None => match json::extent_or_wait(cx.eof, text, first) {
+                Ok(Extent::Closed(end)) => Some(end),
+                Ok(_) => None,
+                Err(need) => return Step::More(need),
+            },
         },
         _ => None,
     };
