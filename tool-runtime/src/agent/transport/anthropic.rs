@@ -2,13 +2,14 @@
 //! system prompt as `system`, the model's content blocks sent back as they came (thinking
 //! blocks and their signatures included, as the API requires when tools are used).
 
-use super::body::{Body, Field};
-use super::read::{event, sse_data};
+use super::body::Field;
+use super::read::{accumulate, started, End};
 use super::send::Auth;
 use super::{http_transport, Http, Wire};
-use crate::agent::model::{ModelDelta, OnDelta};
+use crate::agent::model::OnDelta;
 use crate::agent::{ModelError, ModelReply, ModelRequest, Usage};
 use crate::router::stream::{Accumulate, AnthropicStream};
+use crate::router::Routed;
 use crate::Provider;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -46,9 +47,16 @@ impl Anthropic {
             http: Http::new(base_url, model, "ANTHROPIC_API_KEY"),
         }
     }
+}
 
-    /// The request body.
-    pub(crate) fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
+impl Wire for Anthropic {
+    const PROVIDER: Provider = Provider::Anthropic;
+    const AUTH: Auth = Auth::Header("x-api-key");
+    const HEADERS: &'static [(&'static str, &'static str)] = &[VERSION];
+    const PATH: &'static str = "/messages";
+    const REPLY: (&'static str, &'static str) = ("content", "a list of content blocks");
+
+    fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
         let mut fields = vec![("model", Field::Str(&self.http.model))];
         if !self.http.extra.contains_key("max_tokens") {
             fields.push(("max_tokens", Field::Value(DEFAULT_MAX_TOKENS.into())));
@@ -63,52 +71,15 @@ impl Anthropic {
         if stream {
             fields.push(("stream", Field::Bool(true)));
         }
-        Body {
-            fields,
-            extra: &self.http.extra,
-        }
-        .to_vec()
-    }
-}
-
-fn assistant(content: Value) -> Value {
-    json!({"role": "assistant", "content": content})
-}
-
-/// A whole reply.
-fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-    let routed = super::route_body(
-        Provider::Anthropic,
-        value,
-        "content",
-        "a list of content blocks",
-    )?;
-    Ok(ModelReply {
-        turn: vec![assistant(value["content"].clone())],
-        usage: Usage::read(value.get("usage"), "input_tokens", "output_tokens"),
-        routed,
-    })
-}
-
-impl Wire for Anthropic {
-    const PROVIDER: Provider = Provider::Anthropic;
-    const AUTH: Auth = Auth::Header("x-api-key");
-    const HEADERS: &'static [(&'static str, &'static str)] = &[VERSION];
-
-    fn http(&self) -> &Http {
-        &self.http
+        self.http.body(fields)
     }
 
-    fn url(&self, _stream: bool) -> String {
-        self.http.url("/messages")
+    fn turn(value: &Value, _routed: &Routed) -> Vec<Value> {
+        vec![assistant(value["content"].clone())]
     }
 
-    fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        self.body(request, stream)
-    }
-
-    fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-        whole(value)
+    fn usage(value: &Value) -> Usage {
+        Usage::read(value.get("usage"), "input_tokens", "output_tokens")
     }
 
     async fn events(
@@ -120,14 +91,9 @@ impl Wire for Anthropic {
         let mut stream = AnthropicStream::new();
         let mut blocks = Blocks::default();
         let mut usage = Usage::default();
-        let mut stopped = false;
-        let received = self
-            .http
-            .read_lines(url, response, |line| {
-                let Some(data) = sse_data(line) else {
-                    return Ok(());
-                };
-                let event = event(data)?;
+        self.http
+            .read_events(url, response, End::Event, |event| {
+                let stopped = event["type"] == "message_stop";
                 match event["type"].as_str() {
                     Some("message_start") => {
                         usage.input_tokens = Usage::read(
@@ -143,38 +109,31 @@ impl Wire for Anthropic {
                         usage.output_tokens = delta.output_tokens;
                         usage.input_tokens = usage.input_tokens.max(delta.input_tokens);
                     }
-                    Some("message_stop") => stopped = true,
                     Some("content_block_start") if event["content_block"]["type"] == "tool_use" => {
-                        on_delta(ModelDelta::CallStarted {
-                            id: event["content_block"]["id"]
-                                .as_str()
-                                .unwrap_or_default()
-                                .into(),
-                            name: event["content_block"]["name"]
-                                .as_str()
-                                .unwrap_or_default()
-                                .into(),
-                        });
+                        let block = &event["content_block"];
+                        on_delta(started(
+                            block["id"].as_str().unwrap_or_default(),
+                            block["name"].as_str().unwrap_or_default(),
+                        ));
                     }
                     _ => {}
                 }
                 // The accumulator checks the event first; the blocks only take what it took.
-                for done in stream.push(&event)? {
-                    on_delta(done.into());
-                }
+                accumulate(&mut stream, &event, on_delta)?;
                 blocks.push(&event);
-                Ok(())
+                Ok(stopped)
             })
             .await?;
-        if !stopped {
-            return Err(ModelError::StreamCut { received });
-        }
         Ok(ModelReply {
             turn: vec![assistant(Value::Array(blocks.finish()))],
             routed: stream.finish(),
             usage,
         })
     }
+}
+
+fn assistant(content: Value) -> Value {
+    json!({"role": "assistant", "content": content})
 }
 
 /// The message's content blocks rebuilt from a stream, every kind of block kept whole: text,

@@ -34,6 +34,17 @@ impl Body<'_> {
     }
 }
 
+impl super::Http {
+    /// A request body of `fields` and the caller's extra fields, as JSON bytes.
+    pub(crate) fn body(&self, fields: Vec<(&'static str, Field<'_>)>) -> Vec<u8> {
+        Body {
+            fields,
+            extra: &self.extra,
+        }
+        .to_vec()
+    }
+}
+
 impl Serialize for Body<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;

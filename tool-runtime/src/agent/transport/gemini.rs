@@ -3,8 +3,8 @@
 //! `systemInstruction`, the tools as one `functionDeclarations` entry, and the model's
 //! content sent back with its parts as they came (`thoughtSignature` included).
 
-use super::body::{Body, Field};
-use super::read::{event, sse_data};
+use super::body::Field;
+use super::read::End;
 use super::send::Auth;
 use super::{http_transport, Http, Wire};
 use crate::agent::model::{ModelDelta, OnDelta};
@@ -41,9 +41,14 @@ impl Gemini {
             http: Http::new(base_url, model, "GEMINI_API_KEY"),
         }
     }
+}
 
-    /// The request body.
-    pub(crate) fn body(&self, request: &ModelRequest<'_>) -> Vec<u8> {
+impl Wire for Gemini {
+    const PROVIDER: Provider = Provider::Gemini;
+    const AUTH: Auth = Auth::Header("x-goog-api-key");
+    const REPLY: (&'static str, &'static str) = ("candidates", "a list of candidates");
+
+    fn body(&self, request: &ModelRequest<'_>, _stream: bool) -> Vec<u8> {
         let mut fields = vec![("contents", Field::List(None, request.messages))];
         if let Some(system) = request.system {
             fields.push((
@@ -54,11 +59,7 @@ impl Gemini {
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::RawInList(tools)));
         }
-        Body {
-            fields,
-            extra: &self.http.extra,
-        }
-        .to_vec()
+        self.http.body(fields)
     }
 
     fn url(&self, stream: bool) -> String {
@@ -70,61 +71,24 @@ impl Gemini {
         self.http
             .url(&format!("/models/{}{method}", self.http.model))
     }
-}
 
-fn usage(response: &Value) -> Usage {
-    Usage::read(
-        response.get("usageMetadata"),
-        "promptTokenCount",
-        "candidatesTokenCount",
-    )
-}
+    fn usage(response: &Value) -> Usage {
+        Usage::read(
+            response.get("usageMetadata"),
+            "promptTokenCount",
+            "candidatesTokenCount",
+        )
+    }
 
-/// The model's content to send back, or one rebuilt from its text and calls when the reply
-/// has none (a blocked candidate).
-fn turn(response: &Value, routed: &Routed) -> Vec<Value> {
-    match response["candidates"][0].get("content") {
-        Some(content) if content["parts"].as_array().is_some_and(|p| !p.is_empty()) => {
-            vec![content.clone()]
+    /// The model's content to send back, or one rebuilt from its text and calls when the
+    /// reply has none (a blocked candidate).
+    fn turn(response: &Value, routed: &Routed) -> Vec<Value> {
+        match response["candidates"][0].get("content") {
+            Some(content) if content["parts"].as_array().is_some_and(|p| !p.is_empty()) => {
+                vec![content.clone()]
+            }
+            _ => call_turn(Provider::Gemini, &routed.text, &routed.calls),
         }
-        _ => call_turn(Provider::Gemini, &routed.text, &routed.calls),
-    }
-}
-
-/// A whole reply.
-fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-    let routed = super::route_body(
-        Provider::Gemini,
-        value,
-        "candidates",
-        "a list of candidates",
-    )?;
-    Ok(ModelReply {
-        turn: turn(value, &routed),
-        usage: usage(value),
-        routed,
-    })
-}
-
-impl Wire for Gemini {
-    const PROVIDER: Provider = Provider::Gemini;
-    const AUTH: Auth = Auth::Header("x-goog-api-key");
-    const HEADERS: &'static [(&'static str, &'static str)] = &[];
-
-    fn http(&self) -> &Http {
-        &self.http
-    }
-
-    fn url(&self, stream: bool) -> String {
-        self.url(stream)
-    }
-
-    fn body(&self, request: &ModelRequest<'_>, _stream: bool) -> Vec<u8> {
-        self.body(request)
-    }
-
-    fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-        whole(value)
     }
 
     async fn events(
@@ -138,14 +102,8 @@ impl Wire for Gemini {
         // ids are numbered across the whole reply.
         let mut parts: Vec<Value> = Vec::new();
         let mut last = Value::Null;
-        let mut finished = false;
-        let received = self
-            .http
-            .read_lines(url, response, |line| {
-                let Some(data) = sse_data(line) else {
-                    return Ok(());
-                };
-                let event = event(data)?;
+        self.http
+            .read_events(url, response, End::Event, |event| {
                 // A chunk the router refuses (an error object, a wrong shape) ends the stream.
                 router::route(Provider::Gemini, &event)?;
                 let candidate = &event["candidates"][0];
@@ -159,14 +117,11 @@ impl Wire for Gemini {
                     }
                     parts.push(part.clone());
                 }
-                finished |= candidate.get("finishReason").is_some_and(|r| !r.is_null());
+                let finished = candidate.get("finishReason").is_some_and(|r| !r.is_null());
                 last = event;
-                Ok(())
+                Ok(finished)
             })
             .await?;
-        if !finished {
-            return Err(ModelError::StreamCut { received });
-        }
         let whole = json!({
             "candidates": [{"content": {"role": "model", "parts": parts}}],
             "usageMetadata": last.get("usageMetadata").cloned().unwrap_or(Value::Null),
@@ -180,8 +135,8 @@ impl Wire for Gemini {
             on_delta(ModelDelta::Call(call.clone()));
         }
         Ok(ModelReply {
-            turn: turn(&whole, &routed),
-            usage: usage(&last),
+            turn: Self::turn(&whole, &routed),
+            usage: Self::usage(&last),
             routed,
         })
     }

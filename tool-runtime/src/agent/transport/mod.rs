@@ -19,15 +19,22 @@ pub(crate) mod tensorzero;
 pub(crate) use settings::Http;
 
 use super::model::OnDelta;
-use super::{ModelError, ModelReply, ModelRequest};
+use super::{ModelError, ModelReply, ModelRequest, Usage};
+use crate::router::Routed;
 use crate::Provider;
 use send::Auth;
 use serde_json::Value;
 
-/// The builder methods every HTTP transport has, and its [`Model`](super::Model) impl
-/// over [`Wire`], written once.
+/// The builder methods every HTTP transport has, its [`Model`](super::Model) impl over
+/// [`Wire`] and its [`HasHttp`], written once.
 macro_rules! http_transport {
     ($transport:ident) => {
+        impl $crate::agent::transport::HasHttp for $transport {
+            fn http(&self) -> &$crate::agent::transport::Http {
+                &self.http
+            }
+        }
+
         impl $crate::agent::Model for $transport {
             fn provider(&self) -> $crate::Provider {
                 <$transport as $crate::agent::transport::Wire>::PROVIDER
@@ -161,21 +168,36 @@ macro_rules! http_transport {
 }
 pub(crate) use http_transport;
 
+/// The settings a transport holds (in its `http` field): [`http_transport!`] writes this.
+pub(crate) trait HasHttp {
+    fn http(&self) -> &Http;
+}
+
 /// What one provider's transport adds to the shared sending and reading.
-pub(crate) trait Wire: Sync {
+pub(crate) trait Wire: HasHttp + Sync {
     const PROVIDER: Provider;
     /// How the key is sent.
     const AUTH: Auth;
     /// Headers every request carries (an API version).
     const HEADERS: &'static [(&'static str, &'static str)] = &[];
+    /// The path after the base URL that [`url`](Self::url) adds, when it is not overridden.
+    const PATH: &'static str = "";
+    /// The field every whole reply body has (it must be the provider's full response
+    /// object), and what it holds, for the error when it is missing.
+    const REPLY: (&'static str, &'static str);
 
-    fn http(&self) -> &Http;
-    fn url(&self, stream: bool) -> String;
+    fn url(&self, _stream: bool) -> String {
+        self.http().url(Self::PATH)
+    }
+    /// The request body.
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8>;
-    /// A whole reply body as a reply.
-    fn whole(value: &Value) -> Result<ModelReply, ModelError>;
-    /// Sees a whole reply body before [`whole`](Self::whole) reads it: for a transport that
-    /// keeps something of each reply (TensorZero's episode id).
+    /// The model's turn, to send back in the next request, from a whole reply body and what
+    /// the router read in it.
+    fn turn(value: &Value, routed: &Routed) -> Vec<Value>;
+    /// The token usage a whole reply body reports.
+    fn usage(value: &Value) -> Usage;
+    /// Sees a whole reply body before it is read: for a transport that keeps something of
+    /// each reply (TensorZero's episode id).
     fn seen_whole(&self, _value: &Value) {}
     /// An event stream as a reply, passing deltas on as they come.
     async fn events(
@@ -194,9 +216,7 @@ pub(crate) async fn send<W: Wire>(
     let url = wire.http().parsed_url(false, || wire.url(false))?;
     let body = wire.body(request, false);
     let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
-    let value = wire.http().read_json(url.as_str(), response).await?;
-    wire.seen_whole(&value);
-    W::whole(&value)
+    whole(wire, url.as_str(), response).await
 }
 
 /// One request, streamed when the transport and the server allow it.
@@ -215,13 +235,28 @@ pub(crate) async fn send_streaming<W: Wire>(
     let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
     if !is_event_stream(&response) {
         // A server that ignores `stream` answers whole: read it as such.
-        let value = wire.http().read_json(url.as_str(), response).await?;
-        wire.seen_whole(&value);
-        let reply = W::whole(&value)?;
+        let reply = whole(wire, url.as_str(), response).await?;
         replay(&reply, on_delta);
         return Ok(reply);
     }
     wire.events(url.as_str(), response, on_delta).await
+}
+
+/// A reply read whole, routed, as a reply.
+async fn whole<W: Wire>(
+    wire: &W,
+    url: &str,
+    response: reqwest::Response,
+) -> Result<ModelReply, ModelError> {
+    let value = wire.http().read_json(url, response).await?;
+    wire.seen_whole(&value);
+    let (key, expected) = W::REPLY;
+    let routed = route_body(W::PROVIDER, &value, key, expected)?;
+    Ok(ModelReply {
+        turn: W::turn(&value, &routed),
+        usage: W::usage(&value),
+        routed,
+    })
 }
 
 /// Replays a whole reply as the deltas a stream of it would have given.
@@ -242,12 +277,12 @@ pub(crate) fn replay(reply: &ModelReply, on_delta: &mut OnDelta<'_>) {
 /// Routes a whole reply body, which must be the provider's full response object (the
 /// router also takes bare messages; a server must send the whole thing): `key` is the field
 /// every such response has.
-pub(crate) fn route_body(
-    provider: crate::Provider,
-    body: &serde_json::Value,
+fn route_body(
+    provider: Provider,
+    body: &Value,
     key: &'static str,
     expected: &'static str,
-) -> Result<crate::router::Routed, super::ModelError> {
+) -> Result<Routed, ModelError> {
     // The provider's own error object is reported as such, whatever it lacks.
     let routed = crate::router::route(provider, body)?;
     if body.get(key).is_none() {

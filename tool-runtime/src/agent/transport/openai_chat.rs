@@ -2,14 +2,15 @@
 //! OpenAI-compatible server (vLLM, llama.cpp's server, Ollama, LM Studio, SGLang, TensorZero's
 //! and LiteLLM's OpenAI endpoints).
 
-use super::body::{Body, Field};
-use super::read::{event, sse_data};
+use super::body::Field;
+use super::read::{accumulate, started, End};
 use super::send::Auth;
 use super::{http_transport, Http, Wire};
-use crate::agent::model::{ModelDelta, OnDelta};
+use crate::agent::model::OnDelta;
 use crate::agent::{ModelError, ModelReply, ModelRequest, Usage};
 use crate::results::call_turn;
 use crate::router::stream::{Accumulate, OpenAiChatStream};
+use crate::router::Routed;
 use crate::Provider;
 use serde_json::{json, Value};
 
@@ -42,9 +43,15 @@ impl OpenAiChat {
             http: Http::new(base_url, model, "OPENAI_API_KEY"),
         }
     }
+}
 
-    /// The request body.
-    pub(crate) fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
+impl Wire for OpenAiChat {
+    const PROVIDER: Provider = Provider::OpenAiChat;
+    const AUTH: Auth = Auth::Bearer;
+    const PATH: &'static str = "/chat/completions";
+    const REPLY: (&'static str, &'static str) = ("choices", "a list of choices");
+
+    fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
         let system = request
             .system
             .map(|text| json!({"role": "system", "content": text}));
@@ -62,43 +69,15 @@ impl OpenAiChat {
                 Field::Value(json!({"include_usage": true})),
             ));
         }
-        Body {
-            fields,
-            extra: &self.http.extra,
-        }
-        .to_vec()
-    }
-}
-
-/// A whole reply.
-fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-    let routed = super::route_body(Provider::OpenAiChat, value, "choices", "a list of choices")?;
-    Ok(ModelReply {
-        turn: call_turn(Provider::OpenAiChat, &routed.text, &routed.calls),
-        usage: Usage::read(value.get("usage"), "prompt_tokens", "completion_tokens"),
-        routed,
-    })
-}
-
-impl Wire for OpenAiChat {
-    const PROVIDER: Provider = Provider::OpenAiChat;
-    const AUTH: Auth = Auth::Bearer;
-    const HEADERS: &'static [(&'static str, &'static str)] = &[];
-
-    fn http(&self) -> &Http {
-        &self.http
+        self.http.body(fields)
     }
 
-    fn url(&self, _stream: bool) -> String {
-        self.http.url("/chat/completions")
+    fn turn(_value: &Value, routed: &Routed) -> Vec<Value> {
+        call_turn(Provider::OpenAiChat, &routed.text, &routed.calls)
     }
 
-    fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        self.body(request, stream)
-    }
-
-    fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-        whole(value)
+    fn usage(value: &Value) -> Usage {
+        Usage::read(value.get("usage"), "prompt_tokens", "completion_tokens")
     }
 
     async fn events(
@@ -109,17 +88,8 @@ impl Wire for OpenAiChat {
     ) -> Result<ModelReply, ModelError> {
         let mut stream = OpenAiChatStream::new();
         let mut usage = Usage::default();
-        let mut finished = false;
-        let received = self
-            .http
-            .read_lines(url, response, |line| {
-                if line.trim() == "data: [DONE]" {
-                    finished = true;
-                }
-                let Some(data) = sse_data(line) else {
-                    return Ok(());
-                };
-                let event = event(data)?;
+        self.http
+            .read_events(url, response, End::EventOrDone, |event| {
                 if event.get("usage").is_some_and(Value::is_object) {
                     usage = Usage::read(event.get("usage"), "prompt_tokens", "completion_tokens");
                 }
@@ -132,22 +102,13 @@ impl Wire for OpenAiChat {
                     if let (Some(id), Some(name)) =
                         (piece["id"].as_str(), piece["function"]["name"].as_str())
                     {
-                        on_delta(ModelDelta::CallStarted {
-                            id: id.to_owned(),
-                            name: name.to_owned(),
-                        });
+                        on_delta(started(id, name));
                     }
                 }
-                finished |= !choice["finish_reason"].is_null();
-                for done in stream.push(&event)? {
-                    on_delta(done.into());
-                }
-                Ok(())
+                accumulate(&mut stream, &event, on_delta)?;
+                Ok(!choice["finish_reason"].is_null())
             })
             .await?;
-        if !finished {
-            return Err(ModelError::StreamCut { received });
-        }
         let routed = stream.finish();
         Ok(ModelReply {
             turn: call_turn(Provider::OpenAiChat, &routed.text, &routed.calls),

@@ -2,7 +2,9 @@
 //! the transport's byte limit.
 
 use super::Http;
+use crate::agent::model::{ModelDelta, OnDelta};
 use crate::agent::ModelError;
+use crate::router::stream::Accumulate;
 use crate::router::RouteError;
 use serde_json::Value;
 
@@ -29,9 +31,39 @@ impl Http {
         serde_json::from_slice(&body).map_err(|e| ModelError::Route(RouteError::NotJson(e.into())))
     }
 
+    /// Reads a server-sent event stream to its end: each event's JSON goes to `on_event`,
+    /// which says whether that event finishes the reply (with [`End::EventOrDone`], a
+    /// `data: [DONE]` line does too). A stream that closes before the reply was finished is
+    /// [`ModelError::StreamCut`].
+    pub(crate) async fn read_events(
+        &self,
+        url: &str,
+        response: reqwest::Response,
+        end: End,
+        mut on_event: impl FnMut(Value) -> Result<bool, ModelError>,
+    ) -> Result<(), ModelError> {
+        let mut finished = false;
+        let received = self
+            .read_lines(url, response, |line| {
+                if end == End::EventOrDone && line.trim() == "data: [DONE]" {
+                    finished = true;
+                }
+                let Some(data) = sse_data(line) else {
+                    return Ok(());
+                };
+                finished |= on_event(event(data)?)?;
+                Ok(())
+            })
+            .await?;
+        if !finished {
+            return Err(ModelError::StreamCut { received });
+        }
+        Ok(())
+    }
+
     /// Feeds each line of an event stream to `on_line`, in order, and returns how many bytes
     /// arrived. A line may be split across chunks, and a chunk may hold many lines.
-    pub(crate) async fn read_lines(
+    async fn read_lines(
         &self,
         url: &str,
         mut response: reqwest::Response,
@@ -66,9 +98,39 @@ impl Http {
     }
 }
 
+/// What finishes an event stream's reply.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// An event that says so.
+    Event,
+    /// An event that says so, or a `data: [DONE]` line (OpenAI's chat completions, and what
+    /// copies them).
+    EventOrDone,
+}
+
+/// Feeds one event to a stream accumulator and passes on the deltas it completed.
+pub(crate) fn accumulate(
+    stream: &mut impl Accumulate,
+    event: &Value,
+    on_delta: &mut OnDelta<'_>,
+) -> Result<(), ModelError> {
+    for done in stream.push(event)? {
+        on_delta(done.into());
+    }
+    Ok(())
+}
+
+/// The delta of a call whose id and name have come.
+pub(crate) fn started(id: &str, name: &str) -> ModelDelta {
+    ModelDelta::CallStarted {
+        id: id.to_owned(),
+        name: name.to_owned(),
+    }
+}
+
 /// The JSON payload of one event-stream line: a `data:` line's data, or a bare JSON line;
 /// `None` for `event:` lines, comments, blank lines and `[DONE]`.
-pub(crate) fn sse_data(line: &str) -> Option<&str> {
+fn sse_data(line: &str) -> Option<&str> {
     let line = line.trim();
     let data = match line.strip_prefix("data:") {
         Some(data) => data.trim_start(),
@@ -79,7 +141,7 @@ pub(crate) fn sse_data(line: &str) -> Option<&str> {
 }
 
 /// Parses one event's payload.
-pub(crate) fn event(data: &str) -> Result<Value, ModelError> {
+fn event(data: &str) -> Result<Value, ModelError> {
     serde_json::from_str(data).map_err(|e| ModelError::Route(RouteError::NotJson(e.into())))
 }
 

@@ -4,13 +4,14 @@
 //! Its OpenAI-compatible endpoint is [`OpenAiChat`](crate::agent::OpenAiChat)'s, with
 //! `tensorzero::function_name::NAME` as the model.
 
-use super::body::{Body, Field};
-use super::read::{event, sse_data};
+use super::body::Field;
+use super::read::{accumulate, started, End};
 use super::send::Auth;
 use super::{http_transport, Http, Wire};
-use crate::agent::model::{ModelDelta, OnDelta};
+use crate::agent::model::OnDelta;
 use crate::agent::{ModelError, ModelReply, ModelRequest, Usage};
 use crate::router::stream::{Accumulate, TensorZeroStream};
+use crate::router::Routed;
 use crate::Provider;
 use serde_json::{json, Value};
 use std::sync::Mutex;
@@ -106,35 +107,6 @@ impl TensorZero {
         *lock(&self.episode) = None;
     }
 
-    /// The request body.
-    pub(crate) fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        let mut fields = vec![(self.target, Field::Str(&self.http.model))];
-        if let Some(variant) = &self.variant {
-            fields.push(("variant_name", Field::Str(variant)));
-        }
-        let episode = self.episode_id();
-        if let Some(episode) = &episode {
-            fields.push(("episode_id", Field::Str(episode)));
-        }
-        let mut input = Vec::with_capacity(2);
-        if let Some(system) = request.system {
-            input.push(("system", Field::Str(system)));
-        }
-        input.push(("messages", Field::List(None, request.messages)));
-        fields.push(("input", Field::Object(input)));
-        if let Some(tools) = request.tools.filter(|_| !self.tools_in_config) {
-            fields.push(("additional_tools", Field::Raw(tools)));
-        }
-        if stream {
-            fields.push(("stream", Field::Bool(true)));
-        }
-        Body {
-            fields,
-            extra: &self.http.extra,
-        }
-        .to_vec()
-    }
-
     /// Keeps the episode the gateway named.
     fn remember_episode(&self, value: &Value) {
         if let Some(id) = value.get("episode_id").and_then(Value::as_str) {
@@ -181,47 +153,50 @@ fn turn(content: &[Value]) -> Vec<Value> {
     vec![json!({"role": "assistant", "content": Value::Array(blocks)})]
 }
 
-fn usage(value: Option<&Value>) -> Usage {
-    Usage::read(value, "input_tokens", "output_tokens")
-}
-
-/// A whole reply.
-fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-    let routed = super::route_body(
-        Provider::TensorZero,
-        value,
-        "content",
-        "a list of content blocks (a chat function's response)",
-    )?;
-    let content = value["content"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    Ok(ModelReply {
-        turn: turn(content),
-        usage: usage(value.get("usage")),
-        routed,
-    })
-}
-
 impl Wire for TensorZero {
     const PROVIDER: Provider = Provider::TensorZero;
     const AUTH: Auth = Auth::Bearer;
-
-    fn http(&self) -> &Http {
-        &self.http
-    }
-
-    fn url(&self, _stream: bool) -> String {
-        self.http.url("/inference")
-    }
+    const PATH: &'static str = "/inference";
+    const REPLY: (&'static str, &'static str) = (
+        "content",
+        "a list of content blocks (a chat function's response)",
+    );
 
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        self.body(request, stream)
+        let mut fields = vec![(self.target, Field::Str(&self.http.model))];
+        if let Some(variant) = &self.variant {
+            fields.push(("variant_name", Field::Str(variant)));
+        }
+        let episode = self.episode_id();
+        if let Some(episode) = &episode {
+            fields.push(("episode_id", Field::Str(episode)));
+        }
+        let mut input = Vec::with_capacity(2);
+        if let Some(system) = request.system {
+            input.push(("system", Field::Str(system)));
+        }
+        input.push(("messages", Field::List(None, request.messages)));
+        fields.push(("input", Field::Object(input)));
+        if let Some(tools) = request.tools.filter(|_| !self.tools_in_config) {
+            fields.push(("additional_tools", Field::Raw(tools)));
+        }
+        if stream {
+            fields.push(("stream", Field::Bool(true)));
+        }
+        self.http.body(fields)
     }
 
-    fn whole(value: &Value) -> Result<ModelReply, ModelError> {
-        whole(value)
+    fn turn(value: &Value, _routed: &Routed) -> Vec<Value> {
+        turn(
+            value["content"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+        )
+    }
+
+    fn usage(value: &Value) -> Usage {
+        Usage::read(value.get("usage"), "input_tokens", "output_tokens")
     }
 
     fn seen_whole(&self, value: &Value) {
@@ -236,22 +211,13 @@ impl Wire for TensorZero {
     ) -> Result<ModelReply, ModelError> {
         let mut stream = TensorZeroStream::new();
         let mut usage_seen = Usage::default();
-        let mut finished = false;
-        let mut started = std::collections::HashSet::new();
+        let mut seen = std::collections::HashSet::new();
         let mut thoughts = Thoughts::default();
-        let received = self
-            .http
-            .read_lines(url, response, |line| {
-                if line.trim() == "data: [DONE]" {
-                    finished = true;
-                }
-                let Some(data) = sse_data(line) else {
-                    return Ok(());
-                };
-                let chunk = event(data)?;
+        self.http
+            .read_events(url, response, End::EventOrDone, |chunk| {
                 self.remember_episode(&chunk);
                 if chunk.get("usage").is_some_and(Value::is_object) {
-                    usage_seen = usage(chunk.get("usage"));
+                    usage_seen = Self::usage(&chunk);
                 }
                 for piece in chunk["content"].as_array().into_iter().flatten() {
                     if piece["type"] == "thought" {
@@ -260,24 +226,15 @@ impl Wire for TensorZero {
                     if piece["type"] == "tool_call" {
                         let id = piece["id"].as_str().unwrap_or_default();
                         let name = piece["raw_name"].as_str().unwrap_or_default();
-                        if !name.is_empty() && started.insert(id.to_owned()) {
-                            on_delta(ModelDelta::CallStarted {
-                                id: id.to_owned(),
-                                name: name.to_owned(),
-                            });
+                        if !name.is_empty() && seen.insert(id.to_owned()) {
+                            on_delta(started(id, name));
                         }
                     }
                 }
-                finished |= !chunk["finish_reason"].is_null();
-                for done in stream.push(&chunk)? {
-                    on_delta(done.into());
-                }
-                Ok(())
+                accumulate(&mut stream, &chunk, on_delta)?;
+                Ok(!chunk["finish_reason"].is_null())
             })
             .await?;
-        if !finished {
-            return Err(ModelError::StreamCut { received });
-        }
         let routed = stream.finish();
         let mut turn = crate::results::call_turn(Provider::TensorZero, &routed.text, &routed.calls);
         if let Some(Value::Array(content)) = turn.first_mut().and_then(|m| m.get_mut("content")) {

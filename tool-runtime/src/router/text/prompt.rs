@@ -317,9 +317,11 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             .map(|object| format!("<tool_call>\n{object}\n</tool_call>"))
             .collect::<Vec<_>>()
             .join("\n"),
-        TextFormat::QwenXml => lines(calls, |call| {
-            qwen_xml_call(call, "<tool_call>", "</tool_call>")
-        }),
+        TextFormat::QwenXml => {
+            Template::lines("<tool_call>\n<function={name}>\n{arguments}</function>\n</tool_call>")
+                .argument("<parameter={key}>\n{value}\n</parameter>\n")
+                .write(calls)
+        }
         TextFormat::Mistral => format!("[TOOL_CALLS][{}]", objects("arguments").join(", ")),
         TextFormat::Llama3 => objects("parameters").join("; "),
         TextFormat::Pythonic => {
@@ -352,16 +354,11 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         TextFormat::Nemotron => {
             format!("<TOOLCALL>[{}]</TOOLCALL>", objects("arguments").join(", "))
         }
-        TextFormat::Harmony => calls
-            .iter()
-            .map(|call| {
-                format!(
-                    "<|start|>assistant<|channel|>commentary to=functions.{} <|constrain|>json<|message|>{}<|call|>",
-                    call.name,
-                    arguments(call)
-                )
-            })
-            .collect(),
+        TextFormat::Harmony => Template::joined(concat!(
+            "<|start|>assistant<|channel|>commentary to=functions.{name} ",
+            "<|constrain|>json<|message|>{arguments}<|call|>",
+        ))
+        .write(calls),
         TextFormat::Gemma4 => gemma_calls(calls, "<|tool_call>", "<tool_call|>", "<|\"|>"),
         TextFormat::FunctionGemma => gemma_calls(
             calls,
@@ -377,18 +374,13 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             let calls: Vec<String> = calls.iter().map(python_call).collect();
             format!("<function_calls>\n{}\n</function_calls>", calls.join("\n"))
         }
-        TextFormat::Functionary => calls
-            .iter()
-            .map(|call| format!("<function={}>{}</function>", call.name, arguments(call)))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        TextFormat::Apertus => {
-            let objects: Vec<String> = calls
-                .iter()
-                .map(|call| format!("{{{}: {}}}", Value::from(call.name.as_str()), arguments(call)))
-                .collect();
-            format!("<|tools_prefix|>[{}]<|tools_suffix|>", objects.join(", "))
+        TextFormat::Functionary => {
+            Template::lines("<function={name}>{arguments}</function>").write(calls)
         }
+        TextFormat::Apertus => Template::joined("{{json_name}: {arguments}}")
+            .between(", ")
+            .within("<|tools_prefix|>[", "]<|tools_suffix|>")
+            .write(calls),
         TextFormat::Cohere => {
             let objects: Vec<String> = calls
                 .iter()
@@ -403,109 +395,61 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
                 .collect();
             format!("<|START_ACTION|>[{}]<|END_ACTION|>", objects.join(", "))
         }
-        TextFormat::Glm => lines(calls, |call| {
-            let pairs = pairs(call, |k, v| {
-                format!("<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n")
-            });
-            format!("<tool_call>{}\n{pairs}</tool_call>", call.name)
-        }),
-        TextFormat::HyV3 => {
-            let calls = lines(calls, |call| {
-                let pairs = pairs(call, |k, v| {
-                    format!("<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n")
-                });
-                format!("<tool_call>{}<tool_sep>\n{pairs}</tool_call>", call.name)
-            });
-            format!("<tool_calls>\n{calls}\n</tool_calls>")
-        }
+        TextFormat::Glm => Template::lines("<tool_call>{name}\n{arguments}</tool_call>")
+            .argument("<arg_key>{key}</arg_key>\n<arg_value>{value}</arg_value>\n")
+            .write(calls),
+        TextFormat::HyV3 => Template::lines("<tool_call>{name}<tool_sep>\n{arguments}</tool_call>")
+            .argument("<arg_key>{key}</arg_key>\n<arg_value>{value}</arg_value>\n")
+            .within("<tool_calls>\n", "\n</tool_calls>")
+            .write(calls),
         TextFormat::K2Horizon => {
-            let calls = lines(calls, |call| {
-                let pairs = pairs(call, |k, v| {
-                    format!("<ifm|arg_key>{k}</ifm|arg_key><ifm|arg_value>{v}</ifm|arg_value>")
-                });
-                format!("<ifm|tool_call>{}{pairs}</ifm|tool_call>", call.name)
-            });
-            format!("<ifm|tool_calls>{calls}</ifm|tool_calls>")
+            Template::lines("<ifm|tool_call>{name}{arguments}</ifm|tool_call>")
+                .argument("<ifm|arg_key>{key}</ifm|arg_key><ifm|arg_value>{value}</ifm|arg_value>")
+                .within("<ifm|tool_calls>", "</ifm|tool_calls>")
+                .write(calls)
         }
-        TextFormat::MinimaxM2 => {
-            let calls = lines(calls, |call| {
-                let pairs = pairs(call, |k, v| {
-                    format!("<parameter name=\"{k}\">{v}</parameter>\n")
-                });
-                format!("<invoke name=\"{}\">\n{pairs}</invoke>", call.name)
-            });
-            format!("<minimax:tool_call>\n{calls}\n</minimax:tool_call>")
-        }
-        TextFormat::MiniCpm5 => lines(calls, |call| {
-            let pairs = pairs(call, |k, v| {
-                // XML text: what would read as markup goes in a CDATA section.
-                if (v.contains('<') || v.contains('&')) && !v.contains("]]>") {
-                    format!("<param name=\"{k}\"><![CDATA[{v}]]></param>")
-                } else {
-                    format!("<param name=\"{k}\">{v}</param>")
-                }
-            });
-            format!("<function name=\"{}\">{pairs}</function>", call.name)
-        }),
-        TextFormat::Step3 => {
-            let calls: String = calls
-                .iter()
-                .map(|call| {
-                    let pairs = pairs(call, |k, v| {
-                        format!("<steptml:parameter name=\"{k}\">{v}</steptml:parameter>")
-                    });
-                    format!("<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"{}\">{pairs}</steptml:invoke><｜tool_call_end｜>", call.name)
-                })
-                .collect();
-            format!("<｜tool_calls_begin｜>{calls}<｜tool_calls_end｜>")
-        }
-        TextFormat::SeedOss => lines(calls, |call| {
-            qwen_xml_call(call, "<seed:tool_call>", "</seed:tool_call>")
-        }),
-        TextFormat::Plamo3 => {
-            let requests: String = calls
-                .iter()
-                .map(|call| {
-                    format!(
-                        "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{}<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
-                        call.name,
-                        arguments(call)
-                    )
-                })
-                .collect();
-            format!(
-                "<|plamo:begin_tool_requests:plamo|>{requests}<|plamo:end_tool_requests:plamo|>"
-            )
-        }
-        TextFormat::DeepSeekV3 => {
-            let calls: Vec<String> = calls
-                .iter()
-                .map(|call| {
-                    format!(
-                        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{}\n```json\n{}\n```<｜tool▁call▁end｜>",
-                        call.name,
-                        arguments(call)
-                    )
-                })
-                .collect();
-            format!(
-                "<｜tool▁calls▁begin｜>{}<｜tool▁calls▁end｜>",
-                calls.join("\n")
-            )
-        }
-        TextFormat::DeepSeekV31 => {
-            let calls: String = calls
-                .iter()
-                .map(|call| {
-                    format!(
-                        "<｜tool▁call▁begin｜>{}<｜tool▁sep｜>{}<｜tool▁call▁end｜>",
-                        call.name,
-                        arguments(call)
-                    )
-                })
-                .collect();
-            format!("<｜tool▁calls▁begin｜>{calls}<｜tool▁calls▁end｜>")
-        }
+        TextFormat::MinimaxM2 => Template::lines("<invoke name=\"{name}\">\n{arguments}</invoke>")
+            .argument("<parameter name=\"{key}\">{value}</parameter>\n")
+            .within("<minimax:tool_call>\n", "\n</minimax:tool_call>")
+            .write(calls),
+        TextFormat::MiniCpm5 => Template::lines("<function name=\"{name}\">{arguments}</function>")
+            .argument("<param name=\"{key}\">{value}</param>")
+            .cdata()
+            .write(calls),
+        TextFormat::Step3 => Template::joined(concat!(
+            "<｜tool_call_begin｜>function<｜tool_sep｜>",
+            "<steptml:invoke name=\"{name}\">{arguments}</steptml:invoke><｜tool_call_end｜>",
+        ))
+        .argument("<steptml:parameter name=\"{key}\">{value}</steptml:parameter>")
+        .within("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>")
+        .write(calls),
+        TextFormat::SeedOss => Template::lines(
+            "<seed:tool_call>\n<function={name}>\n{arguments}</function>\n</seed:tool_call>",
+        )
+        .argument("<parameter={key}>\n{value}\n</parameter>\n")
+        .write(calls),
+        TextFormat::Plamo3 => Template::joined(concat!(
+            "<|plamo:begin_tool_request:plamo|>",
+            "<|plamo:begin_tool_name:plamo|>{name}<|plamo:end_tool_name:plamo|>",
+            "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>",
+            "{arguments}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
+        ))
+        .within(
+            "<|plamo:begin_tool_requests:plamo|>",
+            "<|plamo:end_tool_requests:plamo|>",
+        )
+        .write(calls),
+        TextFormat::DeepSeekV3 => Template::lines(concat!(
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>{name}\n",
+            "```json\n{arguments}\n```<｜tool▁call▁end｜>",
+        ))
+        .within("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
+        .write(calls),
+        TextFormat::DeepSeekV31 => Template::joined(
+            "<｜tool▁call▁begin｜>{name}<｜tool▁sep｜>{arguments}<｜tool▁call▁end｜>",
+        )
+        .within("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>")
+        .write(calls),
         TextFormat::DeepSeekV32 | TextFormat::DeepSeekV4 | TextFormat::DeepSeekV41 => {
             match deepseek::dsml(format) {
                 Some(dsml) => dsml_calls(dsml, calls),
@@ -584,9 +528,132 @@ fn gemma_value(value: &Value, quote: &str) -> String {
     }
 }
 
-/// Each call written by `write`, one a line.
-fn lines(calls: &[ToolCall], write: impl Fn(&ToolCall) -> String) -> String {
-    calls.iter().map(write).collect::<Vec<_>>().join("\n")
+/// A format whose calls are written from templates, one row of `write_calls` each. In
+/// `call`, `{name}` is the call's tool (`{json_name}`: as a JSON string) and `{arguments}` its
+/// arguments: one JSON object, or, with an [`argument`](Self::argument) template, each
+/// argument written by it (`{key}`, and `{value}`: a string as it is, another value as JSON).
+/// The calls go `between` apart, between `open` and `close`.
+#[derive(Clone, Copy)]
+struct Template {
+    open: &'static str,
+    call: &'static str,
+    argument: Option<&'static str>,
+    /// Whether a value that would read as XML markup goes in a CDATA section.
+    cdata: bool,
+    between: &'static str,
+    close: &'static str,
+}
+
+impl Template {
+    /// Each call from `call`, one a line.
+    const fn lines(call: &'static str) -> Template {
+        Template {
+            open: "",
+            call,
+            argument: None,
+            cdata: false,
+            between: "\n",
+            close: "",
+        }
+    }
+
+    /// Each call from `call`, one after the other.
+    const fn joined(call: &'static str) -> Template {
+        Template {
+            between: "",
+            ..Template::lines(call)
+        }
+    }
+
+    /// The calls `between` apart.
+    const fn between(self, between: &'static str) -> Template {
+        Template { between, ..self }
+    }
+
+    /// The calls between `open` and `close`.
+    const fn within(self, open: &'static str, close: &'static str) -> Template {
+        Template {
+            open,
+            close,
+            ..self
+        }
+    }
+
+    /// Each argument from `argument`, one after the other.
+    const fn argument(self, argument: &'static str) -> Template {
+        Template {
+            argument: Some(argument),
+            ..self
+        }
+    }
+
+    /// Values that would read as XML markup in CDATA sections.
+    const fn cdata(self) -> Template {
+        Template {
+            cdata: true,
+            ..self
+        }
+    }
+
+    fn write(&self, calls: &[ToolCall]) -> String {
+        let mut out = self.open.to_owned();
+        for (n, call) in calls.iter().enumerate() {
+            if n > 0 {
+                out.push_str(self.between);
+            }
+            let arguments = match self.argument {
+                Some(template) => pairs(call, |key, value| {
+                    let mut pair = String::new();
+                    fill(
+                        &mut pair,
+                        template,
+                        &[("{key}", key), ("{value}", &self.value(value))],
+                    );
+                    pair
+                }),
+                None => arguments(call).to_string(),
+            };
+            let json_name = Value::from(call.name.as_str()).to_string();
+            let holes = [
+                ("{name}", call.name.as_str()),
+                ("{json_name}", &json_name),
+                ("{arguments}", &arguments),
+            ];
+            fill(&mut out, self.call, &holes);
+        }
+        out.push_str(self.close);
+        out
+    }
+
+    fn value<'a>(&self, value: &'a str) -> std::borrow::Cow<'a, str> {
+        // XML text: what would read as markup goes in a CDATA section, when it can.
+        if self.cdata && (value.contains('<') || value.contains('&')) && !value.contains("]]>") {
+            format!("<![CDATA[{value}]]>").into()
+        } else {
+            value.into()
+        }
+    }
+}
+
+/// Writes `template` to `out` with each of its `holes` filled: the text put in is not read
+/// again, so a value that holds a hole's name stays as it is.
+fn fill(out: &mut String, template: &str, holes: &[(&str, &str)]) {
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match holes.iter().find(|(hole, _)| rest.starts_with(hole)) {
+            Some((hole, text)) => {
+                out.push_str(text);
+                rest = &rest[hole.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
 }
 
 /// Each argument of `call` written by `pair`, with its value as the formats with a tag per
@@ -672,16 +739,6 @@ fn arguments_map(call: &ToolCall) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
-}
-
-/// A Qwen3 XML call between `open` and `close` (Qwen3's `<tool_call>`, Seed-OSS's own).
-fn qwen_xml_call(call: &ToolCall, open: &str, close: &str) -> String {
-    let mut out = format!("{open}\n<function={}>\n", call.name);
-    out.push_str(&pairs(call, |key, value| {
-        format!("<parameter={key}>\n{value}\n</parameter>\n")
-    }));
-    let _ = write!(out, "</function>\n{close}");
-    out
 }
 
 fn python_call(call: &ToolCall) -> String {
