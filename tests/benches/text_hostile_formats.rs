@@ -12,7 +12,8 @@
 //!
 //! Each is read whole (`parse`) and streamed in 16-byte pushes (`TextStream`), as the format
 //! and under `Auto`, at 64 and 256 KiB. The last column is the worst of the four ratios of
-//! 256 KiB to 64 KiB time: about 4 means linear; 16 would be quadratic.
+//! 256 KiB to 64 KiB time (of cells that take 50 µs or more at 64 KiB): about 4 means linear;
+//! 16 would be quadratic.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -96,8 +97,11 @@ fn main() {
             ] {
                 let small = read(&texts[0], parse_as);
                 let large = read(&texts[1], parse_as);
-                let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-9);
-                worst = worst.max(ratio);
+                // Below 50 µs a run is a few memchr passes over cached text: the ratio there
+                // says more about caches than about the parser.
+                if small >= Duration::from_micros(50) {
+                    worst = worst.max(large.as_secs_f64() / small.as_secs_f64());
+                }
                 cells.push(format!("{small:.2?} → {large:.2?}"));
             }
             worst_all = worst_all.max(worst);

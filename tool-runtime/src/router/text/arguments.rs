@@ -54,12 +54,22 @@ pub(crate) fn closed_by(cx: &Cx, text: &str, end: usize, closers: &[&str]) -> Re
 }
 
 /// The first of `markers` at or after `from`: where it starts and where it ends.
+///
+/// Each marker is looked for only up to the nearest found so far, so one that isn't in the
+/// text costs no more than the others' distance (searched to the end once per call, it made a
+/// text of many calls cost its square).
 pub(crate) fn find_first(text: &str, from: usize, markers: &[&str]) -> Option<(usize, usize)> {
-    let hay = text.as_bytes().get(from..)?;
-    markers
-        .iter()
-        .filter_map(|m| {
-            memchr::memmem::find(hay, m.as_bytes()).map(|n| (from + n, from + n + m.len()))
-        })
-        .min()
+    let mut first: Option<(usize, usize)> = None;
+    for m in markers {
+        // A marker that starts before the nearest one may end after it.
+        let upto = first.map_or(text.len(), |(start, _)| (start + m.len()).min(text.len()));
+        let hay = text.as_bytes().get(from..upto)?;
+        if let Some(n) = memchr::memmem::find(hay, m.as_bytes()) {
+            let found = (from + n, from + n + m.len());
+            if first.is_none_or(|best| found < best) {
+                first = Some(found);
+            }
+        }
+    }
+    first
 }

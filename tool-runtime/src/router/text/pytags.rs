@@ -90,8 +90,7 @@ fn olmo3(cx: &Cx, text: &str, pos: usize) -> Step {
                 // The close is looked for on this line only: searching the rest of the text
                 // for each bad line made a text of bad lines cost its square.
                 let line = &bytes[start..line_end.unwrap_or(bytes.len())];
-                let close =
-                    memchr::memmem::find(line, OLMO3_CLOSE.as_bytes()).map(|n| start + n);
+                let close = memchr::memmem::find(line, OLMO3_CLOSE.as_bytes()).map(|n| start + n);
                 let end = match (line_end, close) {
                     (Some(a), Some(b)) => a.min(b),
                     (a, b) => match a.or(b) {

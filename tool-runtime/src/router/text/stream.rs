@@ -90,7 +90,8 @@ impl<'a> TextStream<'a> {
         // eighth since the last: the rescans then add up to a few times the text's length,
         // not its square, and a call that closes comes out at most an eighth of its length
         // later (and at `finish` at the latest).
-        let put_off = self.scanned > RESCAN_FREE && self.buf.len() - self.scanned < self.scanned / 8;
+        let put_off =
+            self.scanned > RESCAN_FREE && self.buf.len() - self.scanned < self.scanned / 8;
         if !self.due || put_off {
             self.seen = self.buf.len();
             return Vec::new();
