@@ -427,3 +427,41 @@ fn every_format_survives_unclosed_repeated_and_nested_markup() {
         }
     }
 }
+
+/// Past 16 KiB a stream rescans a held call only as the text grows (so an unclosed call costs
+/// its length, not its square): what it gives out must still add up to the whole-text parse,
+/// for every format, on traps of about 40 KiB.
+#[test]
+fn long_held_text_streams_to_the_same_result() {
+    use tool_runtime::router::text::write_calls;
+    use tool_runtime::ToolCall;
+    let call = ToolCall::new("c", "get_weather", r#"{"city": "Paris", "days": 3}"#);
+    for format in TextFormat::ALL {
+        let written = write_calls(format, std::slice::from_ref(&call));
+        let mut half = written.len() / 2;
+        while !written.is_char_boundary(half) {
+            half += 1;
+        }
+        let (head, tail) = written.split_at(half);
+        for piece in [format!("{head} and "), format!("{head}{written}"), tail.to_owned()] {
+            let text = piece.repeat(40 * 1024 / piece.len() + 1);
+            for parse_as in [format, TextFormat::Auto] {
+                let parsed = parse(&text, parse_as, &());
+                let mut stream = TextStream::new(parse_as, &());
+                let mut events = Vec::new();
+                let mut at = 0;
+                while at < text.len() {
+                    let mut end = (at + 13).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    events.extend(stream.push(&text[at..end]));
+                    at = end;
+                }
+                events.extend(stream.finish());
+                let streamed: TextParse = events.into_iter().collect();
+                assert_eq!(streamed, parsed, "{format:?} as {parse_as:?}: {piece:.80}");
+            }
+        }
+    }
+}
