@@ -5,6 +5,23 @@
 
 use tool_runtime::router::text::{parse, TextErrorKind, TextFormat, TextParse, TextStream};
 
+/// `text` streamed in 13-byte pieces (at char boundaries), its events collected.
+fn streamed_in_13_byte_pieces(text: &str, format: TextFormat) -> TextParse {
+    let mut stream = TextStream::new(format, &());
+    let mut events = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + 13).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        events.extend(stream.push(&text[at..end]));
+        at = end;
+    }
+    events.extend(stream.finish());
+    events.into_iter().collect()
+}
+
 fn names(parsed: &TextParse) -> Vec<&str> {
     parsed.calls.iter().map(|c| c.name.as_str()).collect()
 }
@@ -409,19 +426,7 @@ fn every_format_survives_unclosed_repeated_and_nested_markup() {
                     assert_eq!(text.get(error.span.clone()), Some(error.raw.as_str()));
                 }
                 // The stream, in 13-byte pieces (at char boundaries), gives the same.
-                let mut stream = TextStream::new(parse_as, &());
-                let mut events = Vec::new();
-                let mut at = 0;
-                while at < text.len() {
-                    let mut end = (at + 13).min(text.len());
-                    while !text.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    events.extend(stream.push(&text[at..end]));
-                    at = end;
-                }
-                events.extend(stream.finish());
-                let streamed: TextParse = events.into_iter().collect();
+                let streamed = streamed_in_13_byte_pieces(text, parse_as);
                 assert_eq!(streamed, parsed, "{format:?} as {parse_as:?}");
             }
         }
@@ -447,19 +452,7 @@ fn long_held_text_streams_to_the_same_result() {
             let text = piece.repeat(40 * 1024 / piece.len() + 1);
             for parse_as in [format, TextFormat::Auto] {
                 let parsed = parse(&text, parse_as, &());
-                let mut stream = TextStream::new(parse_as, &());
-                let mut events = Vec::new();
-                let mut at = 0;
-                while at < text.len() {
-                    let mut end = (at + 13).min(text.len());
-                    while !text.is_char_boundary(end) {
-                        end += 1;
-                    }
-                    events.extend(stream.push(&text[at..end]));
-                    at = end;
-                }
-                events.extend(stream.finish());
-                let streamed: TextParse = events.into_iter().collect();
+                let streamed = streamed_in_13_byte_pieces(&text, parse_as);
                 assert_eq!(streamed, parsed, "{format:?} as {parse_as:?}: {piece:.80}");
             }
         }
