@@ -383,6 +383,13 @@ class Module:
                 ):
                     self.parsing_helpers.add(name)
                     changed = True
+        # SGLang's tests also stream through helper methods of their class (`self._stream`).
+        self.parsing_methods = set()
+        if peer == "sglang":
+            for cls in self.classes.values():
+                for sub in cls.body:
+                    if isinstance(sub, ast.FunctionDef) and contains_call(sub, EXTRACTIONS + HAND_STREAMING):
+                        self.parsing_methods.add(sub.name)
         self.test_nodes = {}
         # Module constants, in order; a value that can't be evaluated is UNKNOWN.
         ev = Evaluator(self, None)
@@ -404,7 +411,7 @@ class Module:
 def _parses(self, fn):
     if fn is None:
         return True
-    names = EXTRACTIONS + HAND_STREAMING + tuple(self.parsing_helpers)
+    names = EXTRACTIONS + HAND_STREAMING + tuple(self.parsing_helpers) + tuple(self.parsing_methods)
     if contains_call(fn, names):
         return True
     # Through a fixture (a parser built with a parsing helper) or a class helper method.
