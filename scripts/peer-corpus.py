@@ -6,7 +6,7 @@ Run from the repository root (Python 3 standard library only):
     python3 scripts/peer-corpus.py \\
         --vllm /work/peers/vllm-0.33.0 \\
         --llamacpp /work/peers/llama_cpp_python-0.3.36/vendor/llama.cpp \\
-        [--sglang DIR_OF_test/registered/function_call] \\
+        [--sglang DIR_OF_test/registered/function_call [--sglang-commits COMMITS.json]] \\
         [--out tool-runtime/tests/fixtures/peer_corpus]
 
 It writes one `<peer>-<parser>.jsonl` file per peer parser name into `--out` (replacing the
@@ -17,6 +17,7 @@ found, extracted and skipped, with the reasons for skipping. The replay is
 Each line of a corpus file is one case:
 
     {"id": "...", "peer": "vllm|llama.cpp|sglang", "source": "path::test_name[param]",
+     "commit": "...",                                 # SGLang: the commit the file was read at
      "parser": "<the peer's parser name>", "model_output": "...",
      "tools": {"<name>": <input schema>},            # only when the test gives tool schemas
      "calls": [{"name": "..." | null, "arguments": {..} | null,
@@ -48,8 +49,11 @@ How the cases are found:
   parser name of the model family, or llama.cpp's former `COMMON_CHAT_FORMAT_*` name (see
   `LLAMACPP_PARSERS`), or else a slug of the template's name.
 * SGLang (`test/registered/function_call/*.py`, Apache-2.0): only when `--sglang` points at a
-  copy of that directory; `unittest` assertions about `detect_and_parse` results are read the
-  same way as vLLM's asserts.
+  copy of that directory; `unittest` assertions (and pytest `assert`s) about `detect_and_parse`
+  results are read the same way as vLLM's asserts. Detector classes are known under the names
+  the file imports them as (`SGLANG_DETECTORS`); a reasoning parser's test is skipped. Every
+  case carries the `commit` its file was copied from: `--sglang-commits` (default: the copy's
+  `COMMITS.json`) maps each file's path under `--sglang` to it.
 """
 
 from __future__ import annotations
@@ -347,14 +351,16 @@ STRING_METHODS = {
 class Module:
     """One test file: its constants, helper functions, fixtures and classes."""
 
-    def __init__(self, peer, path, rel, tree, parser_classes, detector_names=None):
+    def __init__(self, peer, path, rel, tree, parser_classes, detector_names=None, constants=None):
         self.peer = peer
         self.path = path
         self.rel = rel
         self.tree = tree
         self.parser_classes = parser_classes
         self.detector_names = detector_names or {}
-        self.globals = {}
+        # The commit the file was read at, when known (SGLang's copies).
+        self.commit = None
+        self.globals = dict(constants or {})
         self.functions = {}
         self.fixtures = {}
         self.classes = {}
@@ -377,6 +383,13 @@ class Module:
                 ):
                     self.parsing_helpers.add(name)
                     changed = True
+        # SGLang's tests also stream through helper methods of their class (`self._stream`).
+        self.parsing_methods = set()
+        if peer == "sglang":
+            for cls in self.classes.values():
+                for sub in cls.body:
+                    if isinstance(sub, ast.FunctionDef) and contains_call(sub, EXTRACTIONS + HAND_STREAMING):
+                        self.parsing_methods.add(sub.name)
         self.test_nodes = {}
         # Module constants, in order; a value that can't be evaluated is UNKNOWN.
         ev = Evaluator(self, None)
@@ -398,7 +411,7 @@ class Module:
 def _parses(self, fn):
     if fn is None:
         return True
-    names = EXTRACTIONS + HAND_STREAMING + tuple(self.parsing_helpers)
+    names = EXTRACTIONS + HAND_STREAMING + tuple(self.parsing_helpers) + tuple(self.parsing_methods)
     if contains_call(fn, names):
         return True
     # Through a fixture (a parser built with a parsing helper) or a class helper method.
@@ -696,6 +709,8 @@ class Evaluator:
     def call(self, node, env):
         name = dotted(node.func) or ""
         short = name.rsplit(".", 1)[-1]
+        if not name and isinstance(node.func, ast.Attribute):
+            short = node.func.attr  # A method of a value built in place: `Detector().parse(..)`.
         if name == "pytest.skip" or name == "self.skipTest":
             raise SkipTest("skipped by the peer here")
         if name == "pytest.fail":
@@ -1381,13 +1396,13 @@ def guess_parser(module, cls, fn):
     for n in names:
         if n in module.parser_classes:
             return module.parser_classes[n]
-        if n in module.detector_names:
+        if module.detector_names.get(n, REASONING) != REASONING:
             return module.detector_names[n]
     # The file's own parser: the first one its code names.
     for sub in ast.walk(module.tree):
         if isinstance(sub, ast.Name) and sub.id in module.parser_classes:
             return module.parser_classes[sub.id]
-        if isinstance(sub, ast.Name) and sub.id in module.detector_names:
+        if isinstance(sub, ast.Name) and module.detector_names.get(sub.id, REASONING) != REASONING:
             return module.detector_names[sub.id]
         if isinstance(sub, ast.Call) and (dotted(sub.func) or "").endswith("get_tool_parser"):
             if sub.args and isinstance(sub.args[0], ast.Constant):
@@ -1418,7 +1433,7 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
             STATS.skip(peer, parser_hint, "no extraction call the script can follow")
         return
     for n, run in enumerate(ctx.runs):
-        parser = run.parser.name if run.parser is not None else parser_hint
+        parser = run.parser.name if run.parser is not None and run.parser.name != REASONING else parser_hint
         STATS.found_one(peer, parser)
         rid = case_id if len(ctx.runs) == 1 else f"{case_id}#{n + 1}"
         if aborted is not None:
@@ -1426,6 +1441,9 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
             continue
         if run.parser is None:
             STATS.skip(peer, parser, "parser not known statically")
+            continue
+        if run.parser.name == REASONING:
+            STATS.skip(peer, parser, "a reasoning parser's test (no tool parser runs)")
             continue
         if "patched" in run.flags:
             STATS.skip(peer, parser, "the test patches the parser (mocks)")
@@ -1450,6 +1468,7 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
                 "id": f"{peer}:{rid}",
                 "peer": peer,
                 "source": rid,
+                **({"commit": module.commit} if module.commit else {}),
                 "parser": parser,
                 "model_output": run.model_output,
                 "notes": "; ".join(notes),
@@ -1461,7 +1480,7 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
 
 
 def order_case(case):
-    keys = ["id", "peer", "source", "parser", "model_output", "tools", "calls", "count",
+    keys = ["id", "peer", "source", "commit", "parser", "model_output", "tools", "calls", "count",
             "content", "content_checked", "reasoning", "notes"]
     return {k: case[k] for k in keys if k in case}
 
@@ -1649,16 +1668,23 @@ def vllm_parser_classes(vllm_root):
     return classes
 
 
-def python_files(peer, files, parser_classes, detector_names, defaults, rel_base):
+def python_files(peer, files, parser_classes, detector_names, defaults, rel_base, rel_prefix="", commits=None):
     for path in files:
-        rel = os.path.relpath(path, rel_base)
+        rel = rel_prefix + os.path.relpath(path, rel_base)
         try:
             tree = ast.parse(open(path, encoding="utf-8").read())
         except SyntaxError:
             STATS.found_one(peer, "?")
             STATS.skip(peer, "?", "file doesn't parse")
             continue
-        module = Module(peer, path, rel, tree, parser_classes, detector_names)
+        constants = {}
+        if detector_names:
+            detector_names_here, constants = sglang_imports(tree, detector_names)
+        else:
+            detector_names_here = detector_names
+        module = Module(peer, path, rel, tree, parser_classes, detector_names_here, constants)
+        if commits is not None:
+            module.commit = commits.get(os.path.relpath(path, rel_base))
         for stmt in tree.body:
             if isinstance(stmt, ast.FunctionDef) and stmt.name.startswith("test") and not is_fixture(stmt):
                 run_test(module, None, stmt)
@@ -2217,18 +2243,72 @@ SGLANG_DETECTORS = {
     "DeepSeekV3Detector": "deepseekv3",
     "DeepSeekV31Detector": "deepseekv31",
     "DeepSeekV32Detector": "deepseekv32",
+    "DeepSeekV4Detector": "deepseekv4",
+    "GigaChat3Detector": "gigachat3",
     "Glm4MoeDetector": "glm45",
     "Glm47MoeDetector": "glm47",
     "GptOssDetector": "gpt-oss",
+    "HermesDetector": "hermes",
+    "InternlmDetector": "interns1",
+    "K2V3Detector": "k2_v3",
     "KimiK2Detector": "kimi_k2",
+    "KimiK3Detector": "kimi_k3",
+    "Lfm2Detector": "lfm2",
     "Llama32Detector": "llama3",
+    "MiMoDetector": "mimo",
+    "MiniCPM4XmlFormatDetector": "minicpm4",
+    "MinimaxM2Detector": "minimax-m2",
     "MistralDetector": "mistral",
+    "MultiFormatDetector": "multi_format",
     "PythonicDetector": "pythonic",
     "Qwen25Detector": "qwen25",
     "Qwen3CoderDetector": "qwen3_coder",
-    "MiniMaxM2Detector": "minimax-m2",
     "Step3Detector": "step3",
+    "TrinityDetector": "trinity",
 }
+
+# The module SGLang's detectors live in: a name imported from elsewhere (the reasoning parsers
+# reuse detector class names) is not a tool parser.
+SGLANG_DETECTOR_MODULE = "sglang.srt.function_call."
+SGLANG_REASONING_MODULE = "sglang.srt.parser.reasoning_parser"
+# Constants the tests import from SGLang's sources (python/sglang/srt/function_call/
+# kimik3_format.py, read at commit 6658b91249776879a9a98df184396715f8f84017).
+SGLANG_CONSTANTS = {
+    "sglang.srt.function_call.kimik3_format": {
+        "THINK_OPEN": "<|open|>think<|sep|>",
+        "THINK_CLOSE": "<|close|>think<|sep|>",
+        "RESPONSE_OPEN": "<|open|>response<|sep|>",
+        "RESPONSE_CLOSE": "<|close|>response<|sep|>",
+        "TOOLS_OPEN": "<|open|>tools<|sep|>",
+        "TOOLS_CLOSE": "<|close|>tools<|sep|>",
+        "MESSAGE_CLOSE": "<|close|>message<|sep|>",
+        "CALL_OPEN": "<|open|>call",
+        "CALL_CLOSE": "<|close|>call<|sep|>",
+        "ARGUMENT_CLOSE": "<|close|>argument<|sep|>",
+    },
+}
+REASONING = "<reasoning parser>"
+
+
+def sglang_imports(tree, detector_names):
+    """The file's own view of SGLang's names: detector classes under the names it imports
+    them as, reasoning parsers marked as such, and the constants it imports."""
+    names = dict(detector_names)
+    constants = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ImportFrom) or not stmt.module:
+            continue
+        for alias in stmt.names:
+            local = alias.asname or alias.name
+            if stmt.module.startswith(SGLANG_DETECTOR_MODULE) and alias.name in detector_names:
+                names[local] = detector_names[alias.name]
+            elif stmt.module == SGLANG_REASONING_MODULE:
+                names[local] = REASONING
+            elif local in names:
+                del names[local]
+            if alias.name in SGLANG_CONSTANTS.get(stmt.module, {}):
+                constants[local] = SGLANG_CONSTANTS[stmt.module][alias.name]
+    return names, constants
 
 
 # --------------------------------------------------------------------------------------------
@@ -2255,6 +2335,12 @@ def main():
     ap.add_argument("--vllm", default="/work/peers/vllm-0.33.0")
     ap.add_argument("--llamacpp", default="/work/peers/llama_cpp_python-0.3.36/vendor/llama.cpp")
     ap.add_argument("--sglang", default=None, help="a copy of SGLang's test/registered/function_call")
+    ap.add_argument(
+        "--sglang-commits",
+        default=None,
+        help="JSON map: file path under --sglang -> the SGLang commit it was copied from "
+        "(default: COMMITS.json in --sglang, if there)",
+    )
     ap.add_argument("--out", default="tool-runtime/tests/fixtures/peer_corpus")
     ap.add_argument("--verbose", action="store_true", help="name every case skipped, on stderr")
     opts = ap.parse_args()
@@ -2278,7 +2364,14 @@ def main():
         files = []
         for dirpath, _, names in os.walk(opts.sglang):
             files.extend(os.path.join(dirpath, n) for n in names if n.startswith("test") and n.endswith(".py"))
-        python_files("sglang", sorted(files), {}, SGLANG_DETECTORS, {}, opts.sglang)
+        commits_path = opts.sglang_commits or os.path.join(opts.sglang, "COMMITS.json")
+        commits = {}
+        if os.path.exists(commits_path):
+            commits = json.load(open(commits_path, encoding="utf-8"))
+        python_files(
+            "sglang", sorted(files), {}, SGLANG_DETECTORS, {}, opts.sglang,
+            "test/registered/function_call/", commits,
+        )
 
     n = write(opts.out)
     STATS.report()
