@@ -1,0 +1,162 @@
+//! The tools as each model family's own chat template shows them, so that a model served
+//! without native tool calling sees what it was trained on: the words, the markup around the
+//! tool list, and each tool as the template writes it (JSON as `tojson` does, a TypeScript
+//! namespace, a Python signature). Only the template's text is reproduced: the role tokens
+//! around it are the server's, and the result is a system prompt.
+//!
+//! Each prompt is checked against its template rendered by transformers' Jinja environment
+//! (`scripts/render-prompt-templates.py` writes `tests/fixtures/prompts/`, and
+//! `tests/text_prompt_templates.rs` finds each prompt in its rendering). vLLM's templates are
+//! its `examples/tool_chat_template_*.jinja` (0.33.0); llama.cpp's are its
+//! `models/templates/*.jinja` (as vendored in llama-cpp-python 0.3.36).
+//!
+//! | format | template | what the prompt is |
+//! |---|---|---|
+//! | Hermes | llama.cpp `Qwen-Qwen2.5-7B-Instruct` | `# Tools`, `<tools>` with a tool a line, the `<tool_call>` instructions |
+//! | Qwen XML | vLLM `qwen3coder` | `<tools>` of `<function><name>..<parameters>..`, the `<IMPORTANT>` reminder |
+//! | Mistral | vLLM `mistral` | `[AVAILABLE_TOOLS] [..][/AVAILABLE_TOOLS]` |
+//! | Llama 3 | vLLM `llama3.2_json` | "You have access to the following functions...", each tool as indented JSON |
+//! | Pythonic | vLLM `llama3.2_pythonic` | the same, with "a python list of the calls" |
+//! | Jamba | vLLM `hunyuan_a13b` | Hunyuan-A13B's instructions (Chinese) around the JSON list; its date line is left out |
+//! | Granite | vLLM `granite` | the system sentence and the tools (the template's `available_tools` role header is written "Available tools:") |
+//! | Granite 20B FC | vLLM `granite_20b_fc` | the system sentence and `<\|function_call_library\|>`, as the template writes it (a description's closing quote missing) |
+//! | InternLM | vLLM `internlm2_tool` | the JSON list the template puts in its `<\|plugin\|>` system message |
+//! | Nemotron | llama.cpp `NVIDIA-Nemotron-Nano-v2` | `<AVAILABLE_TOOLS>` and the `<TOOLCALL>` instructions |
+//! | LFM2 | llama.cpp `LFM2-8B-A1B` | `List of tools: <\|tool_list_start\|>[..]<\|tool_list_end\|>` |
+//! | Functionary | llama.cpp `meetkai-functionary-medium-v3.1` | "Use the function .." per tool and the `<function=..>` rules |
+//! | Cohere | llama.cpp `CohereForAI-c4ai-command-r7b-12-2024-tool_use` | the `## Tool Use` and `## Available Tools` sections |
+//! | GLM | llama.cpp `GLM-4.6` | `<tools>` and the `<arg_key>`/`<arg_value>` instructions |
+//! | Hy3 | llama.cpp `tencent-Hy3` | the same with `<tool_calls>`, tokens without the template's `:opensource` suffix |
+//! | MiniMax-M2 | llama.cpp `MiniMax-M2` | `<tools>` of `<tool>`s and the `<minimax:tool_call>` instructions |
+//! | MiniCPM 5 | llama.cpp `openbmb-MiniCPM5-1B` | `<tools>` and the "Tool usage guidelines" |
+//! | DeepSeek V3 | vLLM `deepseekv3` | `# Tools` and the `<｜tool▁calls▁begin｜>` instructions, spacing as the template leaves it |
+//! | DeepSeek V3.1 | vLLM `deepseekv31` | `## Tools`, a `###` section a tool, the `IMPORTANT` rules |
+//! | DeepSeek V3.2 | llama.cpp `deepseek-ai-DeepSeek-V3.2` | the DSML `<｜DSML｜function_calls>` instructions and `<functions>` |
+//! | DeepSeek V4 | llama.cpp `deepseek-ai-DeepSeek-V4` | the DSML `<｜DSML｜tool_calls>` instructions and the tool schemas |
+//! | Kimi K2 | llama.cpp `Kimi-K2-Instruct` | the JSON list of its `tool_declare` message (the template has no words) |
+//! | Kimi K3 | llama.cpp `Kimi-K3` | `# Tools` and the tools as compact JSON, keys sorted |
+//! | FunctionGemma | vLLM `functiongemma` | FunctionGemma's documented system sentence (the template lists tools only after a system message) and its "Available functions" |
+//!
+//! No template was found for Envelope and Fenced (llama.cpp's generic formats, no family),
+//! LongCat, OLMo 3, Step-3, PLaMo 3, K2 Horizon and DeepSeek V4.1: they get the generic prompt
+//! of `prompt.rs` with their call convention. A format named after several models takes the
+//! template named in the table.
+
+mod json_lists;
+mod markup;
+mod special_tokens;
+
+use super::format::TextFormat;
+use crate::{Registry, ToolSpec};
+use serde_json::{json, Map, Value};
+
+/// The tool list and calling convention in `format`'s family template, if it has one here.
+pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<String> {
+    let tools: Vec<&ToolSpec> = registry.specs().collect();
+    match format {
+        TextFormat::Hermes
+        | TextFormat::Mistral
+        | TextFormat::Llama3
+        | TextFormat::Pythonic
+        | TextFormat::Jamba
+        | TextFormat::Granite
+        | TextFormat::GraniteFc
+        | TextFormat::InternLm
+        | TextFormat::Nemotron
+        | TextFormat::Lfm2
+        | TextFormat::Functionary
+        | TextFormat::Cohere => json_lists::prompt(&tools, format),
+        TextFormat::QwenXml
+        | TextFormat::Glm
+        | TextFormat::HyV3
+        | TextFormat::MinimaxM2
+        | TextFormat::MiniCpm5 => markup::prompt(&tools, format),
+        TextFormat::DeepSeekV3
+        | TextFormat::DeepSeekV31
+        | TextFormat::DeepSeekV32
+        | TextFormat::DeepSeekV4
+        | TextFormat::KimiK2
+        | TextFormat::KimiK3
+        | TextFormat::FunctionGemma => special_tokens::prompt(&tools, format),
+        _ => None,
+    }
+}
+
+/// JSON as the templates' `tojson` writes it (Python's `json.dumps`): `", "` and `": "`
+/// between items, non-ASCII kept.
+fn py_json(value: &Value) -> String {
+    match value {
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(py_json).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(key, value)| format!("{}: {}", Value::from(key.as_str()), py_json(value)))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+        scalar => scalar.to_string(),
+    }
+}
+
+/// JSON as `tojson(indent=4)` writes it.
+fn indented_json(value: &Value) -> String {
+    use serde::Serialize;
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(
+        &mut out,
+        serde_json::ser::PrettyFormatter::with_indent(b"    "),
+    );
+    // A `Value` always serializes, and as UTF-8.
+    let _ = value.serialize(&mut serializer);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `value` with every object's keys sorted, as `tojson(sort_keys=true)` writes it (the
+/// crate's maps keep their insertion order).
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(key, value)| (key.clone(), sorted(value)))
+                    .collect::<Map<String, Value>>(),
+            )
+        }
+        scalar => scalar.clone(),
+    }
+}
+
+/// A tool as chat templates receive it: `{"type": "function", "function": {..}}`.
+fn openai_tool(spec: &ToolSpec) -> Value {
+    json!({"type": "function", "function": function(spec)})
+}
+
+/// The `function` part of a tool: `{"name", "description", "parameters"}`.
+fn function(spec: &ToolSpec) -> Value {
+    json!({
+        "name": spec.name(),
+        "description": spec.description().trim(),
+        "parameters": spec.input_schema(),
+    })
+}
+
+/// Each tool as `tool` writes it, one a line.
+fn lines(tools: &[&ToolSpec], tool: impl Fn(&ToolSpec) -> String) -> String {
+    tools
+        .iter()
+        .map(|spec| tool(spec))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The tools as one JSON list, each as `tool` makes it, as `tojson` writes it.
+fn json_list(tools: &[&ToolSpec], tool: impl Fn(&ToolSpec) -> Value) -> String {
+    py_json(&Value::Array(tools.iter().map(|spec| tool(spec)).collect()))
+}
