@@ -51,7 +51,9 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     let language = text[info..line].trim();
     // `JSON`, `Json`: the tag's case is the model's whim.
     let call_language = LANGUAGES.iter().any(|l| l.eq_ignore_ascii_case(language));
-    if run == FENCE.len() && call_language && cx.format.includes(TextFormat::Fenced) {
+    // xLAM's lists come fenced too.
+    let reads_blocks = cx.format.includes(TextFormat::Fenced) || cx.format == TextFormat::Xlam;
+    if run == FENCE.len() && call_language && reads_blocks {
         match call_block(cx, text, pos, line + 1) {
             Step::Prose(_) => {}
             decided => return decided,

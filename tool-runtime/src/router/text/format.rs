@@ -129,11 +129,17 @@ pub enum TextFormat {
     /// `response` channel are cut from the prose.
     #[serde(rename = "kimi_k3")]
     KimiK3,
+    /// xLAM: a bare JSON list `[{"name": .., "arguments": {..}}]` (also in a ```` ```json ````
+    /// fence, after `[TOOL_CALLS]` or in `<tool_call>` tags). Chosen explicitly, a list whose
+    /// first element starts like a call is read anywhere; under [`Auto`](TextFormat::Auto) only
+    /// at the start of the message, starting with a call and naming only known tools.
+    #[serde(rename = "xlam")]
+    Xlam,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 36] = [
+    pub const ALL: [TextFormat; 37] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -170,6 +176,7 @@ impl TextFormat {
         TextFormat::DeepSeekV41,
         TextFormat::KimiK2,
         TextFormat::KimiK3,
+        TextFormat::Xlam,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -212,6 +219,7 @@ impl TextFormat {
             TextFormat::DeepSeekV41 => "deepseek_v41",
             TextFormat::KimiK2 => "kimi_k2",
             TextFormat::KimiK3 => "kimi_k3",
+            TextFormat::Xlam => "xlam",
         }
     }
 
@@ -263,6 +271,7 @@ impl TextFormat {
             TextFormat::DeepSeekV41 => &[],
             TextFormat::KimiK2 => &[],
             TextFormat::KimiK3 => &[],
+            TextFormat::Xlam => &[],
         }
     }
 
@@ -307,6 +316,7 @@ impl TextFormat {
             TextFormat::Pythonic => b"[<`",
             TextFormat::Envelope => b"{`",
             TextFormat::Fenced => b"`",
+            TextFormat::Xlam => b"[<`",
         }
     }
 

@@ -54,6 +54,7 @@ mod special;
 mod stream;
 mod triggers;
 mod wrapped;
+mod xlam;
 
 pub use error::{Cut, TextCallError, TextErrorKind};
 pub use format::{TextFormat, UnknownTextFormat};

@@ -10,6 +10,8 @@ use super::format::TextFormat;
 /// Model-name fragments, matched in order against the lowercased name (most specific first),
 /// and the format each family writes.
 const BY_NAME: &[(&str, TextFormat)] = &[
+    // xLAM-2 is Llama- or Qwen-based: before both.
+    ("xlam", TextFormat::Xlam),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -164,6 +166,8 @@ mod tests {
             ("mistral-7b-instruct-v0.3.Q4_K_M.gguf", TextFormat::Mistral),
             ("openai/gpt-oss-20b", TextFormat::Harmony),
             ("deepseek-ai/DeepSeek-V3.1", TextFormat::DeepSeekV31),
+            ("Salesforce/Llama-xLAM-2-8b-fc-r", TextFormat::Xlam),
+            ("Salesforce/xLAM-2-32b-fc-r", TextFormat::Xlam),
             ("deepseek-ai/DeepSeek-V3-0324", TextFormat::DeepSeekV3),
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),

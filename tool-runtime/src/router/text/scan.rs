@@ -10,7 +10,7 @@ use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
 use super::{envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
-use super::{llama3, mistral, plamo, pytags, pythonic, special, wrapped};
+use super::{llama3, mistral, plamo, pytags, pythonic, special, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -372,8 +372,9 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             lt = [
                 (true, reasoning_at, f),
                 // GLM's bodies too: the tag is Hermes's.
+                // xLAM's list in the tag too.
                 (
-                    f.includes(Hermes) || f == QwenXml || f == Glm,
+                    f.includes(Hermes) || f == QwenXml || f == Glm || f == Xlam,
                     hermes::at,
                     Hermes,
                 ),
@@ -405,7 +406,10 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
         }
         b'[' => &[
             (true, reasoning_at, f),
-            (f.includes(Mistral), mistral::at, Mistral),
+            // xLAM's list after the marker too.
+            (f.includes(Mistral) || f == Xlam, mistral::at, Mistral),
+            // A bare list: anywhere when chosen, only at the start under Auto.
+            (f.includes(Xlam), xlam::at, Xlam),
             (f.includes(Pythonic), pythonic::at, Pythonic),
         ],
         b'{' => &[

@@ -115,6 +115,8 @@ const SAMPLES: &[&str] = &[
     "<|open|>response<|sep|>On it.<|close|>response<|sep|><|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>Paris <b><|close|>argument<|sep|><|open|>argument key=\"days\" type=\"number\"<|sep|>3<|close|>argument<|sep|><|close|>call<|sep|><|open|>call tool=\"f\" index=\"2\"<|sep|><|open|>argument key=\"x\" type=\"object\"<|sep|>{\"a\":<|close|>tools<|sep|><|close|>message<|sep|>",
     "<|open|>tools<|sep|><|open|>call index=\"1\"<|sep|><|close|>call<|sep|><|open|>call tool=\"get_time\" index=\"2\"<|sep|><|open|>argument key=\"tz\"<|sep|>CE",
     "<｜tool▁calls <｜DSML｜ <｜DSML｜invoke <|tool_calls_section <|tool_call_begin|> <|open|>too <|close|>resp <|open|>call",
+    "[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}, {\"name\": \"get_time\", \"arguments\": {\"tz\": \"CET\"}}]\nDone.",
+    "Sure. [{\"name\": \"get_time\", \"arguments\": {}}, {oops}, 7, {\"name\": \"f\", \"arguments\": {\"a\": [1]}}] and [{\"id\": 1}] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Ro",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -371,6 +373,8 @@ const PIECES: &[&str] = &[
     "<|close|>tools<|sep|>",
     "<|open|>response<|sep|>",
     "<|close|>response<|sep|>",
+    "[{\"name\": \"get_weather\", \"arguments\": ",
+    "[{\"name\": \"Bob\", \"arguments\": {}}]",
 ];
 
 #[test]
