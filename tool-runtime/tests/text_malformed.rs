@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 6] = [
+    let cases: [(&str, TextFormat); 7] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -37,6 +37,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
         (
             "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": [1, }}, {\"name\": \"c\", \"arguments\": {\"z\": 2}}]",
             TextFormat::Xlam,
+        ),
+        (
+            "functools[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1 \"y\": 2}}, {\"name\": \"c\", \"arguments\": {\"z\": 2}}]",
+            TextFormat::Phi4Mini,
         ),
     ];
     for (text, format) in cases {
@@ -306,6 +310,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::Llama3,
             TextFormat::Fenced,
             TextFormat::Xlam,
+            TextFormat::Phi4Mini,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

@@ -135,11 +135,15 @@ pub enum TextFormat {
     /// at the start of the message, starting with a call and naming only known tools.
     #[serde(rename = "xlam")]
     Xlam,
+    /// Phi-4-mini, Firefunction v2: `functools[{"name": .., "arguments": {..}}]`, no closing
+    /// marker.
+    #[serde(rename = "phi4_mini")]
+    Phi4Mini,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 37] = [
+    pub const ALL: [TextFormat; 38] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -177,6 +181,7 @@ impl TextFormat {
         TextFormat::KimiK2,
         TextFormat::KimiK3,
         TextFormat::Xlam,
+        TextFormat::Phi4Mini,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -220,6 +225,7 @@ impl TextFormat {
             TextFormat::KimiK2 => "kimi_k2",
             TextFormat::KimiK3 => "kimi_k3",
             TextFormat::Xlam => "xlam",
+            TextFormat::Phi4Mini => "phi4_mini",
         }
     }
 
@@ -272,6 +278,7 @@ impl TextFormat {
             TextFormat::KimiK2 => &[],
             TextFormat::KimiK3 => &[],
             TextFormat::Xlam => &[],
+            TextFormat::Phi4Mini => &["phi4_mini_json", "firefunction_v2"],
         }
     }
 
@@ -317,6 +324,17 @@ impl TextFormat {
             TextFormat::Envelope => b"{`",
             TextFormat::Fenced => b"`",
             TextFormat::Xlam => b"[<`",
+            // `functools[` is found as a word (`trigger_word`).
+            TextFormat::Phi4Mini => b"<`",
+        }
+    }
+
+    /// A marker that starts with a letter, found whole rather than by its first byte (which
+    /// prose is full of).
+    pub(crate) fn trigger_word(self) -> Option<&'static [u8]> {
+        match self {
+            TextFormat::Auto | TextFormat::Phi4Mini => Some(super::phi4::MARKER.as_bytes()),
+            _ => None,
         }
     }
 

@@ -41,6 +41,7 @@ mod llama3;
 mod mistral;
 mod models;
 mod object;
+mod phi4;
 mod plamo;
 pub(crate) mod prompt;
 mod prompt_templates;

@@ -12,6 +12,10 @@ use super::format::TextFormat;
 const BY_NAME: &[(&str, TextFormat)] = &[
     // xLAM-2 is Llama- or Qwen-based: before both.
     ("xlam", TextFormat::Xlam),
+    ("phi-4-mini", TextFormat::Phi4Mini),
+    ("phi4-mini", TextFormat::Phi4Mini),
+    // A Llama 3 fine-tune: before Llama's.
+    ("firefunction", TextFormat::Phi4Mini),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -97,6 +101,7 @@ const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<TOOLCALL>", TextFormat::Nemotron),
     ("<|python_tag|>", TextFormat::Llama3),
     ("<|python_start|>", TextFormat::Pythonic),
+    ("functools[", TextFormat::Phi4Mini),
 ];
 
 impl TextFormat {
@@ -168,6 +173,8 @@ mod tests {
             ("deepseek-ai/DeepSeek-V3.1", TextFormat::DeepSeekV31),
             ("Salesforce/Llama-xLAM-2-8b-fc-r", TextFormat::Xlam),
             ("Salesforce/xLAM-2-32b-fc-r", TextFormat::Xlam),
+            ("microsoft/Phi-4-mini-instruct", TextFormat::Phi4Mini),
+            ("fireworks-ai/llama-3-firefunction-v2", TextFormat::Phi4Mini),
             ("deepseek-ai/DeepSeek-V3-0324", TextFormat::DeepSeekV3),
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),

@@ -237,6 +237,10 @@ fn convention(format: TextFormat) -> &'static str {
             "Write one argument block per argument, with its type (string, number, boolean, null, object or array): strings as they are, without quotes or escaping, other values as JSON. ",
             "Write one call block per call, numbered from 1."
         ),
+        TextFormat::Phi4Mini => concat!(
+            "To call tools, write the functools marker followed by a single JSON list with one object per call, each with the tool's `name` and its `arguments` (no closing marker):\n\n",
+            "functools[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -539,6 +543,7 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             format!("<|open|>tools<|sep|>{calls}<|close|>tools<|sep|>")
         }
         TextFormat::Xlam => format!("[{}]", objects("arguments").join(", ")),
+        TextFormat::Phi4Mini => format!("functools[{}]", objects("arguments").join(", ")),
     }
 }
 

@@ -10,7 +10,7 @@ use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
 use super::{envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
-use super::{llama3, mistral, plamo, pytags, pythonic, special, wrapped, xlam};
+use super::{llama3, mistral, phi4, plamo, pytags, pythonic, special, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -237,7 +237,11 @@ impl Scanner {
         tools: &dyn ToolSchemas,
         sink: &mut dyn Sink,
     ) -> (usize, Option<Need>) {
-        let mut triggers = Triggers::new(self.format.triggers(), buf.as_bytes());
+        let mut triggers = Triggers::new(
+            self.format.triggers(),
+            self.format.trigger_word(),
+            buf.as_bytes(),
+        );
         let mut pos = 0;
         let mut prose_start = 0;
         let (used, need) = loop {
@@ -421,6 +425,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             ),
         ],
         b'`' => &[(true, fenced::at, Fenced)],
+        // `functools[`, found as a word (`TextFormat::trigger_word`).
+        b'f' => &[(f.includes(Phi4Mini), phi4::at, Phi4Mini)],
         _ => &[],
     };
     let mut prose = usize::MAX;

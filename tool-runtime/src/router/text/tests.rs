@@ -117,6 +117,8 @@ const SAMPLES: &[&str] = &[
     "<｜tool▁calls <｜DSML｜ <｜DSML｜invoke <|tool_calls_section <|tool_call_begin|> <|open|>too <|close|>resp <|open|>call",
     "[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}, {\"name\": \"get_time\", \"arguments\": {\"tz\": \"CET\"}}]\nDone.",
     "Sure. [{\"name\": \"get_time\", \"arguments\": {}}, {oops}, 7, {\"name\": \"f\", \"arguments\": {\"a\": [1]}}] and [{\"id\": 1}] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Ro",
+    "Let me check.\nfunctools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"a]b\"}}, {oops}, {\"name\": \"get_time\", \"arguments\": {}}]\nMore? functools[int] functools[{\"name\": \"f\", \"arguments\": {\"a\": \"x",
+    " functools[] functools[{\"a\": 1}] functool functools",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -375,6 +377,9 @@ const PIECES: &[&str] = &[
     "<|close|>response<|sep|>",
     "[{\"name\": \"get_weather\", \"arguments\": ",
     "[{\"name\": \"Bob\", \"arguments\": {}}]",
+    "functools[",
+    "functools",
+    "func",
 ];
 
 #[test]

@@ -1,23 +1,31 @@
 //! Finding the next byte a call may start at, with `memchr`.
 
 /// Finds the next trigger byte with `memchr`: up to three bytes in one pass, a fourth in
-/// another, each remembered until the scan passes it.
+/// another, and a word (a marker that starts with a letter, too common to be a trigger byte)
+/// with `memmem`, each remembered until the scan passes it.
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
     set: &'static [u8],
-    /// The next hit of the first (up to three) bytes and of the fourth, once searched.
+    word: Option<&'static [u8]>,
+    /// The next hit of the first (up to three) bytes, of the fourth and of the word, once
+    /// searched.
     main: Option<Option<usize>>,
     extra: Option<Option<usize>>,
+    word_hit: Option<Option<usize>>,
 }
 
 impl<'a> Triggers<'a> {
-    /// A finder over `hay` for the bytes in `set` (up to four).
-    pub(super) fn new(set: &'static [u8], hay: &'a [u8]) -> Self {
+    /// A finder over `hay` for the bytes in `set` (up to four) and `word`: where the word
+    /// starts, or where the text ends inside its beginning (the rest may come in the next
+    /// piece of a stream).
+    pub(super) fn new(set: &'static [u8], word: Option<&'static [u8]>, hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
+            word,
             main: None,
             extra: None,
+            word_hit: None,
         }
     }
 
@@ -44,11 +52,24 @@ impl<'a> Triggers<'a> {
             }),
             None => None,
         };
-        match (main_hit, extra_hit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let word_hit = match self.word {
+            Some(word) => cached(&mut self.word_hit, from, |from| word_at(hay, from, word)),
+            None => None,
+        };
+        [main_hit, extra_hit, word_hit].into_iter().flatten().min()
     }
+}
+
+/// The first place at or after `from` where `word` starts, or where `hay` ends inside it.
+fn word_at(hay: &[u8], from: usize, word: &[u8]) -> Option<usize> {
+    if let Some(n) = memchr::memmem::find(&hay[from..], word) {
+        return Some(from + n);
+    }
+    let longest = (word.len() - 1).min(hay.len() - from);
+    (1..=longest)
+        .rev()
+        .find(|&k| hay.ends_with(&word[..k]))
+        .map(|k| hay.len() - k)
 }
 
 /// A search result kept while it is still ahead of the scan.
@@ -80,7 +101,7 @@ mod tests {
             (b"{", &[4, 10, 11]),
             (b"<`", &[2, 6]),
         ] {
-            let mut triggers = Triggers::new(set, hay);
+            let mut triggers = Triggers::new(set, None, hay);
             let mut found = Vec::new();
             let mut pos = 0;
             while let Some(at) = triggers.next(pos) {
@@ -89,5 +110,18 @@ mod tests {
             }
             assert_eq!(found, expected);
         }
+    }
+
+    #[test]
+    fn a_word_is_found_whole_and_begun_at_the_end() {
+        let hay = b"a functools[ b <functools[ c func";
+        let mut triggers = Triggers::new(b"<", Some(b"functools["), hay);
+        let mut found = Vec::new();
+        let mut pos = 0;
+        while let Some(at) = triggers.next(pos) {
+            found.push(at);
+            pos = at + 1;
+        }
+        assert_eq!(found, [2, 15, 16, 29]);
     }
 }
