@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 7] = [
+    let cases: [(&str, TextFormat); 8] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -41,6 +41,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
         (
             "functools[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1 \"y\": 2}}, {\"name\": \"c\", \"arguments\": {\"z\": 2}}]",
             TextFormat::Phi4Mini,
+        ),
+        (
+            "<dots_function_call><invoke name=\"a\"></invoke><invoke name=\"b\"><parameter name=\"x\">1</invoke><invoke name=\"c\"><parameter name=\"z\">2</parameter></invoke></dots_function_call>",
+            TextFormat::Dots,
         ),
     ];
     for (text, format) in cases {
@@ -299,6 +303,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
         "{\"type\": \"function\", \"name\": \"f\", \"parameters\": {\"a\": 1}}",
         "```JSON\n[{\"name\": \"a\", \"arguments\": {}}, {\"arguments\": {\"y\": 2}}]\n```\nok",
         "[TOOL_CALLS]get_time[ARGS]\"{\\\"tz\\\": \\\"CET\\\"}\" then [TOOL_CALLS]x[ARGS][1]",
+        "<dots_function_call><invoke name=\"a\"><parameter name=\"x\">1</parameter></invoke><invoke name=\"b\">oops</invoke></dots_function_call><dots_function_call>{\"name\": \"c\", \"arguments\": {}}</dots_function_call>",
     ];
     for text in texts {
         for format in [
@@ -311,6 +316,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::Fenced,
             TextFormat::Xlam,
             TextFormat::Phi4Mini,
+            TextFormat::Dots,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

@@ -139,11 +139,14 @@ pub enum TextFormat {
     /// marker.
     #[serde(rename = "phi4_mini")]
     Phi4Mini,
+    /// dots.llm: `<dots_function_call><invoke name="f"><parameter name="x">value</parameter></invoke></dots_function_call>`,
+    /// values typed with the tool's input schema, or a JSON call object in the same tags.
+    Dots,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 38] = [
+    pub const ALL: [TextFormat; 39] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -182,6 +185,7 @@ impl TextFormat {
         TextFormat::KimiK3,
         TextFormat::Xlam,
         TextFormat::Phi4Mini,
+        TextFormat::Dots,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -226,6 +230,7 @@ impl TextFormat {
             TextFormat::KimiK3 => "kimi_k3",
             TextFormat::Xlam => "xlam",
             TextFormat::Phi4Mini => "phi4_mini",
+            TextFormat::Dots => "dots",
         }
     }
 
@@ -279,6 +284,7 @@ impl TextFormat {
             TextFormat::KimiK3 => &[],
             TextFormat::Xlam => &[],
             TextFormat::Phi4Mini => &["phi4_mini_json", "firefunction_v2"],
+            TextFormat::Dots => &[],
         }
     }
 
@@ -326,6 +332,7 @@ impl TextFormat {
             TextFormat::Xlam => b"[<`",
             // `functools[` is found as a word (`trigger_word`).
             TextFormat::Phi4Mini => b"<`",
+            TextFormat::Dots => b"<`",
         }
     }
 

@@ -22,6 +22,7 @@
 mod arguments;
 mod coerce;
 mod deepseek;
+mod dots;
 mod envelope;
 mod error;
 mod fenced;

@@ -16,6 +16,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("phi4-mini", TextFormat::Phi4Mini),
     // A Llama 3 fine-tune: before Llama's.
     ("firefunction", TextFormat::Phi4Mini),
+    ("dots.llm", TextFormat::Dots),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -84,6 +85,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
 /// Markup a chat template writes for a past call, and the format it is; matched in order.
 const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|channel|>", TextFormat::Harmony),
+    ("<dots_function_call>", TextFormat::Dots),
     ("<|tool_call>", TextFormat::Gemma4),
     ("<start_function_call>", TextFormat::FunctionGemma),
     ("<|tool_call_start|>", TextFormat::Lfm2),
@@ -175,6 +177,7 @@ mod tests {
             ("Salesforce/xLAM-2-32b-fc-r", TextFormat::Xlam),
             ("microsoft/Phi-4-mini-instruct", TextFormat::Phi4Mini),
             ("fireworks-ai/llama-3-firefunction-v2", TextFormat::Phi4Mini),
+            ("rednote-hilab/dots.llm1.inst", TextFormat::Dots),
             ("deepseek-ai/DeepSeek-V3-0324", TextFormat::DeepSeekV3),
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),

@@ -241,6 +241,11 @@ fn convention(format: TextFormat) -> &'static str {
             "To call tools, write the functools marker followed by a single JSON list with one object per call, each with the tool's `name` and its `arguments` (no closing marker):\n\n",
             "functools[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
         ),
+        TextFormat::Dots => concat!(
+            "To call tools, write a <dots_function_call> block with one invoke per call and one parameter per argument:\n\n",
+            "<dots_function_call>\n<invoke name=\"TOOL_NAME\">\n<parameter name=\"ARGUMENT_NAME\">value</parameter>\n</invoke>\n</dots_function_call>\n\n",
+            values!()
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -544,6 +549,15 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         }
         TextFormat::Xlam => format!("[{}]", objects("arguments").join(", ")),
         TextFormat::Phi4Mini => format!("functools[{}]", objects("arguments").join(", ")),
+        TextFormat::Dots => {
+            let invokes = lines(calls, |call| {
+                let pairs = pairs(call, |k, v| {
+                    format!("<parameter name=\"{k}\">{v}</parameter>\n")
+                });
+                format!("<invoke name=\"{}\">\n{pairs}</invoke>", call.name)
+            });
+            format!("<dots_function_call>\n{invokes}\n</dots_function_call>")
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
+use super::{dots, envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
 use super::{llama3, mistral, phi4, plamo, pytags, pythonic, special, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
@@ -362,11 +362,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 14];
+    let lt: [(bool, Matcher, TextFormat); 15];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking fourteen matchers.
+            // spares asking fifteen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -392,6 +392,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 (f.includes(Pythonic), pythonic::tag_at, Pythonic),
                 // Before Jamba's: Hy's `<tool_calls>` holding tagged calls is Hy's.
                 (glm::looks_for(f), glm::at, f),
+                // dots.llm's tag holds JSON (`wrapped.rs`) or XML (`invoke_xml.rs`).
+                (f.includes(Dots), dots::at, Dots),
                 (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
                 (invoke_xml::looks_for(f), invoke_xml::at, f),
                 (f.includes(Plamo3), plamo::at, Plamo3),
@@ -454,12 +456,12 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 }
 
 /// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
-/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, and
+/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, and
 /// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
 /// starts otherwise must add its byte here: `written_calls_parse_back` fails until it does.
 const AFTER_LT: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"tTf|lsmi\xEF";
+    let bytes = b"tTf|lsmid\xEF";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;

@@ -119,6 +119,8 @@ const SAMPLES: &[&str] = &[
     "Sure. [{\"name\": \"get_time\", \"arguments\": {}}, {oops}, 7, {\"name\": \"f\", \"arguments\": {\"a\": [1]}}] and [{\"id\": 1}] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Ro",
     "Let me check.\nfunctools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"a]b\"}}, {oops}, {\"name\": \"get_time\", \"arguments\": {}}]\nMore? functools[int] functools[{\"name\": \"f\", \"arguments\": {\"a\": \"x",
     " functools[] functools[{\"a\": 1}] functool functools",
+    "ok<dots_function_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\"> Paris </parameter>\n<parameter name=\"days\">3</parameter>\n</invoke>\n<invoke name=\"f\"><parameter>x</parameter></invoke>\n</dots_function_call>\n<dots_function_call>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"UTC\"}}</dots_function_call> <dots_function_call>nope</dots_function_call> <dots_function_call><invoke name=\"get_time\"><parameter name=\"tz\">CE",
+    "<dots_function_call>{\"name\": \"f\", \"arguments\": {\"a\": \"</dots_function_call>\"}} <dots_func <dots_function_call>",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -380,6 +382,8 @@ const PIECES: &[&str] = &[
     "functools[",
     "functools",
     "func",
+    "<dots_function_call>",
+    "</dots_function_call>",
 ];
 
 #[test]
