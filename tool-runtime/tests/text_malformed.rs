@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 8] = [
+    let cases: [(&str, TextFormat); 9] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -45,6 +45,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
         (
             "<dots_function_call><invoke name=\"a\"></invoke><invoke name=\"b\"><parameter name=\"x\">1</invoke><invoke name=\"c\"><parameter name=\"z\">2</parameter></invoke></dots_function_call>",
             TextFormat::Dots,
+        ),
+        (
+            "<|function_call|>{\"name\": \"a\", \"arguments\": {}}\n<|function_call|>{\"name\": \"b\", \"arguments\": {\"x\": 1,, \"y\": 2}}\n<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"c\", \"arguments\": {\"z\": 2}}",
+            TextFormat::GigaChat,
         ),
     ];
     for (text, format) in cases {
@@ -317,6 +321,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::Xlam,
             TextFormat::Phi4Mini,
             TextFormat::Dots,
+            TextFormat::GigaChat,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

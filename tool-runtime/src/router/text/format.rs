@@ -142,11 +142,15 @@ pub enum TextFormat {
     /// dots.llm: `<dots_function_call><invoke name="f"><parameter name="x">value</parameter></invoke></dots_function_call>`,
     /// values typed with the tool's input schema, or a JSON call object in the same tags.
     Dots,
+    /// GigaChat 3 and 3.5: `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": .., "arguments": {..}}`;
+    /// GigaChat 3.1: `<|function_call|>{"name": .., "arguments": {..}}`.
+    #[serde(rename = "gigachat")]
+    GigaChat,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 39] = [
+    pub const ALL: [TextFormat; 40] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -186,6 +190,7 @@ impl TextFormat {
         TextFormat::Xlam,
         TextFormat::Phi4Mini,
         TextFormat::Dots,
+        TextFormat::GigaChat,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -231,6 +236,7 @@ impl TextFormat {
             TextFormat::Xlam => "xlam",
             TextFormat::Phi4Mini => "phi4_mini",
             TextFormat::Dots => "dots",
+            TextFormat::GigaChat => "gigachat",
         }
     }
 
@@ -285,6 +291,7 @@ impl TextFormat {
             TextFormat::Xlam => &[],
             TextFormat::Phi4Mini => &["phi4_mini_json", "firefunction_v2"],
             TextFormat::Dots => &[],
+            TextFormat::GigaChat => &["gigachat3", "gigachat35"],
         }
     }
 
@@ -332,7 +339,7 @@ impl TextFormat {
             TextFormat::Xlam => b"[<`",
             // `functools[` is found as a word (`trigger_word`).
             TextFormat::Phi4Mini => b"<`",
-            TextFormat::Dots => b"<`",
+            TextFormat::Dots | TextFormat::GigaChat => b"<`",
         }
     }
 

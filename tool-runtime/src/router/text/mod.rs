@@ -29,6 +29,7 @@ mod fenced;
 mod format;
 mod functionary;
 mod gemma;
+mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;

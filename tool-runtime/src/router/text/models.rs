@@ -17,6 +17,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     // A Llama 3 fine-tune: before Llama's.
     ("firefunction", TextFormat::Phi4Mini),
     ("dots.llm", TextFormat::Dots),
+    ("gigachat", TextFormat::GigaChat),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -86,6 +87,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
 const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|channel|>", TextFormat::Harmony),
     ("<dots_function_call>", TextFormat::Dots),
+    ("<|role_sep|>", TextFormat::GigaChat),
     ("<|tool_call>", TextFormat::Gemma4),
     ("<start_function_call>", TextFormat::FunctionGemma),
     ("<|tool_call_start|>", TextFormat::Lfm2),
@@ -178,6 +180,7 @@ mod tests {
             ("microsoft/Phi-4-mini-instruct", TextFormat::Phi4Mini),
             ("fireworks-ai/llama-3-firefunction-v2", TextFormat::Phi4Mini),
             ("rednote-hilab/dots.llm1.inst", TextFormat::Dots),
+            ("ai-sage/GigaChat3-10B-A1.8B", TextFormat::GigaChat),
             ("deepseek-ai/DeepSeek-V3-0324", TextFormat::DeepSeekV3),
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),

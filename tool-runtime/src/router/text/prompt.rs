@@ -246,6 +246,11 @@ fn convention(format: TextFormat) -> &'static str {
             "<dots_function_call>\n<invoke name=\"TOOL_NAME\">\n<parameter name=\"ARGUMENT_NAME\">value</parameter>\n</invoke>\n</dots_function_call>\n\n",
             values!()
         ),
+        TextFormat::GigaChat => concat!(
+            "To call a tool, write <|message_sep|>, a blank line, function call<|role_sep|>, a line break, and a JSON object with the tool's `name` and its `arguments`:\n\n",
+            "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n\n",
+            "To call several tools, write one such message per call."
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -549,6 +554,11 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         }
         TextFormat::Xlam => format!("[{}]", objects("arguments").join(", ")),
         TextFormat::Phi4Mini => format!("functools[{}]", objects("arguments").join(", ")),
+        TextFormat::GigaChat => each(
+            &objects("arguments"),
+            "<|message_sep|>\n\nfunction call<|role_sep|>\n",
+            "",
+        ),
         TextFormat::Dots => {
             let invokes = lines(calls, |call| {
                 let pairs = pairs(call, |k, v| {

@@ -9,7 +9,9 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{dots, envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
+use super::{
+    dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
+};
 use super::{llama3, mistral, phi4, plamo, pytags, pythonic, special, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
@@ -362,11 +364,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 15];
+    let lt: [(bool, Matcher, TextFormat); 16];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking fifteen matchers.
+            // spares asking sixteen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -405,6 +407,7 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 ),
                 (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
                 (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
+                (f.includes(GigaChat), gigachat::at, GigaChat),
                 // DeepSeek's `<｜` and Kimi's `<|` special tokens.
                 (special::handles(f), special::at, f),
             ];

@@ -121,6 +121,8 @@ const SAMPLES: &[&str] = &[
     " functools[] functools[{\"a\": 1}] functool functools",
     "ok<dots_function_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\"> Paris </parameter>\n<parameter name=\"days\">3</parameter>\n</invoke>\n<invoke name=\"f\"><parameter>x</parameter></invoke>\n</dots_function_call>\n<dots_function_call>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"UTC\"}}</dots_function_call> <dots_function_call>nope</dots_function_call> <dots_function_call><invoke name=\"get_time\"><parameter name=\"tz\">CE",
     "<dots_function_call>{\"name\": \"f\", \"arguments\": {\"a\": \"</dots_function_call>\"}} <dots_func <dots_function_call>",
+    "I'll check.<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}</s><|function_call|>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"U",
+    "<|message_sep|>\n\nassistant<|role_sep|>\nHi.<|function_call|>nope <|function_call|>{\"name\": \"f\", \"arguments\": {\"a\": } }\n<|message_sep|>  function call <|role_sep|> {\"name\": \"get_time\", \"arguments\": {}} </ <|message_sep|>\n\nfunction ca",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -384,6 +386,11 @@ const PIECES: &[&str] = &[
     "func",
     "<dots_function_call>",
     "</dots_function_call>",
+    "<|message_sep|>",
+    "\n\nfunction call",
+    "<|role_sep|>",
+    "<|function_call|>",
+    "</s>",
 ];
 
 #[test]
