@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 9] = [
+    let cases: [(&str, TextFormat); 10] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -49,6 +49,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
         (
             "<|function_call|>{\"name\": \"a\", \"arguments\": {}}\n<|function_call|>{\"name\": \"b\", \"arguments\": {\"x\": 1,, \"y\": 2}}\n<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"c\", \"arguments\": {\"z\": 2}}",
             TextFormat::GigaChat,
+        ),
+        (
+            "<|message_model|>a<|content_invoke_tool_json|>{\"name\": \"a\", \"args\": {}}<|end_message|><|message_model|>b<|content_invoke_tool_json|>{\"name\": \"b\", \"args\": {\"x\": }}<|end_message|><|message_model|>c<|content_invoke_tool_json|>{\"name\": \"c\", \"args\": {\"z\": 2}}<|end_message|>",
+            TextFormat::Inkling,
         ),
     ];
     for (text, format) in cases {
@@ -322,6 +326,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::Phi4Mini,
             TextFormat::Dots,
             TextFormat::GigaChat,
+            TextFormat::Inkling,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

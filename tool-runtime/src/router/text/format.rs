@@ -146,11 +146,13 @@ pub enum TextFormat {
     /// GigaChat 3.1: `<|function_call|>{"name": .., "arguments": {..}}`.
     #[serde(rename = "gigachat")]
     GigaChat,
+    /// Inkling: `<|message_model|>f<|content_invoke_tool_json|>{"name": .., "args": {..}}<|end_message|>`.
+    Inkling,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 40] = [
+    pub const ALL: [TextFormat; 41] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -191,6 +193,7 @@ impl TextFormat {
         TextFormat::Phi4Mini,
         TextFormat::Dots,
         TextFormat::GigaChat,
+        TextFormat::Inkling,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -237,6 +240,7 @@ impl TextFormat {
             TextFormat::Phi4Mini => "phi4_mini",
             TextFormat::Dots => "dots",
             TextFormat::GigaChat => "gigachat",
+            TextFormat::Inkling => "inkling",
         }
     }
 
@@ -292,6 +296,7 @@ impl TextFormat {
             TextFormat::Phi4Mini => &["phi4_mini_json", "firefunction_v2"],
             TextFormat::Dots => &[],
             TextFormat::GigaChat => &["gigachat3", "gigachat35"],
+            TextFormat::Inkling => &[],
         }
     }
 
@@ -339,7 +344,7 @@ impl TextFormat {
             TextFormat::Xlam => b"[<`",
             // `functools[` is found as a word (`trigger_word`).
             TextFormat::Phi4Mini => b"<`",
-            TextFormat::Dots | TextFormat::GigaChat => b"<`",
+            TextFormat::Dots | TextFormat::GigaChat | TextFormat::Inkling => b"<`",
         }
     }
 

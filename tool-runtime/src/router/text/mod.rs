@@ -33,6 +33,7 @@ mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;
+mod inkling;
 mod invoke_xml;
 // `string_end` is the output cut's too.
 pub(crate) mod json;

@@ -18,6 +18,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("firefunction", TextFormat::Phi4Mini),
     ("dots.llm", TextFormat::Dots),
     ("gigachat", TextFormat::GigaChat),
+    ("inkling", TextFormat::Inkling),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -88,6 +89,7 @@ const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|channel|>", TextFormat::Harmony),
     ("<dots_function_call>", TextFormat::Dots),
     ("<|role_sep|>", TextFormat::GigaChat),
+    ("<|content_invoke_tool_json|>", TextFormat::Inkling),
     ("<|tool_call>", TextFormat::Gemma4),
     ("<start_function_call>", TextFormat::FunctionGemma),
     ("<|tool_call_start|>", TextFormat::Lfm2),

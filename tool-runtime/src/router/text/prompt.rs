@@ -251,6 +251,11 @@ fn convention(format: TextFormat) -> &'static str {
             "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n\n",
             "To call several tools, write one such message per call."
         ),
+        TextFormat::Inkling => concat!(
+            "To call a tool, write a message of its own: <|message_model|>, the tool's name, <|content_invoke_tool_json|>, a JSON object with the tool's `name` and its `args`, then <|end_message|>:\n\n",
+            "<|message_model|>TOOL_NAME<|content_invoke_tool_json|>{\"name\": \"<tool name>\", \"args\": {<arguments as JSON>}}<|end_message|>\n\n",
+            "To call several tools, write one such message per call."
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -554,6 +559,18 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         }
         TextFormat::Xlam => format!("[{}]", objects("arguments").join(", ")),
         TextFormat::Phi4Mini => format!("functools[{}]", objects("arguments").join(", ")),
+        TextFormat::Inkling => calls
+            .iter()
+            .map(|call| {
+                format!(
+                    "<|message_model|>{}<|content_invoke_tool_json|>{{\"name\": {}, \"args\": {}}}<|end_message|>",
+                    call.name,
+                    Value::from(call.name.as_str()),
+                    arguments(call)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
         TextFormat::GigaChat => each(
             &objects("arguments"),
             "<|message_sep|>\n\nfunction call<|role_sep|>\n",

@@ -12,7 +12,7 @@ use super::triggers::Triggers;
 use super::{
     dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
 };
-use super::{llama3, mistral, phi4, plamo, pytags, pythonic, special, wrapped, xlam};
+use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, special, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -364,11 +364,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 16];
+    let lt: [(bool, Matcher, TextFormat); 17];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking sixteen matchers.
+            // spares asking seventeen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -408,6 +408,7 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
                 (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
                 (f.includes(GigaChat), gigachat::at, GigaChat),
+                (f.includes(Inkling), inkling::at, Inkling),
                 // DeepSeek's `<｜` and Kimi's `<|` special tokens.
                 (special::handles(f), special::at, f),
             ];

@@ -123,6 +123,7 @@ const SAMPLES: &[&str] = &[
     "<dots_function_call>{\"name\": \"f\", \"arguments\": {\"a\": \"</dots_function_call>\"}} <dots_func <dots_function_call>",
     "I'll check.<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}</s><|function_call|>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"U",
     "<|message_sep|>\n\nassistant<|role_sep|>\nHi.<|function_call|>nope <|function_call|>{\"name\": \"f\", \"arguments\": {\"a\": } }\n<|message_sep|>  function call <|role_sep|> {\"name\": \"get_time\", \"arguments\": {}} </ <|message_sep|>\n\nfunction ca",
+    "On it.<|message_model|>get_weather<|content_invoke_tool_json|>{\"name\": \"get_weather\", \"args\": {\"city\": \"Paris\", \"days\": 3}}<|end_message|>\n<|message_model|>assistant<|content_text|>x<|end_message|><|message_model|>f<|content_invoke_tool_json|>nope<|message_model|>get_time<|content_invoke_tool_json|>{\"name\": \"get_time\", \"args\": {\"tz\": \"U",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -391,6 +392,10 @@ const PIECES: &[&str] = &[
     "<|role_sep|>",
     "<|function_call|>",
     "</s>",
+    "<|message_model|>",
+    "<|content_invoke_tool_json|>",
+    "<|end_message|>",
+    "\"args\"",
 ];
 
 #[test]
