@@ -75,6 +75,8 @@ fn the_prompt_lists_every_tool_and_the_convention() {
             TextFormat::Pythonic => "python list",
             TextFormat::Envelope => "\"tool_calls\"",
             TextFormat::Fenced => "```json",
+            // The name follows the marker at once.
+            TextFormat::FunctionaryV32 => ">>>TOOL_NAME",
             // Every other format's markup is what it writes for a call.
             other => {
                 let call = ToolCall::new("c", "f", "{}");

@@ -148,11 +148,15 @@ pub enum TextFormat {
     GigaChat,
     /// Inkling: `<|message_model|>f<|content_invoke_tool_json|>{"name": .., "args": {..}}<|end_message|>`.
     Inkling,
+    /// Functionary v3.2: recipient lines, `>>>f\n{"city": "Paris"}` for a call and `>>>all\n`
+    /// before text (the first recipient, at the start of the message, without `>>>`).
+    #[serde(rename = "functionary_v32")]
+    FunctionaryV32,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 41] = [
+    pub const ALL: [TextFormat; 42] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -194,6 +198,7 @@ impl TextFormat {
         TextFormat::Dots,
         TextFormat::GigaChat,
         TextFormat::Inkling,
+        TextFormat::FunctionaryV32,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -241,6 +246,7 @@ impl TextFormat {
             TextFormat::Dots => "dots",
             TextFormat::GigaChat => "gigachat",
             TextFormat::Inkling => "inkling",
+            TextFormat::FunctionaryV32 => "functionary_v32",
         }
     }
 
@@ -297,6 +303,7 @@ impl TextFormat {
             TextFormat::Dots => &[],
             TextFormat::GigaChat => &["gigachat3", "gigachat35"],
             TextFormat::Inkling => &[],
+            TextFormat::FunctionaryV32 => &["functionary_v3_2"],
         }
     }
 
@@ -345,15 +352,21 @@ impl TextFormat {
             // `functools[` is found as a word (`trigger_word`).
             TextFormat::Phi4Mini => b"<`",
             TextFormat::Dots | TextFormat::GigaChat | TextFormat::Inkling => b"<`",
+            // `>>>` is found as a word (`trigger_words`), the first recipient by the scan.
+            TextFormat::FunctionaryV32 => b"<`",
         }
     }
 
-    /// A marker that starts with a letter, found whole rather than by its first byte (which
-    /// prose is full of).
-    pub(crate) fn trigger_word(self) -> Option<&'static [u8]> {
+    /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found
+    /// whole rather than by that byte.
+    pub(crate) fn trigger_words(self) -> &'static [&'static [u8]] {
+        const FUNCTOOLS: &[u8] = super::phi4::MARKER.as_bytes();
+        const RECIPIENT: &[u8] = super::recipients::MARKER.as_bytes();
         match self {
-            TextFormat::Auto | TextFormat::Phi4Mini => Some(super::phi4::MARKER.as_bytes()),
-            _ => None,
+            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT],
+            TextFormat::Phi4Mini => &[FUNCTOOLS],
+            TextFormat::FunctionaryV32 => &[RECIPIENT],
+            _ => &[],
         }
     }
 

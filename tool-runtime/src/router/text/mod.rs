@@ -52,6 +52,7 @@ mod pylit;
 mod pytags;
 mod pythonic;
 mod qwen_xml;
+mod recipients;
 mod scan;
 mod schemas;
 mod special;

@@ -19,6 +19,9 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("dots.llm", TextFormat::Dots),
     ("gigachat", TextFormat::GigaChat),
     ("inkling", TextFormat::Inkling),
+    ("functionary-medium-v3.2", TextFormat::FunctionaryV32),
+    ("functionary-small-v3.2", TextFormat::FunctionaryV32),
+    ("functionary-v3.2", TextFormat::FunctionaryV32),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -108,6 +111,8 @@ const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|python_tag|>", TextFormat::Llama3),
     ("<|python_start|>", TextFormat::Pythonic),
     ("functools[", TextFormat::Phi4Mini),
+    // Functionary v3.2's recipients: last, the marker is short.
+    (">>>", TextFormat::FunctionaryV32),
 ];
 
 impl TextFormat {
@@ -183,6 +188,11 @@ mod tests {
             ("fireworks-ai/llama-3-firefunction-v2", TextFormat::Phi4Mini),
             ("rednote-hilab/dots.llm1.inst", TextFormat::Dots),
             ("ai-sage/GigaChat3-10B-A1.8B", TextFormat::GigaChat),
+            (
+                "meetkai/functionary-medium-v3.2",
+                TextFormat::FunctionaryV32,
+            ),
+            ("meetkai/functionary-medium-v3.1", TextFormat::Functionary),
             ("deepseek-ai/DeepSeek-V3-0324", TextFormat::DeepSeekV3),
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),

@@ -256,6 +256,11 @@ fn convention(format: TextFormat) -> &'static str {
             "<|message_model|>TOOL_NAME<|content_invoke_tool_json|>{\"name\": \"<tool name>\", \"args\": {<arguments as JSON>}}<|end_message|>\n\n",
             "To call several tools, write one such message per call."
         ),
+        TextFormat::FunctionaryV32 => concat!(
+            "Start each part of your reply with >>> and its recipient on a line of its own. To call a tool, write >>>, the tool's name and a line break, then its arguments as a JSON object:\n\n",
+            ">>>TOOL_NAME\n{<arguments as JSON>}\n\n",
+            "To write to the user, start the text with >>>all and a line break. To call several tools, write one such part per call."
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -571,6 +576,9 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             })
             .collect::<Vec<_>>()
             .join("\n"),
+        TextFormat::FunctionaryV32 => lines(calls, |call| {
+            format!(">>>{}\n{}", call.name, arguments(call))
+        }),
         TextFormat::GigaChat => each(
             &objects("arguments"),
             "<|message_sep|>\n\nfunction call<|role_sep|>\n",

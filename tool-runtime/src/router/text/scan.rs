@@ -12,7 +12,8 @@ use super::triggers::Triggers;
 use super::{
     dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
 };
-use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, special, wrapped, xlam};
+use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, recipients, special};
+use super::{wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -241,7 +242,7 @@ impl Scanner {
     ) -> (usize, Option<Need>) {
         let mut triggers = Triggers::new(
             self.format.triggers(),
-            self.format.trigger_word(),
+            self.format.trigger_words(),
             buf.as_bytes(),
         );
         let mut pos = 0;
@@ -275,7 +276,11 @@ impl Scanner {
                 }
                 self.fence = Fence::None;
             }
-            let Some(at) = triggers.next(pos) else {
+            // Functionary v3.2's first recipient is at the start of the message, unmarked.
+            let first = self.offset + pos == 0
+                && self.format == TextFormat::FunctionaryV32
+                && !buf.is_empty();
+            let Some(at) = (if first { Some(0) } else { triggers.next(pos) }) else {
                 self.prose(&buf[prose_start..], sink);
                 break (buf.len(), None);
             };
@@ -286,7 +291,11 @@ impl Scanner {
                 at_start: !self.prose_seen && is_blank(&buf[prose_start..at]),
                 in_fence: self.fence == Fence::Open,
             };
-            match dispatch(&cx, buf, at) {
+            let step = match first {
+                true => recipients::first_at(&cx, buf, at),
+                false => dispatch(&cx, buf, at),
+            };
+            match step {
                 Step::Prose(n) => pos = at + n.max(1),
                 Step::Region { len, items, format } => {
                     self.prose(&buf[prose_start..at], sink);
@@ -431,8 +440,9 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             ),
         ],
         b'`' => &[(true, fenced::at, Fenced)],
-        // `functools[`, found as a word (`TextFormat::trigger_word`).
+        // `functools[` and `>>>`, found as words (`TextFormat::trigger_words`).
         b'f' => &[(f.includes(Phi4Mini), phi4::at, Phi4Mini)],
+        b'>' => &[(f.includes(FunctionaryV32), recipients::at, FunctionaryV32)],
         _ => &[],
     };
     let mut prose = usize::MAX;

@@ -124,6 +124,9 @@ const SAMPLES: &[&str] = &[
     "I'll check.<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}</s><|function_call|>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"U",
     "<|message_sep|>\n\nassistant<|role_sep|>\nHi.<|function_call|>nope <|function_call|>{\"name\": \"f\", \"arguments\": {\"a\": } }\n<|message_sep|>  function call <|role_sep|> {\"name\": \"get_time\", \"arguments\": {}} </ <|message_sep|>\n\nfunction ca",
     "On it.<|message_model|>get_weather<|content_invoke_tool_json|>{\"name\": \"get_weather\", \"args\": {\"city\": \"Paris\", \"days\": 3}}<|end_message|>\n<|message_model|>assistant<|content_text|>x<|end_message|><|message_model|>f<|content_invoke_tool_json|>nope<|message_model|>get_time<|content_invoke_tool_json|>{\"name\": \"get_time\", \"args\": {\"tz\": \"U",
+    "all\nHello, world!\nnono\nWhat's up?>>>get_weather\n{\"city\": \"Paris\", \"days\": 3}\n>>>all\nAnd >>>f\n{oops}\n>>>get_time\n{\"tz\": \"U",
+    "get_time\n{\"tz\": \"UTC\"} >>> print(1) >>>x\ny >>>python\n# code\nprint('>>>all')",
+    "  python\n",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -396,6 +399,11 @@ const PIECES: &[&str] = &[
     "<|content_invoke_tool_json|>",
     "<|end_message|>",
     "\"args\"",
+    ">>>",
+    ">>>all\n",
+    ">>>f\n",
+    "all\n",
+    "python\n",
 ];
 
 #[test]

@@ -1,31 +1,31 @@
 //! Finding the next byte a call may start at, with `memchr`.
 
 /// Finds the next trigger byte with `memchr`: up to three bytes in one pass, a fourth in
-/// another, and a word (a marker that starts with a letter, too common to be a trigger byte)
-/// with `memmem`, each remembered until the scan passes it.
+/// another, and up to two words (markers whose first byte is too common in prose to stop at,
+/// like a letter) with `memmem`, each remembered until the scan passes it.
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
     set: &'static [u8],
-    word: Option<&'static [u8]>,
-    /// The next hit of the first (up to three) bytes, of the fourth and of the word, once
+    words: &'static [&'static [u8]],
+    /// The next hit of the first (up to three) bytes, of the fourth and of each word, once
     /// searched.
     main: Option<Option<usize>>,
     extra: Option<Option<usize>>,
-    word_hit: Option<Option<usize>>,
+    word_hits: [Option<Option<usize>>; 2],
 }
 
 impl<'a> Triggers<'a> {
-    /// A finder over `hay` for the bytes in `set` (up to four) and `word`: where the word
-    /// starts, or where the text ends inside its beginning (the rest may come in the next
-    /// piece of a stream).
-    pub(super) fn new(set: &'static [u8], word: Option<&'static [u8]>, hay: &'a [u8]) -> Self {
+    /// A finder over `hay` for the bytes in `set` (up to four) and `words` (up to two): where
+    /// a word starts, or where the text ends inside its beginning (the rest may come in the
+    /// next piece of a stream).
+    pub(super) fn new(set: &'static [u8], words: &'static [&'static [u8]], hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
-            word,
+            words: &words[..words.len().min(2)],
             main: None,
             extra: None,
-            word_hit: None,
+            word_hits: [None; 2],
         }
     }
 
@@ -52,11 +52,12 @@ impl<'a> Triggers<'a> {
             }),
             None => None,
         };
-        let word_hit = match self.word {
-            Some(word) => cached(&mut self.word_hit, from, |from| word_at(hay, from, word)),
-            None => None,
-        };
-        [main_hit, extra_hit, word_hit].into_iter().flatten().min()
+        let mut hit = [main_hit, extra_hit].into_iter().flatten().min();
+        for (&word, slot) in self.words.iter().zip(&mut self.word_hits) {
+            let word_hit = cached(slot, from, |from| word_at(hay, from, word));
+            hit = [hit, word_hit].into_iter().flatten().min();
+        }
+        hit
     }
 }
 
@@ -101,7 +102,7 @@ mod tests {
             (b"{", &[4, 10, 11]),
             (b"<`", &[2, 6]),
         ] {
-            let mut triggers = Triggers::new(set, None, hay);
+            let mut triggers = Triggers::new(set, &[], hay);
             let mut found = Vec::new();
             let mut pos = 0;
             while let Some(at) = triggers.next(pos) {
@@ -114,14 +115,14 @@ mod tests {
 
     #[test]
     fn a_word_is_found_whole_and_begun_at_the_end() {
-        let hay = b"a functools[ b <functools[ c func";
-        let mut triggers = Triggers::new(b"<", Some(b"functools["), hay);
+        let hay = b"a functools[ b <functools[ c >>x func";
+        let mut triggers = Triggers::new(b"<", &[b"functools[", b">>>"], hay);
         let mut found = Vec::new();
         let mut pos = 0;
         while let Some(at) = triggers.next(pos) {
             found.push(at);
             pos = at + 1;
         }
-        assert_eq!(found, [2, 15, 16, 29]);
+        assert_eq!(found, [2, 15, 16, 33]);
     }
 }
