@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 11] = [
+    let cases: [(&str, TextFormat); 12] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -57,6 +57,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
         (
             ">>>a\n{}\n>>>b\n{\"x\": 1,, \"y\": 2}\n>>>c\n{\"z\": 2}",
             TextFormat::FunctionaryV32,
+        ),
+        (
+            "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"a\">]<]minimax[>[</invoke>]<]minimax[>[<invoke name=\"b\">]<]minimax[>[<x>1]<]minimax[>[</y>]<]minimax[>[</invoke>]<]minimax[>[<invoke name=\"c\">]<]minimax[>[<z>2]<]minimax[>[</z>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+            TextFormat::MinimaxM3,
         ),
     ];
     for (text, format) in cases {
@@ -334,6 +338,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::GigaChat,
             TextFormat::Inkling,
             TextFormat::FunctionaryV32,
+            TextFormat::MinimaxM3,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

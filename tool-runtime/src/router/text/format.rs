@@ -152,11 +152,15 @@ pub enum TextFormat {
     /// before text (the first recipient, at the start of the message, without `>>>`).
     #[serde(rename = "functionary_v32")]
     FunctionaryV32,
+    /// MiniMax-M3: namespaced XML, `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<city>Paris]<]minimax[>[</city>...`,
+    /// objects and arrays as nested elements, values typed with the tool's input schema.
+    #[serde(rename = "minimax_m3")]
+    MinimaxM3,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 42] = [
+    pub const ALL: [TextFormat; 43] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -199,6 +203,7 @@ impl TextFormat {
         TextFormat::GigaChat,
         TextFormat::Inkling,
         TextFormat::FunctionaryV32,
+        TextFormat::MinimaxM3,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -247,6 +252,7 @@ impl TextFormat {
             TextFormat::GigaChat => "gigachat",
             TextFormat::Inkling => "inkling",
             TextFormat::FunctionaryV32 => "functionary_v32",
+            TextFormat::MinimaxM3 => "minimax_m3",
         }
     }
 
@@ -304,6 +310,7 @@ impl TextFormat {
             TextFormat::GigaChat => &["gigachat3", "gigachat35"],
             TextFormat::Inkling => &[],
             TextFormat::FunctionaryV32 => &["functionary_v3_2"],
+            TextFormat::MinimaxM3 => &["minimax-m3"],
         }
     }
 
@@ -354,6 +361,8 @@ impl TextFormat {
             TextFormat::Dots | TextFormat::GigaChat | TextFormat::Inkling => b"<`",
             // `>>>` is found as a word (`trigger_words`), the first recipient by the scan.
             TextFormat::FunctionaryV32 => b"<`",
+            // Its block's opening is found as a word (`trigger_words`).
+            TextFormat::MinimaxM3 => b"<`",
         }
     }
 
@@ -362,8 +371,10 @@ impl TextFormat {
     pub(crate) fn trigger_words(self) -> &'static [&'static [u8]] {
         const FUNCTOOLS: &[u8] = super::phi4::MARKER.as_bytes();
         const RECIPIENT: &[u8] = super::recipients::MARKER.as_bytes();
+        const MINIMAX: &[u8] = super::minimax_m3::OPEN.as_bytes();
         match self {
-            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT],
+            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT, MINIMAX],
+            TextFormat::MinimaxM3 => &[MINIMAX],
             TextFormat::Phi4Mini => &[FUNCTOOLS],
             TextFormat::FunctionaryV32 => &[RECIPIENT],
             _ => &[],

@@ -41,6 +41,7 @@ mod keyed;
 mod kimi;
 mod kv;
 mod llama3;
+mod minimax_m3;
 mod mistral;
 mod models;
 mod object;

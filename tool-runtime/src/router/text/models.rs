@@ -35,6 +35,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("glm-4", TextFormat::Glm),
     ("ling-3", TextFormat::Glm),
     ("minimax-m2", TextFormat::MinimaxM2),
+    ("minimax-m3", TextFormat::MinimaxM3),
     ("minicpm5", TextFormat::MiniCpm5),
     ("minicpm-5", TextFormat::MiniCpm5),
     ("seed-oss", TextFormat::SeedOss),
@@ -90,6 +91,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
 /// Markup a chat template writes for a past call, and the format it is; matched in order.
 const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|channel|>", TextFormat::Harmony),
+    ("]<]minimax[>[", TextFormat::MinimaxM3),
     ("<dots_function_call>", TextFormat::Dots),
     ("<|role_sep|>", TextFormat::GigaChat),
     ("<|content_invoke_tool_json|>", TextFormat::Inkling),
@@ -197,6 +199,7 @@ mod tests {
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),
             ("MiniMaxAI/MiniMax-M2", TextFormat::MinimaxM2),
+            ("MiniMaxAI/MiniMax-M3", TextFormat::MinimaxM3),
             ("ByteDance-Seed/Seed-OSS-36B-Instruct", TextFormat::SeedOss),
             ("google/gemma-4-31b-it", TextFormat::Gemma4),
             ("google/functiongemma-270m-it", TextFormat::FunctionGemma),

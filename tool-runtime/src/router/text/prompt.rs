@@ -261,6 +261,11 @@ fn convention(format: TextFormat) -> &'static str {
             ">>>TOOL_NAME\n{<arguments as JSON>}\n\n",
             "To write to the user, start the text with >>>all and a line break. To call several tools, write one such part per call."
         ),
+        TextFormat::MinimaxM3 => concat!(
+            "To call tools, write a tool_call block with one invoke per call and one element per argument, each tag preceded by ]<]minimax[>[:\n\n",
+            "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"TOOL_NAME\">]<]minimax[>[<ARGUMENT_NAME>value]<]minimax[>[</ARGUMENT_NAME>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\n\n",
+            "Write strings as they are, without quotes or escaping, numbers and booleans as JSON; write an object as one element per member, and an array as one ]<]minimax[>[<item> element per value."
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -579,6 +584,19 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         TextFormat::FunctionaryV32 => lines(calls, |call| {
             format!(">>>{}\n{}", call.name, arguments(call))
         }),
+        TextFormat::MinimaxM3 => {
+            let invokes = lines(calls, |call| {
+                let ns = super::minimax_m3::NS;
+                let mut out = format!("{ns}<invoke name=\"{}\">", call.name);
+                for (key, value) in arguments_map(call) {
+                    minimax_element(&mut out, &key, &value);
+                }
+                let _ = write!(out, "{ns}</invoke>");
+                out
+            });
+            let ns = super::minimax_m3::NS;
+            format!("{ns}<tool_call>\n{invokes}\n{ns}</tool_call>")
+        }
         TextFormat::GigaChat => each(
             &objects("arguments"),
             "<|message_sep|>\n\nfunction call<|role_sep|>\n",
@@ -706,6 +724,24 @@ fn k3_call(call: &ToolCall, index: usize) -> String {
     }
     out.push_str("<|close|>call<|sep|>");
     out
+}
+
+/// One MiniMax-M3 element: strings as they are, numbers, booleans and null as JSON, objects
+/// as an element per member, arrays as an `<item>` per value.
+fn minimax_element(out: &mut String, key: &str, value: &Value) {
+    let ns = super::minimax_m3::NS;
+    let _ = write!(out, "{ns}<{key}>");
+    match value {
+        Value::String(text) => out.push_str(text),
+        Value::Object(map) => map
+            .iter()
+            .for_each(|(key, value)| minimax_element(out, key, value)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|value| minimax_element(out, "item", value)),
+        other => out.push_str(&other.to_string()),
+    }
+    let _ = write!(out, "{ns}</{key}>");
 }
 
 /// Each object between `open` and `close`, one a line.

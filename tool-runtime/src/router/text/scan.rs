@@ -13,7 +13,7 @@ use super::{
     dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
 };
 use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, recipients, special};
-use super::{wrapped, xlam};
+use super::{minimax_m3, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -443,6 +443,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
         // `functools[` and `>>>`, found as words (`TextFormat::trigger_words`).
         b'f' => &[(f.includes(Phi4Mini), phi4::at, Phi4Mini)],
         b'>' => &[(f.includes(FunctionaryV32), recipients::at, FunctionaryV32)],
+        // MiniMax-M3's namespaced `<tool_call>`, found as a word.
+        b']' => &[(f.includes(MinimaxM3), minimax_m3::at, MinimaxM3)],
         _ => &[],
     };
     let mut prose = usize::MAX;
@@ -486,15 +488,17 @@ const AFTER_LT: [bool; 256] = {
 
 /// The reasoning blocks models write before they answer: the opening marker and the one that
 /// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
-/// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3).
+/// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3;
+/// MiniMax-M3).
 /// gpt-oss's `analysis` channel is found by `harmony.rs`, which reads its header.
-const REASONING: [(&str, &str); 6] = [
+const REASONING: [(&str, &str); 7] = [
     ("<think>", "</think>"),
     ("[THINK]", "[/THINK]"),
     ("<|channel>", "<channel|>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("<seed:think>", "</seed:think>"),
     ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
+    ("<mm:think>", "</mm:think>"),
 ];
 
 /// A reasoning block opening at `pos`: prose up to its end.

@@ -127,6 +127,8 @@ const SAMPLES: &[&str] = &[
     "all\nHello, world!\nnono\nWhat's up?>>>get_weather\n{\"city\": \"Paris\", \"days\": 3}\n>>>all\nAnd >>>f\n{oops}\n>>>get_time\n{\"tz\": \"U",
     "get_time\n{\"tz\": \"UTC\"} >>> print(1) >>>x\ny >>>python\n# code\nprint('>>>all')",
     "  python\n",
+    "I will.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<days>3]<]minimax[>[</days>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>]<]minimax[>[<item>1]<]minimax[>[</item>]<]minimax[>[</a>]<]minimax[>[<b>]<]minimax[>[<x>1]<]minimax[>[</b>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call> ok <mm:think>]<]minimax[>[<tool_call></mm:think>]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"get_time\">]<]minimax[>[<tz>U",
+    "]<]minimax[>[<tool_call>]<]minimax[>[</tool_call> ]<]mini ]<]minimax[>[<tool_call>x]<]minimax[>[<invoke name=>]<]minimax[>[</invoke>",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -404,6 +406,14 @@ const PIECES: &[&str] = &[
     ">>>f\n",
     "all\n",
     "python\n",
+    "]<]minimax[>[<tool_call>",
+    "]<]minimax[>[<invoke name=\"f\">",
+    "]<]minimax[>[<city>",
+    "]<]minimax[>[</city>",
+    "]<]minimax[>[<item>",
+    "]<]minimax[>[</invoke>",
+    "]<]minimax[>[</tool_call>",
+    "<mm:think>",
 ];
 
 #[test]
