@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 12] = [
+    let cases: [(&str, TextFormat); 13] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -61,6 +61,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
         (
             "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"a\">]<]minimax[>[</invoke>]<]minimax[>[<invoke name=\"b\">]<]minimax[>[<x>1]<]minimax[>[</y>]<]minimax[>[</invoke>]<]minimax[>[<invoke name=\"c\">]<]minimax[>[<z>2]<]minimax[>[</z>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
             TextFormat::MinimaxM3,
+        ),
+        (
+            "Action:\n```json\n[{\"tool_name\": \"a\", \"parameters\": {}}, {\"tool_name\": \"b\", \"parameters\": {\"x\": }}, {\"tool_name\": \"c\", \"parameters\": {\"z\": 2}}]\n```",
+            TextFormat::CommandRPlus,
         ),
     ];
     for (text, format) in cases {
@@ -339,6 +343,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::Inkling,
             TextFormat::FunctionaryV32,
             TextFormat::MinimaxM3,
+            TextFormat::CommandRPlus,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

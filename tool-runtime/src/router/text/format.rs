@@ -156,11 +156,15 @@ pub enum TextFormat {
     /// objects and arrays as nested elements, values typed with the tool's input schema.
     #[serde(rename = "minimax_m3")]
     MinimaxM3,
+    /// Cohere Command R+: `Action:` then a ```` ```json ```` block holding
+    /// `[{"tool_name": .., "parameters": {..}}]`.
+    #[serde(rename = "command_r_plus")]
+    CommandRPlus,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 43] = [
+    pub const ALL: [TextFormat; 44] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -204,6 +208,7 @@ impl TextFormat {
         TextFormat::Inkling,
         TextFormat::FunctionaryV32,
         TextFormat::MinimaxM3,
+        TextFormat::CommandRPlus,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -253,6 +258,7 @@ impl TextFormat {
             TextFormat::Inkling => "inkling",
             TextFormat::FunctionaryV32 => "functionary_v32",
             TextFormat::MinimaxM3 => "minimax_m3",
+            TextFormat::CommandRPlus => "command_r_plus",
         }
     }
 
@@ -311,6 +317,8 @@ impl TextFormat {
             TextFormat::Inkling => &[],
             TextFormat::FunctionaryV32 => &["functionary_v3_2"],
             TextFormat::MinimaxM3 => &["minimax-m3"],
+            // llama.cpp's test names it by its template.
+            TextFormat::CommandRPlus => &["cohereforai_c4ai_command_r_plus_tool_use"],
         }
     }
 
@@ -363,6 +371,8 @@ impl TextFormat {
             TextFormat::FunctionaryV32 => b"<`",
             // Its block's opening is found as a word (`trigger_words`).
             TextFormat::MinimaxM3 => b"<`",
+            // `Action:` is found as a word (`trigger_words`).
+            TextFormat::CommandRPlus => b"<`",
         }
     }
 
@@ -372,8 +382,10 @@ impl TextFormat {
         const FUNCTOOLS: &[u8] = super::phi4::MARKER.as_bytes();
         const RECIPIENT: &[u8] = super::recipients::MARKER.as_bytes();
         const MINIMAX: &[u8] = super::minimax_m3::OPEN.as_bytes();
+        const ACTION: &[u8] = super::command_r::MARKER.as_bytes();
         match self {
-            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT, MINIMAX],
+            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT, MINIMAX, ACTION],
+            TextFormat::CommandRPlus => &[ACTION],
             TextFormat::MinimaxM3 => &[MINIMAX],
             TextFormat::Phi4Mini => &[FUNCTOOLS],
             TextFormat::FunctionaryV32 => &[RECIPIENT],

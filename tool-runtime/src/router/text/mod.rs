@@ -21,6 +21,7 @@
 
 mod arguments;
 mod coerce;
+mod command_r;
 mod deepseek;
 mod dots;
 mod envelope;

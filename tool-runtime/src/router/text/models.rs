@@ -84,6 +84,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("functionary", TextFormat::Functionary),
     ("apertus", TextFormat::Apertus),
     ("command-r7b", TextFormat::Cohere),
+    ("command-r-plus", TextFormat::CommandRPlus),
     ("command-a", TextFormat::Cohere),
     ("c4ai-command", TextFormat::Cohere),
 ];
@@ -113,6 +114,8 @@ const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|python_tag|>", TextFormat::Llama3),
     ("<|python_start|>", TextFormat::Pythonic),
     ("functools[", TextFormat::Phi4Mini),
+    // Command R+'s tool-use template asks for `Action:` and a fenced list.
+    ("Action:", TextFormat::CommandRPlus),
     // Functionary v3.2's recipients: last, the marker is short.
     (">>>", TextFormat::FunctionaryV32),
 ];
@@ -200,6 +203,7 @@ mod tests {
             ("zai-org/GLM-4.6", TextFormat::Glm),
             ("MiniMaxAI/MiniMax-M2", TextFormat::MinimaxM2),
             ("MiniMaxAI/MiniMax-M3", TextFormat::MinimaxM3),
+            ("CohereForAI/c4ai-command-r-plus", TextFormat::CommandRPlus),
             ("ByteDance-Seed/Seed-OSS-36B-Instruct", TextFormat::SeedOss),
             ("google/gemma-4-31b-it", TextFormat::Gemma4),
             ("google/functiongemma-270m-it", TextFormat::FunctionGemma),

@@ -266,6 +266,10 @@ fn convention(format: TextFormat) -> &'static str {
             "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"TOOL_NAME\">]<]minimax[>[<ARGUMENT_NAME>value]<]minimax[>[</ARGUMENT_NAME>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\n\n",
             "Write strings as they are, without quotes or escaping, numbers and booleans as JSON; write an object as one element per member, and an array as one ]<]minimax[>[<item> element per value."
         ),
+        TextFormat::CommandRPlus => concat!(
+            "To call tools, write 'Action:' followed by a ```json code block holding a JSON list of actions, each with the tool's `tool_name` and its `parameters`:\n\n",
+            "Action:\n```json\n[{\"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]\n```"
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -596,6 +600,19 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             });
             let ns = super::minimax_m3::NS;
             format!("{ns}<tool_call>\n{invokes}\n{ns}</tool_call>")
+        }
+        TextFormat::CommandRPlus => {
+            let objects: Vec<String> = calls
+                .iter()
+                .map(|call| {
+                    format!(
+                        "{{\"tool_name\": {}, \"parameters\": {}}}",
+                        Value::from(call.name.as_str()),
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!("Action:\n```json\n[{}]\n```", objects.join(", "))
         }
         TextFormat::GigaChat => each(
             &objects("arguments"),

@@ -9,11 +9,11 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
+use super::{command_r, minimax_m3, wrapped, xlam};
 use super::{
     dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
 };
 use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, recipients, special};
-use super::{minimax_m3, wrapped, xlam};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -445,6 +445,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
         b'>' => &[(f.includes(FunctionaryV32), recipients::at, FunctionaryV32)],
         // MiniMax-M3's namespaced `<tool_call>`, found as a word.
         b']' => &[(f.includes(MinimaxM3), minimax_m3::at, MinimaxM3)],
+        // Command R+'s `Action:`, found as a word.
+        b'A' => &[(f.includes(CommandRPlus), command_r::at, CommandRPlus)],
         _ => &[],
     };
     let mut prose = usize::MAX;

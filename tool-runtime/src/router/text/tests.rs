@@ -129,6 +129,7 @@ const SAMPLES: &[&str] = &[
     "  python\n",
     "I will.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<days>3]<]minimax[>[</days>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>]<]minimax[>[<item>1]<]minimax[>[</item>]<]minimax[>[</a>]<]minimax[>[<b>]<]minimax[>[<x>1]<]minimax[>[</b>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call> ok <mm:think>]<]minimax[>[<tool_call></mm:think>]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"get_time\">]<]minimax[>[<tz>U",
     "]<]minimax[>[<tool_call>]<]minimax[>[</tool_call> ]<]mini ]<]minimax[>[<tool_call>x]<]minimax[>[<invoke name=>]<]minimax[>[</invoke>",
+    "Sure.\nAction:\n```json\n[\n  {\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}},\n  {oops},\n  {\"tool_name\": \"get_time\", \"parameters\": {\"tz\": \"UTC\"}}\n]\n```\nAction: none. Action:\n```python\nx\n``` Action:\n```json\n[{\"tool_name\": \"f\", \"parameters\": {\"a\": \"",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -414,6 +415,9 @@ const PIECES: &[&str] = &[
     "]<]minimax[>[</invoke>",
     "]<]minimax[>[</tool_call>",
     "<mm:think>",
+    "Action:",
+    "Action:\n```json\n[",
+    "\"tool_name\": \"f\"",
 ];
 
 #[test]

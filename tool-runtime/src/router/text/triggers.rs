@@ -1,7 +1,7 @@
 //! Finding the next byte a call may start at, with `memchr`.
 
 /// Finds the next trigger byte with `memchr`: up to three bytes in one pass, a fourth in
-/// another, and up to three words (markers whose first byte is too common in prose to stop at,
+/// another, and up to four words (markers whose first byte is too common in prose to stop at,
 /// like a letter) with `memmem`, each remembered until the scan passes it.
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
@@ -11,21 +11,21 @@ pub(crate) struct Triggers<'a> {
     /// searched.
     main: Option<Option<usize>>,
     extra: Option<Option<usize>>,
-    word_hits: [Option<Option<usize>>; 3],
+    word_hits: [Option<Option<usize>>; 4],
 }
 
 impl<'a> Triggers<'a> {
-    /// A finder over `hay` for the bytes in `set` (up to four) and `words` (up to three): where
+    /// A finder over `hay` for the bytes in `set` (up to four) and `words` (up to four): where
     /// a word starts, or where the text ends inside its beginning (the rest may come in the
     /// next piece of a stream).
     pub(super) fn new(set: &'static [u8], words: &'static [&'static [u8]], hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
-            words: &words[..words.len().min(3)],
+            words: &words[..words.len().min(4)],
             main: None,
             extra: None,
-            word_hits: [None; 3],
+            word_hits: [None; 4],
         }
     }
 
