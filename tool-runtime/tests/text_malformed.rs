@@ -13,7 +13,7 @@ fn names(parsed: &TextParse) -> Vec<&str> {
 /// no call. Here it is an error with its raw text, and its neighbours are kept.
 #[test]
 fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
-    let cases: [(&str, TextFormat); 13] = [
+    let cases: [(&str, TextFormat); 14] = [
         (
             "<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1, \"y\": }}</tool_call>\n<tool_call>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</tool_call>",
             TextFormat::Hermes,
@@ -66,6 +66,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
             "Action:\n```json\n[{\"tool_name\": \"a\", \"parameters\": {}}, {\"tool_name\": \"b\", \"parameters\": {\"x\": }}, {\"tool_name\": \"c\", \"parameters\": {\"z\": 2}}]\n```",
             TextFormat::CommandRPlus,
         ),
+        (
+            "<|start|>assistant to=a<|message|>{}<|eom|><|start|>assistant to=b<|message|>{\"x\": 1,, \"y\": 2}<|eom|><|start|>assistant to=c<|message|><atem:function_calls><atem:invoke name=\"c\"><atem:parameter name=\"z\">2</atem:parameter></atem:invoke></atem:function_calls><|eom|>",
+            TextFormat::Muse,
+        ),
     ];
     for (text, format) in cases {
         for format in [format, TextFormat::Auto] {
@@ -73,8 +77,10 @@ fn a_call_broken_in_the_middle_is_an_error_in_every_json_format() {
             assert_eq!(names(&parsed), ["a", "c"], "{format:?}: {parsed:#?}");
             assert_eq!(parsed.errors.len(), 1, "{format:?}: {parsed:#?}");
             let error = &parsed.errors[0];
-            // Functionary v3.2's recipient line names the tool unquoted.
-            let names_b = error.raw.contains("\"b\"") || error.raw.starts_with(">>>b\n");
+            // Functionary v3.2's recipient line and Muse's header name the tool unquoted.
+            let names_b = error.raw.contains("\"b\"")
+                || error.raw.starts_with(">>>b\n")
+                || error.raw.contains(" to=b<");
             assert!(names_b, "{format:?}: {error:?}");
             assert_eq!(&text[error.span.clone()], error.raw);
         }
@@ -344,6 +350,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::FunctionaryV32,
             TextFormat::MinimaxM3,
             TextFormat::CommandRPlus,
+            TextFormat::Muse,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

@@ -160,11 +160,15 @@ pub enum TextFormat {
     /// `[{"tool_name": .., "parameters": {..}}]`.
     #[serde(rename = "command_r_plus")]
     CommandRPlus,
+    /// Muse Spark, Muse Glimmer: messages `<|start|>assistant to=f<|message|>` holding
+    /// `<atem:function_calls><atem:invoke name="f"><atem:parameter name="x">value</atem:parameter></atem:invoke></atem:function_calls>`,
+    /// ended by `<|eom|>`; values typed with the tool's input schema. `to=self` is reasoning.
+    Muse,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 44] = [
+    pub const ALL: [TextFormat; 45] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -209,6 +213,7 @@ impl TextFormat {
         TextFormat::FunctionaryV32,
         TextFormat::MinimaxM3,
         TextFormat::CommandRPlus,
+        TextFormat::Muse,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -259,6 +264,7 @@ impl TextFormat {
             TextFormat::FunctionaryV32 => "functionary_v32",
             TextFormat::MinimaxM3 => "minimax_m3",
             TextFormat::CommandRPlus => "command_r_plus",
+            TextFormat::Muse => "muse",
         }
     }
 
@@ -319,6 +325,7 @@ impl TextFormat {
             TextFormat::MinimaxM3 => &["minimax-m3"],
             // llama.cpp's test names it by its template.
             TextFormat::CommandRPlus => &["cohereforai_c4ai_command_r_plus_tool_use"],
+            TextFormat::Muse => &["muse_glimmer", "musespark1x"],
         }
     }
 
@@ -373,6 +380,7 @@ impl TextFormat {
             TextFormat::MinimaxM3 => b"<`",
             // `Action:` is found as a word (`trigger_words`).
             TextFormat::CommandRPlus => b"<`",
+            TextFormat::Muse => b"<`",
         }
     }
 

@@ -45,6 +45,7 @@ mod llama3;
 mod minimax_m3;
 mod mistral;
 mod models;
+mod muse;
 mod object;
 mod phi4;
 mod plamo;

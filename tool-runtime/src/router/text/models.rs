@@ -19,6 +19,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("dots.llm", TextFormat::Dots),
     ("gigachat", TextFormat::GigaChat),
     ("inkling", TextFormat::Inkling),
+    ("muse", TextFormat::Muse),
     ("functionary-medium-v3.2", TextFormat::FunctionaryV32),
     ("functionary-small-v3.2", TextFormat::FunctionaryV32),
     ("functionary-v3.2", TextFormat::FunctionaryV32),
@@ -91,6 +92,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
 
 /// Markup a chat template writes for a past call, and the format it is; matched in order.
 const BY_TEMPLATE: &[(&str, TextFormat)] = &[
+    ("<atem:function_calls>", TextFormat::Muse),
     ("<|channel|>", TextFormat::Harmony),
     ("]<]minimax[>[", TextFormat::MinimaxM3),
     ("<dots_function_call>", TextFormat::Dots),

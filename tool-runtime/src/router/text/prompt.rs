@@ -270,6 +270,11 @@ fn convention(format: TextFormat) -> &'static str {
             "To call tools, write 'Action:' followed by a ```json code block holding a JSON list of actions, each with the tool's `tool_name` and its `parameters`:\n\n",
             "Action:\n```json\n[{\"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]\n```"
         ),
+        TextFormat::Muse => concat!(
+            "To call tools, write a message to the tool holding an <atem:function_calls> block with one invoke per call and one parameter per argument, then <|eom|>:\n\n",
+            "<|start|>assistant to=TOOL_NAME<|message|><atem:function_calls>\n<atem:invoke name=\"TOOL_NAME\">\n<atem:parameter name=\"ARGUMENT_NAME\">value</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>\n\n",
+            values!()
+        ),
         TextFormat::Xlam => concat!(
             "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
             "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
@@ -614,6 +619,15 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
                 .collect();
             format!("Action:\n```json\n[{}]\n```", objects.join(", "))
         }
+        TextFormat::Muse => lines(calls, |call| {
+            let pairs = pairs(call, |k, v| {
+                format!("<atem:parameter name=\"{k}\">{v}</atem:parameter>\n")
+            });
+            format!(
+                "<|start|>assistant to={0}<|message|><atem:function_calls>\n<atem:invoke name=\"{0}\">\n{pairs}</atem:invoke>\n</atem:function_calls><|eom|>",
+                call.name
+            )
+        }),
         TextFormat::GigaChat => each(
             &objects("arguments"),
             "<|message_sep|>\n\nfunction call<|role_sep|>\n",

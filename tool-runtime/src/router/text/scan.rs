@@ -9,7 +9,7 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{command_r, minimax_m3, wrapped, xlam};
+use super::{command_r, minimax_m3, muse, wrapped, xlam};
 use super::{
     dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
 };
@@ -276,9 +276,10 @@ impl Scanner {
                 }
                 self.fence = Fence::None;
             }
-            // Functionary v3.2's first recipient is at the start of the message, unmarked.
+            // Functionary v3.2's first recipient and Muse's first header are at the start of
+            // the message, unmarked.
             let first = self.offset + pos == 0
-                && self.format == TextFormat::FunctionaryV32
+                && matches!(self.format, TextFormat::FunctionaryV32 | TextFormat::Muse)
                 && !buf.is_empty();
             let Some(at) = (if first { Some(0) } else { triggers.next(pos) }) else {
                 self.prose(&buf[prose_start..], sink);
@@ -291,9 +292,10 @@ impl Scanner {
                 at_start: !self.prose_seen && is_blank(&buf[prose_start..at]),
                 in_fence: self.fence == Fence::Open,
             };
-            let step = match first {
-                true => recipients::first_at(&cx, buf, at),
-                false => dispatch(&cx, buf, at),
+            let step = match (first, self.format) {
+                (true, TextFormat::Muse) => muse::first_at(&cx, buf, at),
+                (true, _) => recipients::first_at(&cx, buf, at),
+                (false, _) => dispatch(&cx, buf, at),
             };
             match step {
                 Step::Prose(n) => pos = at + n.max(1),
@@ -373,11 +375,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 17];
+    let lt: [(bool, Matcher, TextFormat); 18];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking seventeen matchers.
+            // spares asking eighteen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -409,6 +411,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 (invoke_xml::looks_for(f), invoke_xml::at, f),
                 (f.includes(Plamo3), plamo::at, Plamo3),
                 (f.includes(Harmony), harmony::at, Harmony),
+                // After harmony's, whose headers name a channel.
+                (f.includes(Muse), muse::at, Muse),
                 (
                     f.includes(Gemma4) || f.includes(FunctionGemma),
                     gemma::at,
@@ -474,12 +478,12 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 }
 
 /// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
-/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, and
+/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, `<a`tem:, and
 /// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
 /// starts otherwise must add its byte here: `written_calls_parse_back` fails until it does.
 const AFTER_LT: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"tTf|lsmid\xEF";
+    let bytes = b"tTf|lsmida\xEF";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;

@@ -130,6 +130,8 @@ const SAMPLES: &[&str] = &[
     "I will.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[<days>3]<]minimax[>[</days>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>]<]minimax[>[<item>1]<]minimax[>[</item>]<]minimax[>[</a>]<]minimax[>[<b>]<]minimax[>[<x>1]<]minimax[>[</b>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call> ok <mm:think>]<]minimax[>[<tool_call></mm:think>]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"get_time\">]<]minimax[>[<tz>U",
     "]<]minimax[>[<tool_call>]<]minimax[>[</tool_call> ]<]mini ]<]minimax[>[<tool_call>x]<]minimax[>[<invoke name=>]<]minimax[>[</invoke>",
     "Sure.\nAction:\n```json\n[\n  {\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}},\n  {oops},\n  {\"tool_name\": \"get_time\", \"parameters\": {\"tz\": \"UTC\"}}\n]\n```\nAction: none. Action:\n```python\nx\n``` Action:\n```json\n[{\"tool_name\": \"f\", \"parameters\": {\"a\": \"",
+    " to=user<|message|>Hello <atem:invoke name=\"f\">!<|eom|><|start|>assistant to=self<|message|>think <atem:function_calls><atem:invoke name=\"f\"></atem:invoke></atem:function_calls><|eom|><|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Paris</atem:parameter>\n<atem:parameter name=\"days\">3</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=f<|message|>oops<|eom|><|start|>assistant to=get_time<|message|>{\"tz\": \"U",
+    "<|start|>assistant to=f<|message|>{\"a\": 1}<|start|>assistant<|message|>x<|eot|> <atem:function_calls><atem:invoke name=\"get_time\"><atem:parameter name=\"tz\">CET</atem:parameter></atem:invoke></atem:function_calls> <|start|>assistant to=",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -418,6 +420,17 @@ const PIECES: &[&str] = &[
     "Action:",
     "Action:\n```json\n[",
     "\"tool_name\": \"f\"",
+    "<|start|>assistant to=f<|message|>",
+    " to=user<|message|>",
+    "<|start|>assistant to=self<|message|>",
+    "<atem:function_calls>",
+    "<atem:invoke name=\"f\">",
+    "<atem:parameter name=\"city\">",
+    "</atem:parameter>",
+    "</atem:invoke>",
+    "</atem:function_calls>",
+    "<|eom|>",
+    "<|eot|>",
 ];
 
 #[test]
