@@ -332,6 +332,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
         "```JSON\n[{\"name\": \"a\", \"arguments\": {}}, {\"arguments\": {\"y\": 2}}]\n```\nok",
         "[TOOL_CALLS]get_time[ARGS]\"{\\\"tz\\\": \\\"CET\\\"}\" then [TOOL_CALLS]x[ARGS][1]",
         "<dots_function_call><invoke name=\"a\"><parameter name=\"x\">1</parameter></invoke><invoke name=\"b\">oops</invoke></dots_function_call><dots_function_call>{\"name\": \"c\", \"arguments\": {}}</dots_function_call>",
+        "<tool>{\"name\": \"a\", \"arguments\": {}}</tool>\n<response>{\"name\": \"b\", \"arguments\": {\"x\": 1,, \"y\": 2}}</response>\n```xml\n<json>{\"name\": \"c\", \"arguments\": {\"z\": 2}}</json>\n```",
     ];
     for text in texts {
         for format in [
@@ -351,6 +352,7 @@ fn streamed_in_any_chunks_the_same_as_whole() {
             TextFormat::MinimaxM3,
             TextFormat::CommandRPlus,
             TextFormat::Muse,
+            TextFormat::HermesVariants,
         ] {
             let whole = parse(text, format, &());
             for size in 1..=16 {

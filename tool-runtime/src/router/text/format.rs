@@ -164,11 +164,17 @@ pub enum TextFormat {
     /// `<atem:function_calls><atem:invoke name="f"><atem:parameter name="x">value</atem:parameter></atem:invoke></atem:function_calls>`,
     /// ended by `<|eom|>`; values typed with the tool's input schema. `to=self` is reasoning.
     Muse,
+    /// The wrappers llama.cpp's Hermes 2 Pro parser read before its rewrite: a Hermes call
+    /// object in `<tool_call>`, `<function_call>`, `<tool>`, `<tools>`, `<response>`, `<json>`,
+    /// `<xml>` or `<JSON>` tags, in a fence, bare, or as `<function=f>{..}</function>` or
+    /// `<function name="f">{..}</function>`. Only when chosen: [`Auto`](TextFormat::Auto) reads
+    /// Hermes's `<tool_call>` alone.
+    HermesVariants,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 45] = [
+    pub const ALL: [TextFormat; 46] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -214,6 +220,7 @@ impl TextFormat {
         TextFormat::MinimaxM3,
         TextFormat::CommandRPlus,
         TextFormat::Muse,
+        TextFormat::HermesVariants,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -265,6 +272,7 @@ impl TextFormat {
             TextFormat::MinimaxM3 => "minimax_m3",
             TextFormat::CommandRPlus => "command_r_plus",
             TextFormat::Muse => "muse",
+            TextFormat::HermesVariants => "hermes_variants",
         }
     }
 
@@ -326,6 +334,7 @@ impl TextFormat {
             // llama.cpp's test names it by its template.
             TextFormat::CommandRPlus => &["cohereforai_c4ai_command_r_plus_tool_use"],
             TextFormat::Muse => &["muse_glimmer", "musespark1x"],
+            TextFormat::HermesVariants => &[],
         }
     }
 
@@ -381,6 +390,7 @@ impl TextFormat {
             // `Action:` is found as a word (`trigger_words`).
             TextFormat::CommandRPlus => b"<`",
             TextFormat::Muse => b"<`",
+            TextFormat::HermesVariants => b"<{`",
         }
     }
 

@@ -34,6 +34,7 @@ mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;
+mod hermes_variants;
 mod inkling;
 mod invoke_xml;
 // `string_end` is the output cut's too.

@@ -63,7 +63,7 @@ macro_rules! dsml_convention {
 /// How to call tools in `format`, in words.
 fn convention(format: TextFormat) -> &'static str {
     match format {
-        TextFormat::Auto | TextFormat::Hermes => concat!(
+        TextFormat::Auto | TextFormat::Hermes | TextFormat::HermesVariants => concat!(
             "To call a tool, write a JSON object with the tool's `name` and its `arguments` inside <tool_call></tool_call> tags:\n\n",
             "<tool_call>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n</tool_call>\n\n",
             "To call several tools, write one such block per call."
@@ -354,7 +354,7 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             .collect()
     };
     match format {
-        TextFormat::Auto | TextFormat::Hermes => objects("arguments")
+        TextFormat::Auto | TextFormat::Hermes | TextFormat::HermesVariants => objects("arguments")
             .iter()
             .map(|object| format!("<tool_call>\n{object}\n</tool_call>"))
             .collect::<Vec<_>>()

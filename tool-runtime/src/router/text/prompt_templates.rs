@@ -30,7 +30,7 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
         }
     };
     Some(match format {
-        TextFormat::Hermes => {
+        TextFormat::Hermes | TextFormat::HermesVariants => {
             let mut out = String::from(
                 "# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>",
             );

@@ -9,7 +9,7 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{command_r, minimax_m3, muse, wrapped, xlam};
+use super::{command_r, hermes_variants, minimax_m3, muse, wrapped, xlam};
 use super::{
     dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
 };
@@ -375,11 +375,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 18];
+    let lt: [(bool, Matcher, TextFormat); 19];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking eighteen matchers.
+            // spares asking nineteen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -391,7 +391,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 // GLM's bodies too: the tag is Hermes's.
                 // xLAM's list in the tag too.
                 (
-                    f.includes(Hermes) || f == QwenXml || f == Glm || f == Xlam,
+                    f.includes(Hermes)
+                        || f == QwenXml
+                        || f == Glm
+                        || f == Xlam
+                        || f == HermesVariants,
                     hermes::at,
                     Hermes,
                 ),
@@ -422,6 +426,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
                 (f.includes(GigaChat), gigachat::at, GigaChat),
                 (f.includes(Inkling), inkling::at, Inkling),
+                // Only when chosen: their tags are ordinary words (`hermes_variants.rs`).
+                (f == HermesVariants, hermes_variants::at, HermesVariants),
                 // DeepSeek's `<｜` and Kimi's `<|` special tokens.
                 (special::handles(f), special::at, f),
             ];
@@ -442,6 +448,8 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 llama3::bare_at,
                 Llama3,
             ),
+            // llama.cpp's old Hermes 2 Pro parser read a bare call object anywhere.
+            (f == HermesVariants, llama3::bare_at, HermesVariants),
         ],
         b'`' => &[(true, fenced::at, Fenced)],
         // `functools[` and `>>>`, found as words (`TextFormat::trigger_words`).
@@ -478,12 +486,12 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 }
 
 /// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
-/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, `<a`tem:, and
+/// `<|`special|>, `<l`ongcat, `<r`esponse / `<j`son / `<x`ml / `<J`SON, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, `<a`tem:, and
 /// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
 /// starts otherwise must add its byte here: `written_calls_parse_back` fails until it does.
 const AFTER_LT: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"tTf|lsmida\xEF";
+    let bytes = b"tTf|lsmidarjxJ\xEF";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;

@@ -132,6 +132,8 @@ const SAMPLES: &[&str] = &[
     "Sure.\nAction:\n```json\n[\n  {\"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"days\": 3}},\n  {oops},\n  {\"tool_name\": \"get_time\", \"parameters\": {\"tz\": \"UTC\"}}\n]\n```\nAction: none. Action:\n```python\nx\n``` Action:\n```json\n[{\"tool_name\": \"f\", \"parameters\": {\"a\": \"",
     " to=user<|message|>Hello <atem:invoke name=\"f\">!<|eom|><|start|>assistant to=self<|message|>think <atem:function_calls><atem:invoke name=\"f\"></atem:invoke></atem:function_calls><|eom|><|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Paris</atem:parameter>\n<atem:parameter name=\"days\">3</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=f<|message|>oops<|eom|><|start|>assistant to=get_time<|message|>{\"tz\": \"U",
     "<|start|>assistant to=f<|message|>{\"a\": 1}<|start|>assistant<|message|>x<|eot|> <atem:function_calls><atem:invoke name=\"get_time\"><atem:parameter name=\"tz\">CET</atem:parameter></atem:invoke></atem:function_calls> <|start|>assistant to=",
+    "Sure.\n<tool>\n  {\"name\": \"get_weather\", \"arguments\": {\"city\": \"</tool>\", \"days\": 3}}\n</tool>\n<response>ok</response> <json>{oops}</json> <function name=\"get_time\">\n{\"tz\": \"UTC\"}\n</function> {\"name\": \"f\", \"arguments\": {}} ```xml\n<xml>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]</xml>\n``` <JSON>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"C",
+    "<function=get_time>{\"tz\": \"UTC\"}</function> <function_call> {\"name\": \"f\", \"arguments\": {}} </function_call> <tools>\n<function name=\"f\"><param name=\"a\">1</param></function> <respon",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -431,6 +433,14 @@ const PIECES: &[&str] = &[
     "</atem:function_calls>",
     "<|eom|>",
     "<|eot|>",
+    "<tool>",
+    "</tool>",
+    "<response>",
+    "</response>",
+    "<JSON>",
+    "</function_call>",
+    "<function name=\"f\">",
+    "```xml\n",
 ];
 
 #[test]
