@@ -149,12 +149,18 @@ fn every_prefix_of_a_fixture_is_handled() {
                 }
                 // Nothing found may vanish: what leaves the text is calls or errors (or, in the
                 // envelope format, a `{"response": ..}` turned into its text; in harmony and
-                // Command replies, the markup around the answer; Kimi K3's channel markers).
+                // Command replies, the markup around the answer; Kimi K3's channel markers;
+                // Functionary v3.2's `all` recipients; Muse's message headers).
                 let found = parsed.calls.len() + parsed.errors.len();
-                let markup = expected
-                    .formats
-                    .iter()
-                    .any(|f| matches!(f, TextFormat::Harmony | TextFormat::Cohere));
+                let markup = expected.formats.iter().any(|f| {
+                    matches!(
+                        f,
+                        TextFormat::Harmony
+                            | TextFormat::Cohere
+                            | TextFormat::FunctionaryV32
+                            | TextFormat::Muse
+                    )
+                });
                 let kept = parsed.text == prefix
                     || format == TextFormat::Envelope
                     || markup

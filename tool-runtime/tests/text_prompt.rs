@@ -75,6 +75,8 @@ fn the_prompt_lists_every_tool_and_the_convention() {
             TextFormat::Pythonic => "python list",
             TextFormat::Envelope => "\"tool_calls\"",
             TextFormat::Fenced => "```json",
+            // The name follows the marker at once.
+            TextFormat::FunctionaryV32 => ">>>TOOL_NAME",
             // Some families' templates show no call markup (InternLM's, LFM2's, Kimi K2's list
             // alone): their prompt is their template's.
             _ if family => continue,
@@ -165,17 +167,19 @@ fn replies_written_as_instructed_parse_back_to_the_same_calls() {
             .iter()
             .map(|c| (c.name.as_str(), serde_json::from_str(&c.arguments).unwrap()))
             .collect();
-        // Step-3's values are trimmed when read, as vLLM's parser trims them: a string's
-        // surrounding whitespace can't survive that format.
+        // Step-3's and dots.llm's values are trimmed when read, as vLLM's parsers trim them: a
+        // string's surrounding whitespace can't survive those formats.
         let trim = |value: Value| match value {
-            Value::Object(map) if format == TextFormat::Step3 => Value::Object(
-                map.into_iter()
-                    .map(|(k, v)| match v {
-                        Value::String(text) => (k, Value::String(text.trim().to_owned())),
-                        other => (k, other),
-                    })
-                    .collect(),
-            ),
+            Value::Object(map) if matches!(format, TextFormat::Step3 | TextFormat::Dots) => {
+                Value::Object(
+                    map.into_iter()
+                        .map(|(k, v)| match v {
+                            Value::String(text) => (k, Value::String(text.trim().to_owned())),
+                            other => (k, other),
+                        })
+                        .collect(),
+                )
+            }
             other => other,
         };
         let expected: Vec<(&str, Value)> = calls

@@ -9,6 +9,7 @@
 
 use super::envelope;
 use super::format::TextFormat;
+use super::hermes_variants;
 use super::object::{self, first_key, read_array, read_object};
 use super::scan::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use memchr::memmem;
@@ -50,8 +51,14 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     };
     let language = text[info..line].trim();
     // `JSON`, `Json`: the tag's case is the model's whim.
-    let call_language = LANGUAGES.iter().any(|l| l.eq_ignore_ascii_case(language));
-    if run == FENCE.len() && call_language && cx.format.includes(TextFormat::Fenced) {
+    // llama.cpp's old Hermes 2 Pro parser read ```xml blocks too.
+    let variants = cx.format == TextFormat::HermesVariants;
+    let call_language = LANGUAGES.iter().any(|l| l.eq_ignore_ascii_case(language))
+        || (variants && language.eq_ignore_ascii_case("xml"));
+    // xLAM's lists and the Hermes variants come fenced too.
+    let reads_blocks =
+        cx.format.includes(TextFormat::Fenced) || cx.format == TextFormat::Xlam || variants;
+    if run == FENCE.len() && call_language && reads_blocks {
         match call_block(cx, text, pos, line + 1) {
             Step::Prose(_) => {}
             decided => return decided,
@@ -59,7 +66,9 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
     }
     let content = skip_ws(text, line + 1);
     let mut fence = Fence::Code;
-    for marker in MARKERS {
+    let variant_tags = hermes_variants::TAGS.iter().map(|(open, _)| *open);
+    let extra = variant_tags.filter(|_| variants);
+    for marker in MARKERS.into_iter().chain(extra) {
         match prefix(text, content, marker, cx.eof) {
             Prefix::Yes => fence = Fence::Open,
             Prefix::Partial => return Step::More(Need::Any),

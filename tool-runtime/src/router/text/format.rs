@@ -129,11 +129,52 @@ pub enum TextFormat {
     /// `response` channel are cut from the prose.
     #[serde(rename = "kimi_k3")]
     KimiK3,
+    /// xLAM: a bare JSON list `[{"name": .., "arguments": {..}}]` (also in a ```` ```json ````
+    /// fence, after `[TOOL_CALLS]` or in `<tool_call>` tags). Chosen explicitly, a list whose
+    /// first element starts like a call is read anywhere; under [`Auto`](TextFormat::Auto) only
+    /// at the start of the message, starting with a call and naming only known tools.
+    #[serde(rename = "xlam")]
+    Xlam,
+    /// Phi-4-mini, Firefunction v2: `functools[{"name": .., "arguments": {..}}]`, no closing
+    /// marker.
+    #[serde(rename = "phi4_mini")]
+    Phi4Mini,
+    /// dots.llm: `<dots_function_call><invoke name="f"><parameter name="x">value</parameter></invoke></dots_function_call>`,
+    /// values typed with the tool's input schema, or a JSON call object in the same tags.
+    Dots,
+    /// GigaChat 3 and 3.5: `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": .., "arguments": {..}}`;
+    /// GigaChat 3.1: `<|function_call|>{"name": .., "arguments": {..}}`.
+    #[serde(rename = "gigachat")]
+    GigaChat,
+    /// Inkling: `<|message_model|>f<|content_invoke_tool_json|>{"name": .., "args": {..}}<|end_message|>`.
+    Inkling,
+    /// Functionary v3.2: recipient lines, `>>>f\n{"city": "Paris"}` for a call and `>>>all\n`
+    /// before text (the first recipient, at the start of the message, without `>>>`).
+    #[serde(rename = "functionary_v32")]
+    FunctionaryV32,
+    /// MiniMax-M3: namespaced XML, `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<city>Paris]<]minimax[>[</city>...`,
+    /// objects and arrays as nested elements, values typed with the tool's input schema.
+    #[serde(rename = "minimax_m3")]
+    MinimaxM3,
+    /// Cohere Command R+: `Action:` then a ```` ```json ```` block holding
+    /// `[{"tool_name": .., "parameters": {..}}]`.
+    #[serde(rename = "command_r_plus")]
+    CommandRPlus,
+    /// Muse Spark, Muse Glimmer: messages `<|start|>assistant to=f<|message|>` holding
+    /// `<atem:function_calls><atem:invoke name="f"><atem:parameter name="x">value</atem:parameter></atem:invoke></atem:function_calls>`,
+    /// ended by `<|eom|>`; values typed with the tool's input schema. `to=self` is reasoning.
+    Muse,
+    /// The wrappers llama.cpp's Hermes 2 Pro parser read before its rewrite: a Hermes call
+    /// object in `<tool_call>`, `<function_call>`, `<tool>`, `<tools>`, `<response>`, `<json>`,
+    /// `<xml>` or `<JSON>` tags, in a fence, bare, or as `<function=f>{..}</function>` or
+    /// `<function name="f">{..}</function>`. Only when chosen: [`Auto`](TextFormat::Auto) reads
+    /// Hermes's `<tool_call>` alone.
+    HermesVariants,
 }
 
 impl TextFormat {
     /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 36] = [
+    pub const ALL: [TextFormat; 46] = [
         TextFormat::Hermes,
         TextFormat::QwenXml,
         TextFormat::Mistral,
@@ -170,6 +211,16 @@ impl TextFormat {
         TextFormat::DeepSeekV41,
         TextFormat::KimiK2,
         TextFormat::KimiK3,
+        TextFormat::Xlam,
+        TextFormat::Phi4Mini,
+        TextFormat::Dots,
+        TextFormat::GigaChat,
+        TextFormat::Inkling,
+        TextFormat::FunctionaryV32,
+        TextFormat::MinimaxM3,
+        TextFormat::CommandRPlus,
+        TextFormat::Muse,
+        TextFormat::HermesVariants,
     ];
 
     /// The format's name, as serde and the CLI's `--text-tools` spell it.
@@ -212,6 +263,16 @@ impl TextFormat {
             TextFormat::DeepSeekV41 => "deepseek_v41",
             TextFormat::KimiK2 => "kimi_k2",
             TextFormat::KimiK3 => "kimi_k3",
+            TextFormat::Xlam => "xlam",
+            TextFormat::Phi4Mini => "phi4_mini",
+            TextFormat::Dots => "dots",
+            TextFormat::GigaChat => "gigachat",
+            TextFormat::Inkling => "inkling",
+            TextFormat::FunctionaryV32 => "functionary_v32",
+            TextFormat::MinimaxM3 => "minimax_m3",
+            TextFormat::CommandRPlus => "command_r_plus",
+            TextFormat::Muse => "muse",
+            TextFormat::HermesVariants => "hermes_variants",
         }
     }
 
@@ -263,6 +324,17 @@ impl TextFormat {
             TextFormat::DeepSeekV41 => &[],
             TextFormat::KimiK2 => &[],
             TextFormat::KimiK3 => &[],
+            TextFormat::Xlam => &[],
+            TextFormat::Phi4Mini => &["phi4_mini_json", "firefunction_v2"],
+            TextFormat::Dots => &[],
+            TextFormat::GigaChat => &["gigachat3", "gigachat35"],
+            TextFormat::Inkling => &[],
+            TextFormat::FunctionaryV32 => &["functionary_v3_2"],
+            TextFormat::MinimaxM3 => &["minimax-m3"],
+            // llama.cpp's test names it by its template.
+            TextFormat::CommandRPlus => &["cohereforai_c4ai_command_r_plus_tool_use"],
+            TextFormat::Muse => &["muse_glimmer", "musespark1x"],
+            TextFormat::HermesVariants => &[],
         }
     }
 
@@ -307,6 +379,35 @@ impl TextFormat {
             TextFormat::Pythonic => b"[<`",
             TextFormat::Envelope => b"{`",
             TextFormat::Fenced => b"`",
+            TextFormat::Xlam => b"[<`",
+            // `functools[` is found as a word (`trigger_word`).
+            TextFormat::Phi4Mini => b"<`",
+            TextFormat::Dots | TextFormat::GigaChat | TextFormat::Inkling => b"<`",
+            // `>>>` is found as a word (`trigger_words`), the first recipient by the scan.
+            TextFormat::FunctionaryV32 => b"<`",
+            // Its block's opening is found as a word (`trigger_words`).
+            TextFormat::MinimaxM3 => b"<`",
+            // `Action:` is found as a word (`trigger_words`).
+            TextFormat::CommandRPlus => b"<`",
+            TextFormat::Muse => b"<`",
+            TextFormat::HermesVariants => b"<{`",
+        }
+    }
+
+    /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found
+    /// whole rather than by that byte.
+    pub(crate) fn trigger_words(self) -> &'static [&'static [u8]] {
+        const FUNCTOOLS: &[u8] = super::phi4::MARKER.as_bytes();
+        const RECIPIENT: &[u8] = super::recipients::MARKER.as_bytes();
+        const MINIMAX: &[u8] = super::minimax_m3::OPEN.as_bytes();
+        const ACTION: &[u8] = super::command_r::MARKER.as_bytes();
+        match self {
+            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT, MINIMAX, ACTION],
+            TextFormat::CommandRPlus => &[ACTION],
+            TextFormat::MinimaxM3 => &[MINIMAX],
+            TextFormat::Phi4Mini => &[FUNCTOOLS],
+            TextFormat::FunctionaryV32 => &[RECIPIENT],
+            _ => &[],
         }
     }
 

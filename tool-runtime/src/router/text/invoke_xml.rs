@@ -7,6 +7,8 @@
 //! | [`MinimaxM2`](TextFormat::MinimaxM2) | `<minimax:tool_call><invoke name="NAME"><parameter name="k">v</parameter></invoke></minimax:tool_call>` | MiniMax-M2 | vLLM `minimax_m2` (`parser/minimax_m2.py`), SGLang `minimax-m2`, llama.cpp (MiniMax-M2 template) |
 //! | [`MiniCpm5`](TextFormat::MiniCpm5) | `<function name="NAME"><param name="k">v</param></function>`, on its own | MiniCPM 5 | vLLM `minicpm5` (`minicpm5xml_tool_parser.py`), SGLang `minicpm5`, llama.cpp |
 //! | [`Step3`](TextFormat::Step3) | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="NAME"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` | Step-3 | vLLM `step3` (`step3_tool_parser.py`), SGLang `step3` |
+//! | [`Dots`](TextFormat::Dots) | `<dots_function_call><invoke name="NAME"><parameter name="k">v</parameter></invoke></dots_function_call>` (its XML body; `dots.rs`) | dots.llm | vLLM `dots` (`dots_tool_parser.py`) |
+//! | [`Muse`](TextFormat::Muse) | `<atem:function_calls><atem:invoke name="NAME"><atem:parameter name="k">v</atem:parameter></atem:invoke></atem:function_calls>` (in its messages: `muse.rs`) | Muse Spark, Muse Glimmer | vLLM `muse` (`muse_tool_parser.py`), llama.cpp (Muse Glimmer) |
 //! | [`SeedOss`](TextFormat::SeedOss) | `<seed:tool_call><function=NAME><parameter=k>v</parameter></function></seed:tool_call>` | ByteDance Seed-OSS | vLLM `seed_oss` (`parser/seed_oss.py`: Qwen3's grammar in other tags), llama.cpp (Seed-OSS template) |
 //!
 //! A call ends at its closing tag, or, left open, where the next call or the group's end
@@ -62,7 +64,7 @@ pub(crate) struct Tags {
     pub xml_text: bool,
 }
 
-const MARKUPS: [Tags; 3] = [
+const MARKUPS: [Tags; 5] = [
     Tags {
         format: TextFormat::MinimaxM2,
         group: Some(Group {
@@ -110,6 +112,40 @@ const MARKUPS: [Tags; 3] = [
         param_ends_at_next: false,
         trim: false,
         xml_text: true,
+    },
+    // dots.llm's XML body (its JSON body is `wrapped.rs`'s; `dots.rs` picks).
+    Tags {
+        format: TextFormat::Dots,
+        group: Some(Group {
+            format: TextFormat::Dots,
+            open: "<dots_function_call>",
+            close: "</dots_function_call>",
+            filler: &[],
+        }),
+        invoke: &["<invoke name="],
+        invoke_close: "</invoke>",
+        param: &["<parameter name="],
+        param_close: "</parameter>",
+        param_ends_at_next: false,
+        trim: true,
+        xml_text: false,
+    },
+    // Muse's ATEM block, in a message to a tool (`muse.rs`) or on its own.
+    Tags {
+        format: TextFormat::Muse,
+        group: Some(Group {
+            format: TextFormat::Muse,
+            open: "<atem:function_calls>",
+            close: "</atem:function_calls>",
+            filler: &[],
+        }),
+        invoke: &["<atem:invoke name="],
+        invoke_close: "</atem:invoke>",
+        param: &["<atem:parameter name="],
+        param_close: "</atem:parameter>",
+        param_ends_at_next: false,
+        trim: false,
+        xml_text: false,
     },
 ];
 

@@ -113,7 +113,7 @@ fn read(cx: &Cx, text: &str, pos: usize, keyed: &Keyed) -> Step {
 }
 
 /// The list at `start` (a `[`), one object at a time.
-fn list(
+pub(crate) fn list(
     cx: &Cx,
     text: &str,
     start: usize,
@@ -212,7 +212,7 @@ fn apertus(raw: &str) -> Result<(String, String), TextErrorKind> {
 }
 
 /// Command: `{"tool_call_id": .., "tool_name": .., "parameters": {..}}`.
-fn cohere(raw: &str) -> Result<(String, String), TextErrorKind> {
+pub(crate) fn cohere(raw: &str) -> Result<(String, String), TextErrorKind> {
     let valid = json::to_valid(raw)?;
     let fields: HashMap<String, &RawValue> =
         serde_json::from_str(&valid).map_err(|_| TextErrorKind::NotAnObject)?;

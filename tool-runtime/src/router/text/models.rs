@@ -10,6 +10,19 @@ use super::format::TextFormat;
 /// Model-name fragments, matched in order against the lowercased name (most specific first),
 /// and the format each family writes.
 const BY_NAME: &[(&str, TextFormat)] = &[
+    // xLAM-2 is Llama- or Qwen-based: before both.
+    ("xlam", TextFormat::Xlam),
+    ("phi-4-mini", TextFormat::Phi4Mini),
+    ("phi4-mini", TextFormat::Phi4Mini),
+    // A Llama 3 fine-tune: before Llama's.
+    ("firefunction", TextFormat::Phi4Mini),
+    ("dots.llm", TextFormat::Dots),
+    ("gigachat", TextFormat::GigaChat),
+    ("inkling", TextFormat::Inkling),
+    ("muse", TextFormat::Muse),
+    ("functionary-medium-v3.2", TextFormat::FunctionaryV32),
+    ("functionary-small-v3.2", TextFormat::FunctionaryV32),
+    ("functionary-v3.2", TextFormat::FunctionaryV32),
     // Qwen's XML calls, before the other Qwen models' Hermes tags.
     ("deepseek-v3.1", TextFormat::DeepSeekV31),
     ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
@@ -23,6 +36,7 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("glm-4", TextFormat::Glm),
     ("ling-3", TextFormat::Glm),
     ("minimax-m2", TextFormat::MinimaxM2),
+    ("minimax-m3", TextFormat::MinimaxM3),
     ("minicpm5", TextFormat::MiniCpm5),
     ("minicpm-5", TextFormat::MiniCpm5),
     ("seed-oss", TextFormat::SeedOss),
@@ -71,13 +85,19 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("functionary", TextFormat::Functionary),
     ("apertus", TextFormat::Apertus),
     ("command-r7b", TextFormat::Cohere),
+    ("command-r-plus", TextFormat::CommandRPlus),
     ("command-a", TextFormat::Cohere),
     ("c4ai-command", TextFormat::Cohere),
 ];
 
 /// Markup a chat template writes for a past call, and the format it is; matched in order.
 const BY_TEMPLATE: &[(&str, TextFormat)] = &[
+    ("<atem:function_calls>", TextFormat::Muse),
     ("<|channel|>", TextFormat::Harmony),
+    ("]<]minimax[>[", TextFormat::MinimaxM3),
+    ("<dots_function_call>", TextFormat::Dots),
+    ("<|role_sep|>", TextFormat::GigaChat),
+    ("<|content_invoke_tool_json|>", TextFormat::Inkling),
     ("<|tool_call>", TextFormat::Gemma4),
     ("<start_function_call>", TextFormat::FunctionGemma),
     ("<|tool_call_start|>", TextFormat::Lfm2),
@@ -95,6 +115,11 @@ const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<TOOLCALL>", TextFormat::Nemotron),
     ("<|python_tag|>", TextFormat::Llama3),
     ("<|python_start|>", TextFormat::Pythonic),
+    ("functools[", TextFormat::Phi4Mini),
+    // Command R+'s tool-use template asks for `Action:` and a fenced list.
+    ("Action:", TextFormat::CommandRPlus),
+    // Functionary v3.2's recipients: last, the marker is short.
+    (">>>", TextFormat::FunctionaryV32),
 ];
 
 impl TextFormat {
@@ -164,10 +189,23 @@ mod tests {
             ("mistral-7b-instruct-v0.3.Q4_K_M.gguf", TextFormat::Mistral),
             ("openai/gpt-oss-20b", TextFormat::Harmony),
             ("deepseek-ai/DeepSeek-V3.1", TextFormat::DeepSeekV31),
+            ("Salesforce/Llama-xLAM-2-8b-fc-r", TextFormat::Xlam),
+            ("Salesforce/xLAM-2-32b-fc-r", TextFormat::Xlam),
+            ("microsoft/Phi-4-mini-instruct", TextFormat::Phi4Mini),
+            ("fireworks-ai/llama-3-firefunction-v2", TextFormat::Phi4Mini),
+            ("rednote-hilab/dots.llm1.inst", TextFormat::Dots),
+            ("ai-sage/GigaChat3-10B-A1.8B", TextFormat::GigaChat),
+            (
+                "meetkai/functionary-medium-v3.2",
+                TextFormat::FunctionaryV32,
+            ),
+            ("meetkai/functionary-medium-v3.1", TextFormat::Functionary),
             ("deepseek-ai/DeepSeek-V3-0324", TextFormat::DeepSeekV3),
             ("moonshotai/Kimi-K2-Instruct", TextFormat::KimiK2),
             ("zai-org/GLM-4.6", TextFormat::Glm),
             ("MiniMaxAI/MiniMax-M2", TextFormat::MinimaxM2),
+            ("MiniMaxAI/MiniMax-M3", TextFormat::MinimaxM3),
+            ("CohereForAI/c4ai-command-r-plus", TextFormat::CommandRPlus),
             ("ByteDance-Seed/Seed-OSS-36B-Instruct", TextFormat::SeedOss),
             ("google/gemma-4-31b-it", TextFormat::Gemma4),
             ("google/functiongemma-270m-it", TextFormat::FunctionGemma),

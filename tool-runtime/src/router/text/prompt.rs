@@ -63,7 +63,7 @@ macro_rules! dsml_convention {
 /// How to call tools in `format`, in words.
 fn convention(format: TextFormat) -> &'static str {
     match format {
-        TextFormat::Auto | TextFormat::Hermes => concat!(
+        TextFormat::Auto | TextFormat::Hermes | TextFormat::HermesVariants => concat!(
             "To call a tool, write a JSON object with the tool's `name` and its `arguments` inside <tool_call></tool_call> tags:\n\n",
             "<tool_call>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n</tool_call>\n\n",
             "To call several tools, write one such block per call."
@@ -237,6 +237,48 @@ fn convention(format: TextFormat) -> &'static str {
             "Write one argument block per argument, with its type (string, number, boolean, null, object or array): strings as they are, without quotes or escaping, other values as JSON. ",
             "Write one call block per call, numbered from 1."
         ),
+        TextFormat::Phi4Mini => concat!(
+            "To call tools, write the functools marker followed by a single JSON list with one object per call, each with the tool's `name` and its `arguments` (no closing marker):\n\n",
+            "functools[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
+        ),
+        TextFormat::Dots => concat!(
+            "To call tools, write a <dots_function_call> block with one invoke per call and one parameter per argument:\n\n",
+            "<dots_function_call>\n<invoke name=\"TOOL_NAME\">\n<parameter name=\"ARGUMENT_NAME\">value</parameter>\n</invoke>\n</dots_function_call>\n\n",
+            values!()
+        ),
+        TextFormat::GigaChat => concat!(
+            "To call a tool, write <|message_sep|>, a blank line, function call<|role_sep|>, a line break, and a JSON object with the tool's `name` and its `arguments`:\n\n",
+            "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n\n",
+            "To call several tools, write one such message per call."
+        ),
+        TextFormat::Inkling => concat!(
+            "To call a tool, write a message of its own: <|message_model|>, the tool's name, <|content_invoke_tool_json|>, a JSON object with the tool's `name` and its `args`, then <|end_message|>:\n\n",
+            "<|message_model|>TOOL_NAME<|content_invoke_tool_json|>{\"name\": \"<tool name>\", \"args\": {<arguments as JSON>}}<|end_message|>\n\n",
+            "To call several tools, write one such message per call."
+        ),
+        TextFormat::FunctionaryV32 => concat!(
+            "Start each part of your reply with >>> and its recipient on a line of its own. To call a tool, write >>>, the tool's name and a line break, then its arguments as a JSON object:\n\n",
+            ">>>TOOL_NAME\n{<arguments as JSON>}\n\n",
+            "To write to the user, start the text with >>>all and a line break. To call several tools, write one such part per call."
+        ),
+        TextFormat::MinimaxM3 => concat!(
+            "To call tools, write a tool_call block with one invoke per call and one element per argument, each tag preceded by ]<]minimax[>[:\n\n",
+            "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"TOOL_NAME\">]<]minimax[>[<ARGUMENT_NAME>value]<]minimax[>[</ARGUMENT_NAME>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\n\n",
+            "Write strings as they are, without quotes or escaping, numbers and booleans as JSON; write an object as one element per member, and an array as one ]<]minimax[>[<item> element per value."
+        ),
+        TextFormat::CommandRPlus => concat!(
+            "To call tools, write 'Action:' followed by a ```json code block holding a JSON list of actions, each with the tool's `tool_name` and its `parameters`:\n\n",
+            "Action:\n```json\n[{\"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]\n```"
+        ),
+        TextFormat::Muse => concat!(
+            "To call tools, write a message to the tool holding an <atem:function_calls> block with one invoke per call and one parameter per argument, then <|eom|>:\n\n",
+            "<|start|>assistant to=TOOL_NAME<|message|><atem:function_calls>\n<atem:invoke name=\"TOOL_NAME\">\n<atem:parameter name=\"ARGUMENT_NAME\">value</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>\n\n",
+            values!()
+        ),
+        TextFormat::Xlam => concat!(
+            "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
+            "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
+        ),
     }
 }
 
@@ -312,7 +354,7 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             .collect()
     };
     match format {
-        TextFormat::Auto | TextFormat::Hermes => objects("arguments")
+        TextFormat::Auto | TextFormat::Hermes | TextFormat::HermesVariants => objects("arguments")
             .iter()
             .map(|object| format!("<tool_call>\n{object}\n</tool_call>"))
             .collect::<Vec<_>>()
@@ -478,6 +520,64 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
                 .collect();
             format!("<|open|>tools<|sep|>{calls}<|close|>tools<|sep|>")
         }
+        TextFormat::Xlam => format!("[{}]", objects("arguments").join(", ")),
+        TextFormat::Phi4Mini => format!("functools[{}]", objects("arguments").join(", ")),
+        TextFormat::Inkling => calls
+            .iter()
+            .map(|call| {
+                format!(
+                    "<|message_model|>{}<|content_invoke_tool_json|>{{\"name\": {}, \"args\": {}}}<|end_message|>",
+                    call.name,
+                    Value::from(call.name.as_str()),
+                    arguments(call)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TextFormat::FunctionaryV32 => Template::lines(">>>{name}\n{arguments}").write(calls),
+        TextFormat::MinimaxM3 => {
+            // Values nest as elements, which no template row writes.
+            let invokes: Vec<String> = calls.iter().map(|call| {
+                let ns = super::minimax_m3::NS;
+                let mut out = format!("{ns}<invoke name=\"{}\">", call.name);
+                for (key, value) in arguments_map(call) {
+                    minimax_element(&mut out, &key, &value);
+                }
+                let _ = write!(out, "{ns}</invoke>");
+                out
+            }).collect();
+            let ns = super::minimax_m3::NS;
+            format!("{ns}<tool_call>\n{}\n{ns}</tool_call>", invokes.join("\n"))
+        }
+        TextFormat::CommandRPlus => {
+            let objects: Vec<String> = calls
+                .iter()
+                .map(|call| {
+                    format!(
+                        "{{\"tool_name\": {}, \"parameters\": {}}}",
+                        Value::from(call.name.as_str()),
+                        arguments(call)
+                    )
+                })
+                .collect();
+            format!("Action:\n```json\n[{}]\n```", objects.join(", "))
+        }
+        TextFormat::Muse => Template::lines(concat!(
+            "<|start|>assistant to={name}<|message|><atem:function_calls>\n",
+            "<atem:invoke name=\"{name}\">\n{arguments}</atem:invoke>\n",
+            "</atem:function_calls><|eom|>",
+        ))
+        .argument("<atem:parameter name=\"{key}\">{value}</atem:parameter>\n")
+        .write(calls),
+        TextFormat::GigaChat => each(
+            &objects("arguments"),
+            "<|message_sep|>\n\nfunction call<|role_sep|>\n",
+            "",
+        ),
+        TextFormat::Dots => Template::lines("<invoke name=\"{name}\">\n{arguments}</invoke>")
+            .argument("<parameter name=\"{key}\">{value}</parameter>\n")
+            .within("<dots_function_call>\n", "\n</dots_function_call>")
+            .write(calls),
     }
 }
 
@@ -714,6 +814,24 @@ fn k3_call(call: &ToolCall, index: usize) -> String {
     }
     out.push_str("<|close|>call<|sep|>");
     out
+}
+
+/// One MiniMax-M3 element: strings as they are, numbers, booleans and null as JSON, objects
+/// as an element per member, arrays as an `<item>` per value.
+fn minimax_element(out: &mut String, key: &str, value: &Value) {
+    let ns = super::minimax_m3::NS;
+    let _ = write!(out, "{ns}<{key}>");
+    match value {
+        Value::String(text) => out.push_str(text),
+        Value::Object(map) => map
+            .iter()
+            .for_each(|(key, value)| minimax_element(out, key, value)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|value| minimax_element(out, "item", value)),
+        other => out.push_str(&other.to_string()),
+    }
+    let _ = write!(out, "{ns}</{key}>");
 }
 
 /// Each object between `open` and `close`, one a line.

@@ -9,8 +9,11 @@ use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
 use super::triggers::Triggers;
-use super::{envelope, fenced, functionary, gemma, glm, harmony, hermes, invoke_xml, keyed};
-use super::{llama3, mistral, plamo, pytags, pythonic, special, wrapped};
+use super::{command_r, hermes_variants, minimax_m3, muse, wrapped, xlam};
+use super::{
+    dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
+};
+use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, recipients, special};
 use super::{TextEvent, TextParse};
 use crate::ToolCall;
 use std::ops::Range;
@@ -298,7 +301,11 @@ impl Scanner {
         tools: &dyn ToolSchemas,
         sink: &mut dyn Sink,
     ) -> (usize, Option<Need>) {
-        let mut triggers = Triggers::new(self.format.triggers(), buf.as_bytes());
+        let mut triggers = Triggers::new(
+            self.format.triggers(),
+            self.format.trigger_words(),
+            buf.as_bytes(),
+        );
         let mut pos = 0;
         let mut prose_start = 0;
         let (used, need) = loop {
@@ -330,7 +337,12 @@ impl Scanner {
                 }
                 self.fence = Fence::None;
             }
-            let Some(at) = triggers.next(pos) else {
+            // Functionary v3.2's first recipient and Muse's first header are at the start of
+            // the message, unmarked.
+            let first = self.offset + pos == 0
+                && matches!(self.format, TextFormat::FunctionaryV32 | TextFormat::Muse)
+                && !buf.is_empty();
+            let Some(at) = (if first { Some(0) } else { triggers.next(pos) }) else {
                 self.prose(&buf[prose_start..], sink);
                 break (buf.len(), None);
             };
@@ -341,7 +353,12 @@ impl Scanner {
                 at_start: !self.prose_seen && is_blank(&buf[prose_start..at]),
                 in_fence: self.fence == Fence::Open,
             };
-            match dispatch(&cx, buf, at) {
+            let step = match (first, self.format) {
+                (true, TextFormat::Muse) => muse::first_at(&cx, buf, at),
+                (true, _) => recipients::first_at(&cx, buf, at),
+                (false, _) => dispatch(&cx, buf, at),
+            };
+            match step {
                 Step::Prose(n) => pos = at + n.max(1),
                 Step::Region { len, items, format } => {
                     self.prose(&buf[prose_start..at], sink);
@@ -419,11 +436,11 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
     use TextFormat::*;
     let f = cx.format;
     // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 14];
+    let lt: [(bool, Matcher, TextFormat); 19];
     let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking fourteen matchers.
+            // spares asking nineteen matchers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
@@ -433,8 +450,13 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
             lt = [
                 (true, reasoning_at, f),
                 // GLM's bodies too: the tag is Hermes's.
+                // xLAM's list in the tag too.
                 (
-                    f.includes(Hermes) || f == QwenXml || f == Glm,
+                    f.includes(Hermes)
+                        || f == QwenXml
+                        || f == Glm
+                        || f == Xlam
+                        || f == HermesVariants,
                     hermes::at,
                     Hermes,
                 ),
@@ -448,10 +470,14 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 (f.includes(Pythonic), pythonic::tag_at, Pythonic),
                 // Before Jamba's: Hy's `<tool_calls>` holding tagged calls is Hy's.
                 (glm::looks_for(f), glm::at, f),
+                // dots.llm's tag holds JSON (`wrapped.rs`) or XML (`invoke_xml.rs`).
+                (f.includes(Dots), dots::at, Dots),
                 (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
                 (invoke_xml::looks_for(f), invoke_xml::at, f),
                 (f.includes(Plamo3), plamo::at, Plamo3),
                 (f.includes(Harmony), harmony::at, Harmony),
+                // After harmony's, whose headers name a channel.
+                (f.includes(Muse), muse::at, Muse),
                 (
                     f.includes(Gemma4) || f.includes(FunctionGemma),
                     gemma::at,
@@ -459,6 +485,10 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 ),
                 (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
                 (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
+                (f.includes(GigaChat), gigachat::at, GigaChat),
+                (f.includes(Inkling), inkling::at, Inkling),
+                // Only when chosen: their tags are ordinary words (`hermes_variants.rs`).
+                (f == HermesVariants, hermes_variants::at, HermesVariants),
                 // DeepSeek's `<｜` and Kimi's `<|` special tokens.
                 (special::handles(f), special::at, f),
             ];
@@ -466,7 +496,10 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
         }
         b'[' => &[
             (true, reasoning_at, f),
-            (f.includes(Mistral), mistral::at, Mistral),
+            // xLAM's list after the marker too.
+            (f.includes(Mistral) || f == Xlam, mistral::at, Mistral),
+            // A bare list: anywhere when chosen, only at the start under Auto.
+            (f.includes(Xlam), xlam::at, Xlam),
             (f.includes(Pythonic), pythonic::at, Pythonic),
         ],
         b'{' => &[
@@ -476,8 +509,17 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 llama3::bare_at,
                 Llama3,
             ),
+            // llama.cpp's old Hermes 2 Pro parser read a bare call object anywhere.
+            (f == HermesVariants, llama3::bare_at, HermesVariants),
         ],
         b'`' => &[(true, fenced::at, Fenced)],
+        // `functools[` and `>>>`, found as words (`TextFormat::trigger_words`).
+        b'f' => &[(f.includes(Phi4Mini), phi4::at, Phi4Mini)],
+        b'>' => &[(f.includes(FunctionaryV32), recipients::at, FunctionaryV32)],
+        // MiniMax-M3's namespaced `<tool_call>`, found as a word.
+        b']' => &[(f.includes(MinimaxM3), minimax_m3::at, MinimaxM3)],
+        // Command R+'s `Action:`, found as a word.
+        b'A' => &[(f.includes(CommandRPlus), command_r::at, CommandRPlus)],
         _ => &[],
     };
     let mut prose = usize::MAX;
@@ -505,12 +547,12 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
 }
 
 /// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
-/// `<|`special|>, `<l`ongcat, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, and
+/// `<|`special|>, `<l`ongcat, `<r`esponse / `<j`son / `<x`ml / `<J`SON, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, `<a`tem:, and
 /// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
 /// starts otherwise must add its byte here: `written_calls_parse_back` fails until it does.
 const AFTER_LT: [bool; 256] = {
     let mut table = [false; 256];
-    let bytes = b"tTf|lsmi\xEF";
+    let bytes = b"tTf|lsmidarjxJ\xEF";
     let mut i = 0;
     while i < bytes.len() {
         table[bytes[i] as usize] = true;
@@ -521,15 +563,17 @@ const AFTER_LT: [bool; 256] = {
 
 /// The reasoning blocks models write before they answer: the opening marker and the one that
 /// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
-/// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3).
+/// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3;
+/// MiniMax-M3).
 /// gpt-oss's `analysis` channel is found by `harmony.rs`, which reads its header.
-const REASONING: [(&str, &str); 6] = [
+const REASONING: [(&str, &str); 7] = [
     ("<think>", "</think>"),
     ("[THINK]", "[/THINK]"),
     ("<|channel>", "<channel|>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("<seed:think>", "</seed:think>"),
     ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
+    ("<mm:think>", "</mm:think>"),
 ];
 
 /// A reasoning block opening at `pos`: prose up to its end.

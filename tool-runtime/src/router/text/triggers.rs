@@ -1,23 +1,31 @@
 //! Finding the next byte a call may start at, with `memchr`.
 
 /// Finds the next trigger byte with `memchr`: up to three bytes in one pass, a fourth in
-/// another, each remembered until the scan passes it.
+/// another, and up to four words (markers whose first byte is too common in prose to stop at,
+/// like a letter) with `memmem`, each remembered until the scan passes it.
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
     set: &'static [u8],
-    /// The next hit of the first (up to three) bytes and of the fourth, once searched.
+    words: &'static [&'static [u8]],
+    /// The next hit of the first (up to three) bytes, of the fourth and of each word, once
+    /// searched.
     main: Option<Option<usize>>,
     extra: Option<Option<usize>>,
+    word_hits: [Option<Option<usize>>; 4],
 }
 
 impl<'a> Triggers<'a> {
-    /// A finder over `hay` for the bytes in `set` (up to four).
-    pub(super) fn new(set: &'static [u8], hay: &'a [u8]) -> Self {
+    /// A finder over `hay` for the bytes in `set` (up to four) and `words` (up to four): where
+    /// a word starts, or where the text ends inside its beginning (the rest may come in the
+    /// next piece of a stream).
+    pub(super) fn new(set: &'static [u8], words: &'static [&'static [u8]], hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
+            words: &words[..words.len().min(4)],
             main: None,
             extra: None,
+            word_hits: [None; 4],
         }
     }
 
@@ -44,11 +52,25 @@ impl<'a> Triggers<'a> {
             }),
             None => None,
         };
-        match (main_hit, extra_hit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        let mut hit = [main_hit, extra_hit].into_iter().flatten().min();
+        for (&word, slot) in self.words.iter().zip(&mut self.word_hits) {
+            let word_hit = cached(slot, from, |from| word_at(hay, from, word));
+            hit = [hit, word_hit].into_iter().flatten().min();
         }
+        hit
     }
+}
+
+/// The first place at or after `from` where `word` starts, or where `hay` ends inside it.
+fn word_at(hay: &[u8], from: usize, word: &[u8]) -> Option<usize> {
+    if let Some(n) = memchr::memmem::find(&hay[from..], word) {
+        return Some(from + n);
+    }
+    let longest = (word.len() - 1).min(hay.len() - from);
+    (1..=longest)
+        .rev()
+        .find(|&k| hay.ends_with(&word[..k]))
+        .map(|k| hay.len() - k)
 }
 
 /// A search result kept while it is still ahead of the scan.
@@ -80,7 +102,7 @@ mod tests {
             (b"{", &[4, 10, 11]),
             (b"<`", &[2, 6]),
         ] {
-            let mut triggers = Triggers::new(set, hay);
+            let mut triggers = Triggers::new(set, &[], hay);
             let mut found = Vec::new();
             let mut pos = 0;
             while let Some(at) = triggers.next(pos) {
@@ -89,5 +111,18 @@ mod tests {
             }
             assert_eq!(found, expected);
         }
+    }
+
+    #[test]
+    fn a_word_is_found_whole_and_begun_at_the_end() {
+        let hay = b"a functools[ b <functools[ c >>x func";
+        let mut triggers = Triggers::new(b"<", &[b"functools[", b">>>"], hay);
+        let mut found = Vec::new();
+        let mut pos = 0;
+        while let Some(at) = triggers.next(pos) {
+            found.push(at);
+            pos = at + 1;
+        }
+        assert_eq!(found, [2, 15, 16, 33]);
     }
 }

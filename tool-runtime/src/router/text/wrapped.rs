@@ -12,6 +12,7 @@
 //! | [`InternLm`](TextFormat::InternLm) | `<\|action_start\|><\|plugin\|>\n{"name", "parameters"}<\|action_end\|>` | vLLM `internlm`, SGLang `internlm` |
 //! | [`LongCat`](TextFormat::LongCat) | `<longcat_tool_call>{..}</longcat_tool_call>` | vLLM `longcat` |
 //! | [`Nemotron`](TextFormat::Nemotron) | `<TOOLCALL>[{..}, ..]</TOOLCALL>` | llama.cpp (Nemotron Nano v2) |
+//! | [`Dots`](TextFormat::Dots) | `<dots_function_call>{..}</dots_function_call>` (its JSON body; `dots.rs`) | vLLM `dots` |
 
 use super::error::TextErrorKind;
 use super::format::TextFormat;
@@ -31,7 +32,7 @@ pub(crate) struct Wrap {
 }
 
 /// Every wrapping markup. A format may have two (the first is the one written).
-pub(crate) const WRAPS: [Wrap; 7] = [
+pub(crate) const WRAPS: [Wrap; 8] = [
     Wrap {
         format: TextFormat::Jamba,
         open: "<tool_calls>",
@@ -68,6 +69,12 @@ pub(crate) const WRAPS: [Wrap; 7] = [
         format: TextFormat::Nemotron,
         open: "<TOOLCALL>",
         close: Some("</TOOLCALL>"),
+    },
+    // dots.llm's JSON body; its XML body is `invoke_xml.rs`'s (`dots.rs` picks).
+    Wrap {
+        format: TextFormat::Dots,
+        open: "<dots_function_call>",
+        close: Some("</dots_function_call>"),
     },
 ];
 
