@@ -448,7 +448,11 @@ fn long_held_text_streams_to_the_same_result() {
             half += 1;
         }
         let (head, tail) = written.split_at(half);
-        for piece in [format!("{head} and "), format!("{head}{written}"), tail.to_owned()] {
+        for piece in [
+            format!("{head} and "),
+            format!("{head}{written}"),
+            tail.to_owned(),
+        ] {
             let text = piece.repeat(40 * 1024 / piece.len() + 1);
             for parse_as in [format, TextFormat::Auto] {
                 let parsed = parse(&text, parse_as, &());
