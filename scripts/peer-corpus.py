@@ -51,7 +51,10 @@ How the cases are found:
 * SGLang (`test/registered/function_call/*.py`, Apache-2.0): only when `--sglang` points at a
   copy of that directory; `unittest` assertions (and pytest `assert`s) about `detect_and_parse`
   results are read the same way as vLLM's asserts. Detector classes are known under the names
-  the file imports them as (`SGLANG_DETECTORS`); a reasoning parser's test is skipped. Every
+  the file imports them as (`SGLANG_DETECTORS`); a reasoning parser's test is skipped. The
+  multi-format and K2V3 detectors' dialect (`tool_format`) goes into each case's notes; the
+  Qwen3-Coder runner's registered cases (`test_cases.py`, through test_framework.py's
+  `StreamingTestRunner`) are read as its folder's detector's (`SGLANG_RUNNER_DETECTORS`). Every
   case carries the `commit` its file was copied from: `--sglang-commits` (default: the copy's
   `COMMITS.json`) maps each file's path under `--sglang` to it.
 """
@@ -258,6 +261,7 @@ class Run:
         self.flags = set(flags)
         self.constraints = []
         self.unreplayed = 0
+        self.notes = []
 
 
 class Sym:
@@ -825,7 +829,10 @@ class Evaluator:
             return UNKNOWN
         func = self.eval(node.func, env)
         if isinstance(func, (ParserFactory, ParserClass)):
-            return Parser(func.name, tool_defs(kwargs.get("tools")))
+            parser = Parser(func.name, tool_defs(kwargs.get("tools")))
+            if func.name in SGLANG_DIALECTS:
+                parser.dialect = sglang_dialect(func.name, args, kwargs)
+            return parser
         if isinstance(node.func, ast.Attribute):
             base = self.eval(node.func.value, env)
             if isinstance(base, str) and node.func.attr in STRING_METHODS:
@@ -902,6 +909,11 @@ class Evaluator:
             tools = args[1] if len(args) > 1 else kwargs.get("tools")
             parser = receiver if isinstance(receiver, Parser) else None
             run = ctx.new_run(parser, text, tool_defs(tools) or (parser.tools if parser else None))
+            dialect = getattr(parser, "dialect", None)
+            if dialect is not UNKNOWN and dialect is not None:
+                run.notes.append(f"SGLang's {parser.name} detector in its `{dialect}` dialect")
+            elif dialect is UNKNOWN:
+                run.notes.append(f"SGLang's {parser.name} detector in a dialect the script can't tell")
             if short == "parse_non_stream":
                 return (Sym(run, ("content",)), Sym(run, ("calls",)))
             return Result(run)
@@ -1463,6 +1475,7 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
             notes.append("the peer's test streams it")
         if run.unreplayed:
             notes.append(f"{run.unreplayed} assertion(s) of the test not replayed")
+        notes.extend(run.notes)
         case.update(
             {
                 "id": f"{peer}:{rid}",
@@ -1685,8 +1698,11 @@ def python_files(peer, files, parser_classes, detector_names, defaults, rel_base
         module = Module(peer, path, rel, tree, parser_classes, detector_names_here, constants)
         if commits is not None:
             module.commit = commits.get(os.path.relpath(path, rel_base))
+        runner_tools = sglang_runner_tools(module, tree, path) if peer == "sglang" else None
         for stmt in tree.body:
-            if isinstance(stmt, ast.FunctionDef) and stmt.name.startswith("test") and not is_fixture(stmt):
+            if runner_tools is not None and isinstance(stmt, ast.FunctionDef) and stmt.name.startswith("test"):
+                sglang_runner_case(module, stmt, runner_tools)
+            elif isinstance(stmt, ast.FunctionDef) and stmt.name.startswith("test") and not is_fixture(stmt):
                 run_test(module, None, stmt)
             elif isinstance(stmt, ast.ClassDef):
                 cls = stmt
@@ -2312,6 +2328,109 @@ def sglang_imports(tree, detector_names):
 
 
 # --------------------------------------------------------------------------------------------
+
+
+# SGLang's detectors that read several dialects, chosen by `tool_format` (a keyword, the first
+# positional argument, or `chat_template_kwargs`), and the dialect each one reads by default
+# (python/sglang/srt/function_call/multi_format_detector.py).
+SGLANG_DIALECTS = {"multi_format": "default", "k2_v3": "xml"}
+
+
+def sglang_dialect(name, args, kwargs):
+    fmt = kwargs.get("tool_format", args[0] if args else None)
+    ctk = kwargs.get("chat_template_kwargs")
+    if fmt is None and isinstance(ctk, dict):
+        fmt = ctk.get("tool_format", ctk.get("tool_call_format"))
+    if fmt is None and ctk is None:
+        return SGLANG_DIALECTS[name]
+    return fmt if isinstance(fmt, str) else UNKNOWN
+
+
+# SGLang's qwen3_coder tests in test_qwen3_coder_detector/: test_cases.py's registered cases call
+# `TestCase(runner).run(name, text, mode, expected)`, i.e. test_framework.py's
+# `StreamingTestRunner.run_test`, which parses the text streamed and whole and compares both with
+# `expected` (the text up to trailing whitespace, the calls' names and arguments exactly). The
+# runner is built without a detector in the file; the folder's detector is the one it is for.
+SGLANG_RUNNER_DETECTORS = {"test_qwen3_coder_detector": "qwen3_coder"}
+
+
+def sglang_runner_tools(module, tree, path):
+    """The tools of a file whose tests run through SGLang's StreamingTestRunner, or None."""
+    imports = [
+        s for s in tree.body
+        if isinstance(s, ast.ImportFrom) and s.module and any(a.name == "StreamingTestRunner" for a in s.names)
+    ]
+    folder = os.path.basename(os.path.dirname(path))
+    if not imports or folder not in SGLANG_RUNNER_DETECTORS:
+        return None
+    fixtures = os.path.join(os.path.dirname(path), "test_fixtures.py")
+    if not os.path.exists(fixtures):
+        return None
+    ftree = ast.parse(open(fixtures, encoding="utf-8").read())
+    fmod = Module("sglang", fixtures, "", ftree, {})
+    fn = fmod.functions.get("get_test_tools")
+    if fn is None:
+        return None
+    try:
+        return tool_defs(Evaluator(fmod, None).inline(fn, [], {})) or None
+    except (SkipTest, Return, RecursionError):
+        return None
+
+
+def sglang_runner_case(module, fn, tools):
+    folder = os.path.basename(os.path.dirname(module.path))
+    parser = SGLANG_RUNNER_DETECTORS[folder]
+    source = f"{module.rel}::{fn.name}"
+    CURRENT[0] = source
+    module.test_nodes[source] = fn
+    ev = Evaluator(module, None)
+    env = {}
+    call = None
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Assign):
+            try:
+                value = ev.eval(stmt.value, env)
+            except (SkipTest, Return, RecursionError):
+                value = UNKNOWN
+            for target in stmt.targets:
+                ev.bind(target, value, env)
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "run":
+                call = sub
+    STATS.found_one(module.peer, parser)
+    if call is None or len(call.args) < 2:
+        STATS.skip(module.peer, parser, "no extraction call the script can follow")
+        return
+    text = ev.eval(call.args[1], env)
+    kwargs = {k.arg: k.value for k in call.keywords}
+    expected = ev.eval(kwargs["expected"], env) if "expected" in kwargs else None
+    if not isinstance(text, str):
+        STATS.skip(module.peer, parser, "model output built at run time")
+        return
+    if not isinstance(expected, dict) or not is_concrete(expected):
+        STATS.skip(module.peer, parser, "no expectation the replay can check")
+        return
+    case = {"calls": [], "count": "exact", "content": None, "content_checked": False}
+    for t in expected.get("tools", []):
+        case["calls"].append({"name": t["name"], "arguments": t.get("args", {})})
+    if "text" in expected:
+        case["content"] = expected["text"]
+        case["content_checked"] = True
+    case.update(
+        {
+            "id": f"{module.peer}:{source}",
+            "peer": module.peer,
+            "source": source,
+            **({"commit": module.commit} if module.commit else {}),
+            "parser": parser,
+            "model_output": text,
+            "tools": {t.name: (t.schema if isinstance(t.schema, dict) else {}) for t in tools},
+            "notes": "the peer's test streams it; the test runs through test_framework.py's "
+            f"StreamingTestRunner (built without a detector: {parser} is its folder's), which "
+            "compares the text up to trailing whitespace and asserts nothing",
+        }
+    )
+    CORPUS.add(order_case(case))
 
 
 def write(out_dir):

@@ -313,7 +313,7 @@ impl TextFormat {
             TextFormat::HyV3 => &["hy_v4"],
             TextFormat::K2Horizon => &[],
             TextFormat::MinimaxM2 => &["minimax-m2"],
-            TextFormat::MiniCpm5 => &[],
+            TextFormat::MiniCpm5 => &["minicpm4"],
             TextFormat::Step3 => &[],
             TextFormat::SeedOss => &[],
             TextFormat::Plamo3 => &[],

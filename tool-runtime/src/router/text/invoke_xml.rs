@@ -5,7 +5,7 @@
 //! | format | markup | models | peers |
 //! |---|---|---|---|
 //! | [`MinimaxM2`](TextFormat::MinimaxM2) | `<minimax:tool_call><invoke name="NAME"><parameter name="k">v</parameter></invoke></minimax:tool_call>` | MiniMax-M2 | vLLM `minimax_m2` (`parser/minimax_m2.py`), SGLang `minimax-m2`, llama.cpp (MiniMax-M2 template) |
-//! | [`MiniCpm5`](TextFormat::MiniCpm5) | `<function name="NAME"><param name="k">v</param></function>`, on its own | MiniCPM 5 | vLLM `minicpm5` (`minicpm5xml_tool_parser.py`), SGLang `minicpm5`, llama.cpp |
+//! | [`MiniCpm5`](TextFormat::MiniCpm5) | `<function name="NAME"><param name="k">v</param></function>`, on its own | MiniCPM 5 | vLLM `minicpm5` (`minicpm5xml_tool_parser.py`), SGLang `minicpm5` and `minicpm4` (`minicpm4_xml_detector.py`), llama.cpp |
 //! | [`Step3`](TextFormat::Step3) | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="NAME"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` | Step-3 | vLLM `step3` (`step3_tool_parser.py`), SGLang `step3` |
 //! | [`Dots`](TextFormat::Dots) | `<dots_function_call><invoke name="NAME"><parameter name="k">v</parameter></invoke></dots_function_call>` (its XML body; `dots.rs`) | dots.llm | vLLM `dots` (`dots_tool_parser.py`) |
 //! | [`Muse`](TextFormat::Muse) | `<atem:function_calls><atem:invoke name="NAME"><atem:parameter name="k">v</atem:parameter></atem:invoke></atem:function_calls>` (in its messages: `muse.rs`) | Muse Spark, Muse Glimmer | vLLM `muse` (`muse_tool_parser.py`), llama.cpp (Muse Glimmer) |
