@@ -219,6 +219,21 @@ fn read_invoke(cx: &Cx, text: &str, at: usize, dsml: &Dsml) -> Result<Read, Need
     if name.is_empty() {
         return skip_invoke(cx, text, at, body, dsml, TextErrorKind::MissingName);
     }
+    // A JSON object instead of parameter tags: SGLang's detector reads it as the arguments
+    // ("Format 2 - Direct JSON", its `test_detect_and_parse_json_format`); the name is in the
+    // tag and the object says the rest, so nothing is guessed.
+    let first = skip_ws(text, body);
+    if text.as_bytes().get(first) == Some(&b'{') {
+        let (end, arguments) = json_arguments(cx, text, first, dsml.invoke_end)?;
+        let item = match arguments {
+            Ok(arguments) => Item::Call {
+                name: name.to_owned(),
+                arguments,
+            },
+            Err(kind) => error(at..end, kind),
+        };
+        return Ok(Read::new(end, item));
+    }
     let schema = cx.tools.input_schema(name);
     let mut arguments = Map::new();
     let mut last = body;
@@ -568,7 +583,7 @@ mod tests {
 
     #[test]
     fn broken_dsml_costs_one_error_per_invoke() {
-        let text = "<｜DSML｜function_calls><｜DSML｜invoke name=\"a\"></｜DSML｜invoke><｜DSML｜invoke>{\"x\": 1}</｜DSML｜invoke><｜DSML｜invoke name=\"b\">{\"x\": 1}</｜DSML｜invoke><｜DSML｜invoke name=\"c\"><｜DSML｜parameter name=\"x\" string=\"true\">1</｜DSML｜parameter></｜DSML｜function_calls>";
+        let text = "<｜DSML｜function_calls><｜DSML｜invoke name=\"a\"></｜DSML｜invoke><｜DSML｜invoke>{\"x\": 1}</｜DSML｜invoke><｜DSML｜invoke name=\"b\">[1]</｜DSML｜invoke><｜DSML｜invoke name=\"c\"><｜DSML｜parameter name=\"x\" string=\"true\">1</｜DSML｜parameter></｜DSML｜function_calls>";
         let parsed = parse(text, TextFormat::DeepSeekV32, &());
         let names: Vec<&str> = parsed.calls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["a", "c"], "{parsed:?}");
@@ -580,6 +595,12 @@ mod tests {
             .starts_with("<｜DSML｜invoke name=\"b\">"));
         assert!(parsed.errors[1].raw.ends_with("</｜DSML｜invoke>"));
         assert_eq!(parsed.text, "");
+        // A JSON object instead of parameter tags is the arguments (SGLang's direct JSON);
+        // one missing its brace costs that call only.
+        let text = "<｜DSML｜function_calls><｜DSML｜invoke name=\"b\">\n{\"x\": 1}\n</｜DSML｜invoke><｜DSML｜invoke name=\"d\">{\"y\": tr</｜DSML｜invoke><｜DSML｜invoke name=\"e\">{}</｜DSML｜invoke></｜DSML｜function_calls>";
+        let (found, prose, errors) = calls(text, TextFormat::DeepSeekV32);
+        assert_eq!(found, pairs(&[("b", json!({"x": 1})), ("e", json!({}))]));
+        assert_eq!((prose.as_str(), errors), ("", 1));
         // Cut inside a value: an error; cut between parameters: the call so far.
         let cut = "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"x\" string=\"true\">ab";
         let parsed = parse(cut, TextFormat::DeepSeekV32, &());
