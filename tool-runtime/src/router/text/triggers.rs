@@ -12,6 +12,9 @@ pub(crate) struct Triggers<'a> {
     main: Option<Option<usize>>,
     extra: Option<Option<usize>>,
     word_hits: [Option<Option<usize>>; 4],
+    /// The nearest of the words' hits, so that the scan, which asks at every trigger byte,
+    /// looks at the words only when it has passed that one.
+    word_min: Option<Option<usize>>,
 }
 
 impl<'a> Triggers<'a> {
@@ -26,6 +29,7 @@ impl<'a> Triggers<'a> {
             main: None,
             extra: None,
             word_hits: [None; 4],
+            word_min: None,
         }
     }
 
@@ -52,12 +56,24 @@ impl<'a> Triggers<'a> {
             }),
             None => None,
         };
-        let mut hit = [main_hit, extra_hit].into_iter().flatten().min();
-        for (&word, slot) in self.words.iter().zip(&mut self.word_hits) {
-            let word_hit = cached(slot, from, |from| word_at(hay, from, word));
-            hit = [hit, word_hit].into_iter().flatten().min();
-        }
-        hit
+        let words = self.words;
+        let word_hits = &mut self.word_hits;
+        let word_hit = cached(&mut self.word_min, from, |from| {
+            let mut nearest = None;
+            for (&word, slot) in words.iter().zip(word_hits.iter_mut()) {
+                nearest = nearer(nearest, cached(slot, from, |from| word_at(hay, from, word)));
+            }
+            nearest
+        });
+        nearer(nearer(main_hit, extra_hit), word_hit)
+    }
+}
+
+/// The nearer of two hits.
+fn nearer(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
