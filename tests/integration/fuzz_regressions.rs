@@ -47,7 +47,9 @@ fn text_parser() {
     replay("text", |data| {
         checks::check_text(data);
         let mut other = data.to_vec();
-        for format in 0..8 {
+        // Selector 0 is `Auto`, then every format in turn.
+        let formats = u8::try_from(tool_runtime::router::text::TextFormat::ALL.len()).unwrap();
+        for format in 0..=formats {
             if let Some(selector) = other.first_mut() {
                 *selector = format;
             }

@@ -142,6 +142,10 @@ fn read_list(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>), Need
                     py.pos = comma + 1;
                     continue;
                 }
+                // The text may end inside the element (a string left open): what follows
+                // decides where it ends (found by the fuzzer: a stream cut there ended the list
+                // early).
+                None if !cx.eof => Err(Need::Any),
                 _ => match list_end(text, pos) {
                     None if !cx.eof => Err(Need::Byte(b']', b']')),
                     end => {
@@ -293,6 +297,21 @@ mod tests {
         let parsed = parse("[a(x=1), b(y='cut", TextFormat::Pythonic, &());
         assert_eq!(parsed.calls.len(), 1);
         assert!(matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)));
+    }
+
+    #[test]
+    fn a_stream_cut_inside_a_bad_element_waits_for_its_end() {
+        // Found by the fuzzer: after a bad element, the stream cut inside an open string
+        // (`'` | `',`) ended the list at a `]` in a comment, where the whole text reads on.
+        let text = "[e(y='']\"\",#]\n'',";
+        let whole = parse(text, TextFormat::Pythonic, &());
+        let mut stream = crate::router::text::TextStream::new(TextFormat::Pythonic, &());
+        let mut events = stream.push(&text[..15]);
+        events.extend(stream.push(&text[15..]));
+        events.extend(stream.finish());
+        let streamed: crate::router::text::TextParse = events.into_iter().collect();
+        assert_eq!(streamed, whole);
+        assert_eq!(whole.errors.len(), 3);
     }
 
     #[test]
