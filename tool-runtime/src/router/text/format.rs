@@ -1,5 +1,6 @@
 //! The text formats models write tool calls in.
 
+use super::triggers::Words;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -396,18 +397,23 @@ impl TextFormat {
 
     /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found
     /// whole rather than by that byte.
-    pub(crate) fn trigger_words(self) -> &'static [&'static [u8]] {
+    pub(crate) fn trigger_words(self) -> Option<&'static Words> {
         const FUNCTOOLS: &[u8] = super::phi4::MARKER.as_bytes();
         const RECIPIENT: &[u8] = super::recipients::MARKER.as_bytes();
         const MINIMAX: &[u8] = super::minimax_m3::OPEN.as_bytes();
         const ACTION: &[u8] = super::command_r::MARKER.as_bytes();
+        static AUTO: Words = Words::new(&[FUNCTOOLS, RECIPIENT, MINIMAX, ACTION]);
+        static COMMAND_R_PLUS: Words = Words::new(&[ACTION]);
+        static MINIMAX_M3: Words = Words::new(&[MINIMAX]);
+        static PHI4_MINI: Words = Words::new(&[FUNCTOOLS]);
+        static FUNCTIONARY_V32: Words = Words::new(&[RECIPIENT]);
         match self {
-            TextFormat::Auto => &[FUNCTOOLS, RECIPIENT, MINIMAX, ACTION],
-            TextFormat::CommandRPlus => &[ACTION],
-            TextFormat::MinimaxM3 => &[MINIMAX],
-            TextFormat::Phi4Mini => &[FUNCTOOLS],
-            TextFormat::FunctionaryV32 => &[RECIPIENT],
-            _ => &[],
+            TextFormat::Auto => Some(&AUTO),
+            TextFormat::CommandRPlus => Some(&COMMAND_R_PLUS),
+            TextFormat::MinimaxM3 => Some(&MINIMAX_M3),
+            TextFormat::Phi4Mini => Some(&PHI4_MINI),
+            TextFormat::FunctionaryV32 => Some(&FUNCTIONARY_V32),
+            _ => None,
         }
     }
 

@@ -1,35 +1,35 @@
 //! Finding the next byte a call may start at, with `memchr`.
 
+use aho_corasick::{AhoCorasick, Input, MatchKind};
+use std::sync::OnceLock;
+
 /// Finds the next trigger byte with `memchr`: up to three bytes in one pass, a fourth in
-/// another, and up to four words (markers whose first byte is too common in prose to stop at,
-/// like a letter) with `memmem`, each remembered until the scan passes it.
+/// another; and words (markers whose first byte is too common in prose to stop at, like a
+/// letter) with one Aho-Corasick search for them all. Each hit is remembered until the scan
+/// passes it.
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
     set: &'static [u8],
-    words: &'static [&'static [u8]],
-    /// The next hit of the first (up to three) bytes, of the fourth and of each word, once
+    words: Option<&'static Words>,
+    /// The next hit of the first (up to three) bytes, of the fourth, and of any word, once
     /// searched.
     main: Option<Option<usize>>,
     extra: Option<Option<usize>>,
-    word_hits: [Option<Option<usize>>; 4],
-    /// The nearest of the words' hits, so that the scan, which asks at every trigger byte,
-    /// looks at the words only when it has passed that one.
-    word_min: Option<Option<usize>>,
+    word: Option<Option<usize>>,
 }
 
 impl<'a> Triggers<'a> {
-    /// A finder over `hay` for the bytes in `set` (up to four) and `words` (up to four): where
-    /// a word starts, or where the text ends inside its beginning (the rest may come in the
-    /// next piece of a stream).
-    pub(super) fn new(set: &'static [u8], words: &'static [&'static [u8]], hay: &'a [u8]) -> Self {
+    /// A finder over `hay` for the bytes in `set` (up to four) and `words`: where a word
+    /// starts, or where the text ends inside its beginning (the rest may come in the next
+    /// piece of a stream).
+    pub(super) fn new(set: &'static [u8], words: Option<&'static Words>, hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
-            words: &words[..words.len().min(4)],
+            words,
             main: None,
             extra: None,
-            word_hits: [None; 4],
-            word_min: None,
+            word: None,
         }
     }
 
@@ -56,15 +56,10 @@ impl<'a> Triggers<'a> {
             }),
             None => None,
         };
-        let words = self.words;
-        let word_hits = &mut self.word_hits;
-        let word_hit = cached(&mut self.word_min, from, |from| {
-            let mut nearest = None;
-            for (&word, slot) in words.iter().zip(word_hits.iter_mut()) {
-                nearest = nearer(nearest, cached(slot, from, |from| word_at(hay, from, word)));
-            }
-            nearest
-        });
+        let word_hit = match self.words {
+            None => None,
+            Some(words) => cached(&mut self.word, from, |from| word_at(hay, from, words)),
+        };
         nearer(nearer(main_hit, extra_hit), word_hit)
     }
 }
@@ -77,16 +72,62 @@ fn nearer(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
-/// The first place at or after `from` where `word` starts, or where `hay` ends inside it.
-fn word_at(hay: &[u8], from: usize, word: &[u8]) -> Option<usize> {
-    if let Some(n) = memchr::memmem::find(&hay[from..], word) {
-        return Some(from + n);
+/// Markers found as whole words, with the searcher for them all, built the first time a scan
+/// needs it.
+pub(crate) struct Words {
+    list: &'static [&'static [u8]],
+    searcher: OnceLock<Option<AhoCorasick>>,
+}
+
+impl Words {
+    /// The words in `list`.
+    pub(crate) const fn new(list: &'static [&'static [u8]]) -> Words {
+        Words {
+            list,
+            searcher: OnceLock::new(),
+        }
     }
-    let longest = (word.len() - 1).min(hay.len() - from);
-    (1..=longest)
-        .rev()
-        .find(|&k| hay.ends_with(&word[..k]))
-        .map(|k| hay.len() - k)
+
+    /// The leftmost of the words in `hay[from..]`.
+    fn find(&self, hay: &[u8], from: usize) -> Option<usize> {
+        let searcher = self.searcher.get_or_init(|| {
+            // A few short literals never reach the builder's limits; were it to fail, each
+            // word is searched on its own below.
+            AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(self.list)
+                .ok()
+        });
+        match searcher {
+            Some(searcher) => searcher
+                .find(Input::new(hay).span(from..hay.len()))
+                .map(|found| found.start()),
+            None => self
+                .list
+                .iter()
+                .filter_map(|word| memchr::memmem::find(&hay[from..], word).map(|n| from + n))
+                .min(),
+        }
+    }
+}
+
+/// The first place at or after `from` where one of `words` starts, or where `hay` ends inside
+/// the beginning of one.
+fn word_at(hay: &[u8], from: usize, words: &Words) -> Option<usize> {
+    if let Some(found) = words.find(hay, from) {
+        return Some(found);
+    }
+    words
+        .list
+        .iter()
+        .filter_map(|word| {
+            let longest = (word.len() - 1).min(hay.len() - from);
+            (1..=longest)
+                .rev()
+                .find(|&k| hay.ends_with(&word[..k]))
+                .map(|k| hay.len() - k)
+        })
+        .min()
 }
 
 /// A search result kept while it is still ahead of the scan.
@@ -118,7 +159,7 @@ mod tests {
             (b"{", &[4, 10, 11]),
             (b"<`", &[2, 6]),
         ] {
-            let mut triggers = Triggers::new(set, &[], hay);
+            let mut triggers = Triggers::new(set, None, hay);
             let mut found = Vec::new();
             let mut pos = 0;
             while let Some(at) = triggers.next(pos) {
@@ -132,7 +173,8 @@ mod tests {
     #[test]
     fn a_word_is_found_whole_and_begun_at_the_end() {
         let hay = b"a functools[ b <functools[ c >>x func";
-        let mut triggers = Triggers::new(b"<", &[b"functools[", b">>>"], hay);
+        static WORDS: Words = Words::new(&[b"functools[", b">>>"]);
+        let mut triggers = Triggers::new(b"<", Some(&WORDS), hay);
         let mut found = Vec::new();
         let mut pos = 0;
         while let Some(at) = triggers.next(pos) {
