@@ -55,21 +55,35 @@ pub(crate) fn closed_by(cx: &Cx, text: &str, end: usize, closers: &[&str]) -> Re
 
 /// The first of `markers` at or after `from`: where it starts and where it ends.
 ///
-/// Each marker is looked for only up to the nearest found so far, so one that isn't in the
-/// text costs no more than the others' distance (searched to the end once per call, it made a
-/// text of many calls cost its square).
+/// The text is walked from one byte a marker starts with to the next, so the search costs the
+/// distance to the nearest marker: searching the whole rest of the text for each marker, once
+/// per call, made a text of many calls cost its square when one marker was never there.
 pub(crate) fn find_first(text: &str, from: usize, markers: &[&str]) -> Option<(usize, usize)> {
-    let mut first: Option<(usize, usize)> = None;
-    for m in markers {
-        // A marker that starts before the nearest one may end after it.
-        let upto = first.map_or(text.len(), |(start, _)| (start + m.len()).min(text.len()));
-        let hay = text.as_bytes().get(from..upto)?;
-        if let Some(n) = memchr::memmem::find(hay, m.as_bytes()) {
-            let found = (from + n, from + n + m.len());
-            if first.is_none_or(|best| found < best) {
-                first = Some(found);
-            }
+    let hay = text.as_bytes();
+    let mut firsts: Vec<u8> = markers.iter().filter_map(|m| m.bytes().next()).collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    let next = |at: usize| -> Option<usize> {
+        let rest = hay.get(at..)?;
+        let n = match *firsts.as_slice() {
+            [a] => memchr::memchr(a, rest),
+            [a, b] => memchr::memchr2(a, b, rest),
+            [a, b, c] => memchr::memchr3(a, b, c, rest),
+            _ => rest.iter().position(|b| firsts.contains(b)),
+        };
+        n.map(|n| at + n)
+    };
+    let mut at = from;
+    while let Some(start) = next(at) {
+        let found = markers
+            .iter()
+            .filter(|m| hay[start..].starts_with(m.as_bytes()))
+            .map(|m| start + m.len())
+            .min();
+        if let Some(end) = found {
+            return Some((start, end));
         }
+        at = start + 1;
     }
-    first
+    None
 }

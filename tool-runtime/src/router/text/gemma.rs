@@ -169,16 +169,8 @@ fn read(cx: &Cx, text: &str, pos: usize, dialect: &Dialect) -> Step {
 /// A call that can't be read: an error up to its closing token (or the end of the text).
 fn bad(cx: &Cx, text: &str, pos: usize, dialect: &Dialect, kind: TextErrorKind) -> Step {
     let from = pos + dialect.open.len();
-    // Each closer is looked for only before the nearest one found so far: searching the whole
-    // rest of the text for a closer that isn't there, once per bad call, cost the square of
-    // a text of bad calls.
-    let mut end: Option<usize> = None;
-    for close in dialect.close {
-        let upto = end.unwrap_or(text.len());
-        if let Some(n) = memchr::memmem::find(&text.as_bytes()[from..upto], close.as_bytes()) {
-            end = Some(from + n + close.len());
-        }
-    }
+    // The nearest closer, at the cost of the distance to it (`find_first`).
+    let end = super::arguments::find_first(text, from, dialect.close).map(|(_, end)| end);
     let end = match end {
         Some(end) => end,
         None if !cx.eof => return Step::More(Need::Byte(b'>', b'>')),

@@ -123,11 +123,12 @@ fn message(cx: &Cx, text: &str, pos: usize, from: usize) -> Step {
 
 /// A message to `tool`, whose body starts at `body`.
 fn call(cx: &Cx, text: &str, pos: usize, body: usize, tool: &str) -> Step {
-    let hay = &text.as_bytes()[body..];
-    let ends = ENDS.iter().chain([&NEXT]);
-    let found = ends
-        .filter_map(|end| memchr::memmem::find(hay, end.as_bytes()).map(|n| (body + n, *end)))
-        .min();
+    // The nearest end, each looked for only before the nearest found so far (searched to the
+    // end of the text for every message, a text of unclosed messages cost its square).
+    let mut markers = ENDS.to_vec();
+    markers.push(NEXT);
+    let found =
+        super::arguments::find_first(text, body, &markers).map(|(at, end)| (at, &text[at..end]));
     let (body_end, end) = match found {
         Some((at, NEXT)) => (at, at),
         Some((at, end)) => (at, at + end.len()),
