@@ -1,11 +1,11 @@
 //! Cohere Command R+: `Action:` and a fenced JSON list of calls,
 //!
-//! ```text
+//! ````text
 //! Action:
 //! ```json
 //! [{"tool_name": "f", "parameters": {"city": "Paris"}}]
 //! ```
-//! ```
+//! ````
 //!
 //! as its tool-use template asks (llama.cpp's `c4ai-command-r-plus-tool_use` template and its
 //! test in `test-chat.cpp`). The list is Command's (`keyed.rs` reads its objects: `tool_name`,
