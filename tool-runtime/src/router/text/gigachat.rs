@@ -11,9 +11,8 @@
 //! parsing). A marker followed by anything but a JSON object is an error for the marker
 //! alone, and what follows is prose.
 
-use super::error::TextErrorKind;
-use super::object::read_object;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::object::object_then;
+use super::scan::{prefix, skip_ws, Cx, Need, Prefix, Step};
 
 /// GigaChat 3's call message header, in its parts.
 const MESSAGE_SEP: &str = "<|message_sep|>";
@@ -31,45 +30,7 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         Ok(None) => return Step::Prose(1),
         Err(need) => return cx.more(need),
     };
-    let start = skip_ws(text, body);
-    let (end, item) = match text.as_bytes().get(start) {
-        None if !cx.eof => return Step::More(Need::Any),
-        Some(b'{') => match read_object(cx, text, start) {
-            Ok((end, Ok(found))) => (end, found.into()),
-            Ok((end, Err(kind))) => (
-                end,
-                Item::Error {
-                    span: pos..end,
-                    kind,
-                },
-            ),
-            Err(need) => return cx.more(need),
-        },
-        _ => {
-            let kind = match start == text.len() {
-                true => TextErrorKind::Empty,
-                false => TextErrorKind::Syntax {
-                    expected: "a JSON object after the marker",
-                },
-            };
-            return region(
-                pos,
-                start,
-                vec![Item::Error {
-                    span: pos..start,
-                    kind,
-                }],
-            );
-        }
-    };
-    let after = skip_ws(text, end);
-    let end = match prefix(text, after, EOS, cx.eof) {
-        Prefix::Yes => after + EOS.len(),
-        Prefix::Partial => return Step::More(Need::Any),
-        Prefix::No if after == text.len() && !cx.eof => return Step::More(Need::Any),
-        Prefix::No => end,
-    };
-    region(pos, end, vec![item])
+    object_then(cx, text, pos, body, EOS)
 }
 
 /// Where the call's JSON may start, when a call header opens at `pos`; `None` when none does.

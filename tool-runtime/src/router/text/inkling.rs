@@ -11,9 +11,8 @@
 //! `<|end_message|>` ends the call; without it the call ends with its JSON. A header followed by
 //! no JSON object is an error for the header alone.
 
-use super::error::TextErrorKind;
-use super::object::read_object;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::object::object_then;
+use super::scan::{prefix, Cx, Need, Prefix, Step};
 
 const MESSAGE: &str = "<|message_model|>";
 const INVOKE: &str = "<|content_invoke_tool_json|>";
@@ -42,45 +41,7 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         Prefix::Partial => return Step::More(Need::Any),
         Prefix::No => return Step::Prose(1),
     };
-    let start = skip_ws(text, body);
-    let (end, item) = match bytes.get(start) {
-        None if !cx.eof => return Step::More(Need::Any),
-        Some(b'{') => match read_object(cx, text, start) {
-            Ok((end, Ok(found))) => (end, found.into()),
-            Ok((end, Err(kind))) => (
-                end,
-                Item::Error {
-                    span: pos..end,
-                    kind,
-                },
-            ),
-            Err(need) => return cx.more(need),
-        },
-        _ => {
-            let kind = match start == text.len() {
-                true => TextErrorKind::Empty,
-                false => TextErrorKind::Syntax {
-                    expected: "a JSON object after the marker",
-                },
-            };
-            return region(
-                pos,
-                start,
-                vec![Item::Error {
-                    span: pos..start,
-                    kind,
-                }],
-            );
-        }
-    };
-    let after = skip_ws(text, end);
-    let end = match prefix(text, after, END, cx.eof) {
-        Prefix::Yes => after + END.len(),
-        Prefix::Partial => return Step::More(Need::Any),
-        Prefix::No if after == text.len() && !cx.eof => return Step::More(Need::Any),
-        Prefix::No => end,
-    };
-    region(pos, end, vec![item])
+    object_then(cx, text, pos, body, END)
 }
 
 #[cfg(test)]

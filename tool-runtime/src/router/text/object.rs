@@ -3,7 +3,7 @@
 
 use super::error::{Cut, TextErrorKind};
 use super::json::{self, Extent};
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix};
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 
@@ -194,6 +194,48 @@ pub(crate) fn read_object(
         )),
         Extent::TooDeep => Ok((text.len(), Err(TextErrorKind::TooDeep))),
     }
+}
+
+/// A call region from `pos` whose call object comes after a header ending at `body`: the object
+/// (an error when something else is there, or nothing), then `end`, an end marker that may
+/// follow it. GigaChat's and Inkling's messages.
+pub(crate) fn object_then(cx: &Cx, text: &str, pos: usize, body: usize, end: &str) -> Step {
+    let start = skip_ws(text, body);
+    let (object_end, item) = match text.as_bytes().get(start) {
+        None if !cx.eof => return Step::More(Need::Any),
+        Some(b'{') => match read_object(cx, text, start) {
+            Ok((object_end, Ok(found))) => (object_end, found.into()),
+            Ok((object_end, Err(kind))) => (
+                object_end,
+                Item::Error {
+                    span: pos..object_end,
+                    kind,
+                },
+            ),
+            Err(need) => return cx.more(need),
+        },
+        _ => {
+            let kind = match start == text.len() {
+                true => TextErrorKind::Empty,
+                false => TextErrorKind::Syntax {
+                    expected: "a JSON object after the marker",
+                },
+            };
+            let item = Item::Error {
+                span: pos..start,
+                kind,
+            };
+            return region(pos, start, vec![item]);
+        }
+    };
+    let after = skip_ws(text, object_end);
+    let region_end = match prefix(text, after, end, cx.eof) {
+        Prefix::Yes => after + end.len(),
+        Prefix::Partial => return Step::More(Need::Any),
+        Prefix::No if after == text.len() && !cx.eof => return Step::More(Need::Any),
+        Prefix::No => object_end,
+    };
+    region(pos, region_end, vec![item])
 }
 
 /// An array of call objects at `start` (a `[`), read one element at a time so one bad element
