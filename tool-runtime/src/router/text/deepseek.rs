@@ -26,8 +26,8 @@ use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::special::{
-    self, attribute, attributes, error, json_arguments, json_value, last_byte, Argument, Block,
-    Read, Tag,
+    self, attribute, attributes, cut, error, json_arguments, json_value, last_byte, Argument,
+    Block, Read, Tag,
 };
 use serde_json::{Map, Value};
 
@@ -129,27 +129,10 @@ fn read_call(cx: &Cx, text: &str, at: usize) -> Result<Read, Need> {
     let bytes = text.as_bytes();
     let head = at + CALL_BEGIN.len();
     // What comes before the separator: the type (V3) or the name (V3.1), up to the next marker.
-    let Some(sep) = memchr::memchr(b'<', &bytes[head..]).map(|n| head + n) else {
-        if !cx.eof {
-            return Err(Need::Byte(b'<', b'<'));
-        }
-        return Ok(cut(at, text.len()));
+    let sep = match special::head(cx, text, at, head, SEP, CALL_END, "`<｜tool▁sep｜>`")? {
+        Ok(sep) => sep,
+        Err(read) => return Ok(read),
     };
-    match prefix(text, sep, SEP, cx.eof) {
-        Prefix::Yes => {}
-        Prefix::Partial => return Err(Need::Any),
-        Prefix::No => {
-            let end = match prefix(text, sep, CALL_END, cx.eof) {
-                Prefix::Yes => sep + CALL_END.len(),
-                Prefix::Partial => return Err(Need::Any),
-                Prefix::No => sep,
-            };
-            let kind = TextErrorKind::Syntax {
-                expected: "`<｜tool▁sep｜>`",
-            };
-            return Ok(Read::new(end, error(at..end, kind)));
-        }
-    }
     let head = text[head..sep].trim();
     let after = sep + SEP.len();
     let first = skip_ws(text, after);
@@ -202,11 +185,6 @@ fn read_call(cx: &Cx, text: &str, at: usize) -> Result<Read, Need> {
         item,
         format: Some(format),
     })
-}
-
-/// A call cut off in its markup, from `at` to the end of the text.
-fn cut(at: usize, end: usize) -> Read {
-    Read::new(end, error(at..end, TextErrorKind::Truncated(Cut::InMarkup)))
 }
 
 /// One `<｜DSML｜invoke name="..">` at `at`, up to its `</｜DSML｜invoke>`.

@@ -23,8 +23,8 @@ use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::special::{
-    self, attribute, attributes, error, json_arguments, json_value, last_byte, Argument, Block,
-    Read, Tag,
+    self, attribute, attributes, cut, error, json_arguments, json_value, last_byte, Argument,
+    Block, Read, Tag,
 };
 use crate::ToolCall;
 use serde_json::{Map, Value};
@@ -91,27 +91,18 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
 /// One K2 `<|tool_call_begin|>` call at `at`.
 fn read_k2(cx: &Cx, text: &str, at: usize) -> Result<Read, Need> {
     let head = at + CALL_BEGIN.len();
-    let Some(sep) = memchr::memchr(b'<', &text.as_bytes()[head..]).map(|n| head + n) else {
-        if !cx.eof {
-            return Err(Need::Byte(b'<', b'<'));
-        }
-        return Ok(cut(at, text.len()));
+    let sep = match special::head(
+        cx,
+        text,
+        at,
+        head,
+        ARGUMENT_BEGIN,
+        CALL_END,
+        "`<|tool_call_argument_begin|>`",
+    )? {
+        Ok(sep) => sep,
+        Err(read) => return Ok(read),
     };
-    match prefix(text, sep, ARGUMENT_BEGIN, cx.eof) {
-        Prefix::Yes => {}
-        Prefix::Partial => return Err(Need::Any),
-        Prefix::No => {
-            let end = match prefix(text, sep, CALL_END, cx.eof) {
-                Prefix::Yes => sep + CALL_END.len(),
-                Prefix::Partial => return Err(Need::Any),
-                Prefix::No => sep,
-            };
-            let kind = TextErrorKind::Syntax {
-                expected: "`<|tool_call_argument_begin|>`",
-            };
-            return Ok(Read::new(end, error(at..end, kind)));
-        }
-    }
     let name = name_in(&text[head..sep]);
     let (end, arguments) = json_arguments(cx, text, sep + ARGUMENT_BEGIN.len(), CALL_END)?;
     let item = match (name, arguments) {
@@ -154,11 +145,6 @@ pub(crate) fn call_id(call: &ToolCall, index: usize) -> String {
     } else {
         format!("functions.{}:{index}", call.name)
     }
-}
-
-/// A call cut off in its markup, from `at` to the end of the text.
-fn cut(at: usize, end: usize) -> Read {
-    Read::new(end, error(at..end, TextErrorKind::Truncated(Cut::InMarkup)))
 }
 
 /// One K3 `<|open|>call tool=".." index=".."<|sep|>` at `at`, up to its `<|close|>call<|sep|>`.

@@ -148,6 +148,44 @@ pub(crate) fn block(
     }
 }
 
+/// A call's head, from `head` up to the first `<`, which must open `sep`: where `sep` starts.
+/// A head running to the end of the text is a call cut off; one followed by another marker is
+/// an error, up to `call_end` when that is the marker.
+pub(crate) fn head(
+    cx: &Cx,
+    text: &str,
+    at: usize,
+    head: usize,
+    sep: &str,
+    call_end: &str,
+    expected: &'static str,
+) -> Result<Result<usize, Read>, Need> {
+    let Some(lt) = memchr::memchr(b'<', &text.as_bytes()[head..]).map(|n| head + n) else {
+        if !cx.eof {
+            return Err(Need::Byte(b'<', b'<'));
+        }
+        return Ok(Err(cut(at, text.len())));
+    };
+    match prefix(text, lt, sep, cx.eof) {
+        Prefix::Yes => Ok(Ok(lt)),
+        Prefix::Partial => Err(Need::Any),
+        Prefix::No => {
+            let end = match prefix(text, lt, call_end, cx.eof) {
+                Prefix::Yes => lt + call_end.len(),
+                Prefix::Partial => return Err(Need::Any),
+                Prefix::No => lt,
+            };
+            let kind = TextErrorKind::Syntax { expected };
+            Ok(Err(Read::new(end, error(at..end, kind))))
+        }
+    }
+}
+
+/// A call cut off in its markup, from `at` to `end`.
+pub(crate) fn cut(at: usize, end: usize) -> Read {
+    Read::new(end, error(at..end, TextErrorKind::Truncated(Cut::InMarkup)))
+}
+
 /// A call region from `start` to `end`, in `format`; a lone error in it covers all of it.
 fn region(start: usize, end: usize, items: Vec<Item>, format: TextFormat) -> Step {
     super::scan::region(start, end, items).in_format(format)
