@@ -5,6 +5,15 @@
 
 use tool_runtime::router::text::{parse, TextErrorKind, TextFormat, TextParse, TextStream};
 
+/// `written` cut in two at the char boundary at or after its middle.
+fn halves(written: &str) -> (&str, &str) {
+    let mut half = written.len() / 2;
+    while !written.is_char_boundary(half) {
+        half += 1;
+    }
+    written.split_at(half)
+}
+
 /// `text` streamed in 13-byte pieces (at char boundaries), its events collected.
 fn streamed_in_13_byte_pieces(text: &str, format: TextFormat) -> TextParse {
     let mut stream = TextStream::new(format, &());
@@ -444,11 +453,7 @@ fn every_format_survives_unclosed_repeated_and_nested_markup() {
     let call = ToolCall::new("c", "get_weather", r#"{"city": "Paris", "days": 3}"#);
     for format in TextFormat::ALL {
         let written = write_calls(format, std::slice::from_ref(&call));
-        let mut half = written.len() / 2;
-        while !written.is_char_boundary(half) {
-            half += 1;
-        }
-        let (head, tail) = written.split_at(half);
+        let (head, tail) = halves(&written);
         let traps = [
             // Unclosed, repeated: the opener of a call, 120 times, with prose between.
             format!("{head} and ").repeat(120),
@@ -495,11 +500,7 @@ fn long_held_text_streams_to_the_same_result() {
     let call = ToolCall::new("c", "get_weather", r#"{"city": "Paris", "days": 3}"#);
     for format in TextFormat::ALL {
         let written = write_calls(format, std::slice::from_ref(&call));
-        let mut half = written.len() / 2;
-        while !written.is_char_boundary(half) {
-            half += 1;
-        }
-        let (head, tail) = written.split_at(half);
+        let (head, tail) = halves(&written);
         for piece in [
             format!("{head} and "),
             format!("{head}{written}"),
