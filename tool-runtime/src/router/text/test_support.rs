@@ -43,3 +43,18 @@ pub(super) fn pairs(expected: &[(&str, Value)]) -> Vec<(String, Value)> {
         .map(|(n, a)| ((*n).to_owned(), a.clone()))
         .collect()
 }
+
+/// The calls of `text` written `NAMEARGUMENTS` (arguments as the parser gave them), its prose,
+/// and how many errors it has.
+pub(super) fn names(text: &str, format: TextFormat) -> (Vec<String>, String, usize) {
+    let parsed = parse(text, format, &());
+    (
+        parsed
+            .calls
+            .iter()
+            .map(|c| format!("{}{}", c.name, c.arguments))
+            .collect(),
+        parsed.text,
+        parsed.errors.len(),
+    )
+}

@@ -176,18 +176,7 @@ fn read(cx: &Cx, text: &str, pos: usize, wrap: &Wrap) -> Step {
 mod tests {
     use crate::router::text::{parse, TextErrorKind, TextFormat};
 
-    fn names(text: &str, format: TextFormat) -> (Vec<String>, String, usize) {
-        let parsed = parse(text, format, &());
-        (
-            parsed
-                .calls
-                .iter()
-                .map(|c| format!("{}{}", c.name, c.arguments))
-                .collect(),
-            parsed.text,
-            parsed.errors.len(),
-        )
-    }
+    use crate::router::text::test_support::names;
 
     #[test]
     fn each_markup_reads_its_calls_and_keeps_the_prose() {

@@ -71,18 +71,7 @@ mod tests {
     use serde_json::json;
     use std::collections::HashMap;
 
-    fn names(text: &str, format: TextFormat) -> (Vec<String>, String, usize) {
-        let parsed = parse(text, format, &());
-        (
-            parsed
-                .calls
-                .iter()
-                .map(|c| format!("{}{}", c.name, c.arguments))
-                .collect(),
-            parsed.text,
-            parsed.errors.len(),
-        )
-    }
+    use crate::router::text::test_support::names;
 
     #[test]
     fn a_bare_list_is_read_at_the_start_and_anywhere_when_chosen() {
