@@ -46,10 +46,7 @@ const STAND_INS: &[(TextFormat, &str)] = &[
 ];
 
 /// Template text our prompt writes otherwise on purpose: replaced in the rendering first.
-const REWRITTEN: &[(TextFormat, &str, &str)] = &[
-    // Hy3's checkpoint suffix on its tokens: the parser reads them unsuffixed.
-    (TextFormat::HyV3, ":opensource", ""),
-];
+const REWRITTEN: &[(TextFormat, &str, &str)] = &[];
 
 #[test]
 fn each_family_prompt_is_its_templates_own_text() {

@@ -24,35 +24,40 @@
 //! GLM parser (Poolside's parses it). vLLM's boolean typing also takes `1`/`0`; not here. vLLM
 //! reads a call cut off at the end of the text (the pairs so far); here it is an error. K2
 //! Horizon's parser picks JSON, XML or typed XML from a request setting and rejects the others;
-//! all three are read here. Hy4's tokens carry a per-checkpoint suffix read from the vocabulary
-//! (`<tool_calls:6124c78e>`); only unsuffixed tokens are read here.
+//! all three are read here.
+//!
+//! Hunyuan's tokens may carry a checkpoint's suffix (`<tool_calls:opensource>` in Hy3's
+//! template, `<tool_calls:6124c78e>` in a Hy4 vocabulary): vLLM reads it from the tokenizer,
+//! here it is read from the group's opening token (`suffix.rs`), and the group's tags must all
+//! carry it. Unsuffixed tokens are read as well (vLLM's `hy_v3` default).
 
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{self, find, Args, Group, Read, NEXT_TAG};
 use super::object;
 use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
+use super::suffix::{self, Suffix};
 use memchr::memmem;
 use serde_json::{Map, Value};
 
 /// One markup's tags.
 #[derive(Debug)]
-pub(crate) struct Tags {
-    pub call_open: &'static str,
-    pub call_close: &'static str,
+pub(crate) struct Tags<'a> {
+    pub call_open: &'a str,
+    pub call_close: &'a str,
     /// What may stand between the name and the pairs (Hy3's `<tool_sep>`).
-    pub name_sep: Option<&'static str>,
-    pub key_open: &'static str,
-    pub key_close: &'static str,
+    pub name_sep: Option<&'a str>,
+    pub key_open: &'a str,
+    pub key_close: &'a str,
     /// What may stand between a key and its value, holding the value's type (K2 Horizon).
-    pub kind: Option<(&'static str, &'static str)>,
-    pub value_open: &'static str,
-    pub value_close: &'static str,
+    pub kind: Option<(&'a str, &'a str)>,
+    pub value_open: &'a str,
+    pub value_close: &'a str,
     /// Whether a call may be a JSON object instead (K2 Horizon's `json` mode).
     pub json: bool,
 }
 
-pub(crate) const GLM: Tags = Tags {
+pub(crate) const GLM: Tags<'static> = Tags {
     call_open: "<tool_call>",
     call_close: "</tool_call>",
     name_sep: None,
@@ -64,12 +69,12 @@ pub(crate) const GLM: Tags = Tags {
     json: false,
 };
 
-const HY: Tags = Tags {
+const HY: Tags<'static> = Tags {
     name_sep: Some("<tool_sep>"),
     ..GLM
 };
 
-const K2: Tags = Tags {
+const K2: Tags<'static> = Tags {
     call_open: "<ifm|tool_call>",
     call_close: "</ifm|tool_call>",
     name_sep: None,
@@ -82,7 +87,7 @@ const K2: Tags = Tags {
 };
 
 /// The markups whose calls stand in a group.
-const GROUPS: [(Group, &Tags); 2] = [
+const GROUPS: [(Group<'static>, &Tags<'static>); 2] = [
     (
         Group {
             format: TextFormat::HyV3,
@@ -117,18 +122,92 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         if !openers.opens(group.format, group.open) {
             continue;
         }
-        // A group is known by its first call: after Hy's `<tool_calls>`, Jamba's JSON list
-        // is not one.
-        let first = skip_ws(text, pos + group.open.len());
-        match prefix(text, first, tags.call_open, cx.eof) {
-            Prefix::Yes => {}
-            Prefix::Partial => return Step::More(Need::Any),
-            Prefix::No => continue,
+        if let Some(step) = group_at(cx, text, pos, group, tags) {
+            return step;
         }
-        let read = |cx: &Cx, text: &str, at: usize| read_call(cx, tags, group.close, text, at);
-        return kv::read_group(cx, text, pos, group, &read).in_format(group.format);
+    }
+    if cx.format.includes(TextFormat::HyV3) {
+        match suffix::at(text, pos, "<tool_calls:", cx.eof) {
+            Suffix::Yes(suffix) => {
+                let tokens = HySuffixed::new(suffix);
+                if let Some(step) = group_at(cx, text, pos, &tokens.group(), &tokens.tags()) {
+                    return step;
+                }
+            }
+            Suffix::Partial => return Step::More(Need::Any),
+            Suffix::No => {}
+        }
     }
     openers.none()
+}
+
+/// The calls of `group`, opening at `pos`, if its first call is one of `tags`'s: after Hy's
+/// `<tool_calls>`, Jamba's JSON list is not one.
+fn group_at(cx: &Cx, text: &str, pos: usize, group: &Group, tags: &Tags) -> Option<Step> {
+    let first = skip_ws(text, pos + group.open.len());
+    match prefix(text, first, tags.call_open, cx.eof) {
+        Prefix::Yes => {}
+        Prefix::Partial => return Some(Step::More(Need::Any)),
+        Prefix::No => return None,
+    }
+    let read = |cx: &Cx, text: &str, at: usize| read_call(cx, tags, group.close, text, at);
+    Some(kv::read_group(cx, text, pos, group, &read).in_format(group.format))
+}
+
+/// Hunyuan's tokens with the suffix a group's opening token carries (`suffix.rs`): every tag
+/// of that group must carry it too, as in vLLM's `hy_v4` parser, whose tokens are the
+/// vocabulary's.
+struct HySuffixed {
+    open: String,
+    close: String,
+    call_open: String,
+    call_close: String,
+    name_sep: String,
+    key_open: String,
+    key_close: String,
+    value_open: String,
+    value_close: String,
+}
+
+impl HySuffixed {
+    fn new(suffix: &str) -> HySuffixed {
+        let open = |name| suffix::token(name, suffix, false);
+        let close = |name| suffix::token(name, suffix, true);
+        HySuffixed {
+            open: open("tool_calls"),
+            close: close("tool_calls"),
+            call_open: open("tool_call"),
+            call_close: close("tool_call"),
+            name_sep: open("tool_sep"),
+            key_open: open("arg_key"),
+            key_close: close("arg_key"),
+            value_open: open("arg_value"),
+            value_close: close("arg_value"),
+        }
+    }
+
+    fn group(&self) -> Group<'_> {
+        Group {
+            format: TextFormat::HyV3,
+            open: &self.open,
+            close: &self.close,
+            filler: &[],
+        }
+    }
+
+    fn tags(&self) -> Tags<'_> {
+        Tags {
+            call_open: &self.call_open,
+            call_close: &self.call_close,
+            name_sep: Some(&self.name_sep),
+            key_open: &self.key_open,
+            key_close: &self.key_close,
+            kind: None,
+            value_open: &self.value_open,
+            value_close: &self.value_close,
+            json: false,
+        }
+    }
 }
 
 /// The call opening at `at` inside a group that `group_close` closes.
@@ -467,6 +546,49 @@ mod tests {
         assert_eq!(parsed.calls.len(), 1);
         let parsed = parse(jamba, TextFormat::HyV3, &tools());
         assert_eq!((parsed.calls.len(), parsed.text.as_str()), (0, jamba));
+    }
+
+    #[test]
+    fn hy_reads_the_suffix_its_group_opens_with() {
+        // Hy3's template writes every token with `:opensource`; Hy4's vocabularies carry a
+        // suffix of their own (`:6124c78e` is the example of vLLM's `hy_v4_tool_parser.py`).
+        for suffix in [":opensource", ":6124c78e"] {
+            let text = "<think>x</think>Checking.<tool_calls>\n<tool_call>lookup<tool_sep>\n<arg_key>query</arg_key>\n<arg_value>Bei</tool_call>jing</arg_value>\n<arg_key>limit</arg_key>\n<arg_value>2</arg_value>\n</tool_call>\n<tool_call>get_time</tool_call>\n</tool_calls> done"
+                .replace('>', &format!("{suffix}>"))
+                .replace(&format!("</tool_call{suffix}>jing"), "</tool_call>jing");
+            for format in [TextFormat::HyV3, TextFormat::Auto] {
+                let parsed = parse(&text, format, &tools());
+                assert_eq!(
+                    parsed.text,
+                    format!("<think{suffix}>x</think{suffix}>Checking. done")
+                );
+                assert_eq!(parsed.format, Some(TextFormat::HyV3));
+                assert_eq!(
+                    calls(&text, format),
+                    [
+                        (
+                            "lookup".to_owned(),
+                            json!({"query": "Bei</tool_call>jing", "limit": 2})
+                        ),
+                        ("get_time".to_owned(), json!({}))
+                    ]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hy_tags_without_the_groups_suffix_are_no_call() {
+        // The keys lack the suffix the group opened with: one error, the next call read.
+        let text = "<tool_calls:opensource><tool_call:opensource>lookup<arg_key>query</arg_key><arg_value>x</arg_value></tool_call:opensource><tool_call:opensource>get_time</tool_call:opensource></tool_calls:opensource>";
+        let parsed = parse(text, TextFormat::HyV3, &tools());
+        assert_eq!(parsed.errors.len(), 1, "{parsed:?}");
+        assert_eq!(parsed.calls.len(), 1);
+        assert_eq!(parsed.calls[0].name, "get_time");
+        // A call inside a suffixed think block is thought, not made.
+        let text = "<think:opensource><tool_calls:opensource><tool_call:opensource>get_time</tool_call:opensource></tool_calls:opensource></think:opensource>";
+        let parsed = parse(text, TextFormat::Auto, &tools());
+        assert_eq!((parsed.calls.len(), parsed.text.as_str()), (0, text));
     }
 
     #[test]

@@ -49,7 +49,7 @@ use std::borrow::Cow;
 pub(crate) struct Tags {
     pub format: TextFormat,
     /// The calls' group; `None` for calls written on their own.
-    pub group: Option<Group>,
+    pub group: Option<Group<'static>>,
     /// What opens a call, up to its name attribute's value (spellings of one tag).
     pub invoke: &'static [&'static str],
     pub invoke_close: &'static str,

@@ -18,10 +18,10 @@ use std::ops::Range;
 
 /// Calls written one after another between an opening and a closing marker.
 #[derive(Debug)]
-pub(crate) struct Group {
+pub(crate) struct Group<'a> {
     pub format: TextFormat,
-    pub open: &'static str,
-    pub close: &'static str,
+    pub open: &'a str,
+    pub close: &'a str,
     /// Markers that may stand between the calls and hold nothing (Step-3's per-call tokens).
     pub filler: &'static [&'static str],
 }

@@ -61,6 +61,7 @@ mod scan;
 mod schemas;
 mod special;
 mod stream;
+mod suffix;
 #[cfg(test)]
 mod test_support;
 mod triggers;

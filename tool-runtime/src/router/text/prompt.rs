@@ -440,10 +440,15 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
         TextFormat::Glm => Template::lines("<tool_call>{name}\n{arguments}</tool_call>")
             .argument("<arg_key>{key}</arg_key>\n<arg_value>{value}</arg_value>\n")
             .write(calls),
-        TextFormat::HyV3 => Template::lines("<tool_call>{name}<tool_sep>\n{arguments}</tool_call>")
-            .argument("<arg_key>{key}</arg_key>\n<arg_value>{value}</arg_value>\n")
-            .within("<tool_calls>\n", "\n</tool_calls>")
-            .write(calls),
+        // As Hy3's template writes them: its tokens carry the checkpoint's suffix.
+        TextFormat::HyV3 => Template::lines(
+            "<tool_call:opensource>{name}<tool_sep:opensource>\n{arguments}</tool_call:opensource>",
+        )
+        .argument(
+            "<arg_key:opensource>{key}</arg_key:opensource>\n<arg_value:opensource>{value}</arg_value:opensource>\n",
+        )
+        .within("<tool_calls:opensource>\n", "\n</tool_calls:opensource>")
+        .write(calls),
         TextFormat::K2Horizon => {
             Template::lines("<ifm|tool_call>{name}{arguments}</ifm|tool_call>")
                 .argument("<ifm|arg_key>{key}</ifm|arg_key><ifm|arg_value>{value}</ifm|arg_value>")

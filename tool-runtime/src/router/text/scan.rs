@@ -8,6 +8,7 @@
 use super::error::{TextCallError, TextErrorKind};
 use super::format::TextFormat;
 use super::schemas::{self, ToolSchemas};
+use super::suffix::{self, Suffix};
 use super::triggers::Triggers;
 use super::{command_r, hermes_variants, minimax_m3, muse, wrapped, xlam};
 use super::{
@@ -66,6 +67,9 @@ pub(crate) enum Fence {
     /// call the model considers while it thinks is not a call it makes (llama.cpp's
     /// Ministral "marker in reasoning" case): only the one after the block is.
     Reasoning(&'static str),
+    /// Inside Hunyuan's `<think:SUFFIX>` block (`suffix.rs`): prose up to `</think:`, and on
+    /// to the `>` that ends its suffix.
+    SuffixedReasoning,
 }
 
 impl Fence {
@@ -74,6 +78,7 @@ impl Fence {
         match self {
             Fence::Code => Some("```"),
             Fence::Reasoning(close) => Some(close),
+            Fence::SuffixedReasoning => Some("</think:"),
             Fence::None | Fence::Open => None,
         }
     }
@@ -322,6 +327,21 @@ impl Scanner {
             if let Some(close) = self.fence.closer() {
                 let rest = &buf.as_bytes()[pos..];
                 match memchr::memmem::find(rest, close.as_bytes()) {
+                    Some(n) if self.fence == Fence::SuffixedReasoning => {
+                        let closer = pos + n;
+                        match suffix::at(buf, closer, "</think:", eof) {
+                            Suffix::Yes(tail) => pos = closer + "</think".len() + tail.len() + 1,
+                            Suffix::Partial => {
+                                self.prose(&buf[prose_start..closer], sink);
+                                break (closer, Some(Need::Any));
+                            }
+                            // Not a token: the block goes on after it.
+                            Suffix::No => {
+                                pos = closer + close.len();
+                                continue;
+                            }
+                        }
+                    }
                     Some(n) => pos += n + close.len(),
                     None if eof => pos = buf.len(),
                     None => {
@@ -578,6 +598,16 @@ const REASONING: [(&str, &str); 7] = [
 
 /// A reasoning block opening at `pos`: prose up to its end.
 fn reasoning_at(cx: &Cx, text: &str, pos: usize) -> Step {
+    match suffix::at(text, pos, "<think:", cx.eof) {
+        Suffix::Yes(tail) => {
+            return Step::Fence {
+                len: "<think".len() + tail.len() + 1,
+                fence: Fence::SuffixedReasoning,
+            }
+        }
+        Suffix::Partial => return Step::More(Need::Any),
+        Suffix::No => {}
+    }
     for (open, close) in REASONING {
         match prefix(text, pos, open, cx.eof) {
             Prefix::Yes => {

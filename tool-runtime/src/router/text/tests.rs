@@ -133,7 +133,9 @@ const SAMPLES: &[&str] = &[
     " to=user<|message|>Hello <atem:invoke name=\"f\">!<|eom|><|start|>assistant to=self<|message|>think <atem:function_calls><atem:invoke name=\"f\"></atem:invoke></atem:function_calls><|eom|><|start|>assistant to=get_weather<|message|><atem:function_calls>\n<atem:invoke name=\"get_weather\">\n<atem:parameter name=\"city\">Paris</atem:parameter>\n<atem:parameter name=\"days\">3</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|><|start|>assistant to=f<|message|>oops<|eom|><|start|>assistant to=get_time<|message|>{\"tz\": \"U",
     "<|start|>assistant to=f<|message|>{\"a\": 1}<|start|>assistant<|message|>x<|eot|> <atem:function_calls><atem:invoke name=\"get_time\"><atem:parameter name=\"tz\">CET</atem:parameter></atem:invoke></atem:function_calls> <|start|>assistant to=",
     "Sure.\n<tool>\n  {\"name\": \"get_weather\", \"arguments\": {\"city\": \"</tool>\", \"days\": 3}}\n</tool>\n<response>ok</response> <json>{oops}</json> <function name=\"get_time\">\n{\"tz\": \"UTC\"}\n</function> {\"name\": \"f\", \"arguments\": {}} ```xml\n<xml>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]</xml>\n``` <JSON>{\"name\": \"get_time\", \"arguments\": {\"tz\": \"C",
-    "<function=get_time>{\"tz\": \"UTC\"}</function> <function_call> {\"name\": \"f\", \"arguments\": {}} </function_call> <tools>\n<function name=\"f\"><param name=\"a\">1</param></function> <respon",
+    "<function=get_time>{\"tz\": \"UTC\"}</function> <function_call> {\"name\": \"f\", \"arguments\": {}} </function_call> <tools>\n<function name=\"f\"><param name=\"a\">1</param></function> <respon",    // Hunyuan's tokens with a checkpoint suffix: a think block, two groups, a call whose
+    // keys lack the suffix, a space in a suffix, a group cut off.
+    "Plan <think:opensource>maybe <tool_calls:opensource><tool_call:opensource>get_time</tool_call:opensource></tool_calls:opensource></think:opensource> Now.<tool_calls:opensource>\n<tool_call:opensource>get_weather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Paris</arg_value:opensource>\n</tool_call:opensource>\n<tool_call:opensource>f<arg_key>a</arg_key></tool_call:opensource>\n<tool_call:opensource>get_time</tool_call:opensource></tool_calls:opensource> <tool_calls:6124c78e><tool_call:6124c78e>get_time</tool_call:6124c78e></tool_calls:6124c78e> <tool_calls:x y> </think:z <tool_calls:opens",
 ];
 
 fn stream(text: &str, format: TextFormat, cuts: &[usize]) -> TextParse {
@@ -246,6 +248,11 @@ fn every_prefix_parses_without_panic_and_streams_the_same() {
 /// Pieces that matter to the parsers, to build random inputs from.
 const PIECES: &[&str] = &[
     "<tool_call>",
+    "<tool_calls:x>",
+    "<tool_call:x>",
+    "</tool_call:x>",
+    "<think:x>",
+    "</think:x>",
     "</tool_call>",
     "<function=",
     "f>",

@@ -46,9 +46,9 @@ const TOOLS_RULES: &str = "# Tools\n\nYou may call one or more functions to assi
 /// GLM 4.6's instructions after its tool list.
 const GLM_AFTER: &str = "\n</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>";
 
-/// Hy3's instructions after its tool list, its tokens without the template's `:opensource`
-/// suffix (the parser reads the unsuffixed ones).
-const HY_AFTER: &str = "\n</tools>\n\nFor function call returns, you should first print <tool_calls>\nFor each function call, you should return object like:\n<tool_call>{function-name}<tool_sep>\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>\nAt the end of function call returns, you should print </tool_calls>";
+/// Hy3's instructions after its tool list, its tokens with the `:opensource` suffix the
+/// template gives them (the checkpoint's special tokens; the parser reads any suffix).
+const HY_AFTER: &str = "\n</tools>\n\nFor function call returns, you should first print <tool_calls:opensource>\nFor each function call, you should return object like:\n<tool_call:opensource>{function-name}<tool_sep:opensource>\n<arg_key:opensource>{arg-key-1}</arg_key:opensource>\n<arg_value:opensource>{arg-value-1}</arg_value:opensource>\n<arg_key:opensource>{arg-key-2}</arg_key:opensource>\n<arg_value:opensource>{arg-value-2}</arg_value:opensource>\n...\n</tool_call:opensource>\nAt the end of function call returns, you should print </tool_calls:opensource>";
 
 /// MiniMax-M2's words before its tool list.
 const MINIMAX_RULES: &str = "# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n\n<tools>\n";

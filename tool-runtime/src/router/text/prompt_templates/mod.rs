@@ -26,7 +26,7 @@
 //! | Functionary | llama.cpp `meetkai-functionary-medium-v3.1` | "Use the function .." per tool and the `<function=..>` rules |
 //! | Cohere | llama.cpp `CohereForAI-c4ai-command-r7b-12-2024-tool_use` | the `## Tool Use` and `## Available Tools` sections |
 //! | GLM | llama.cpp `GLM-4.6` | `<tools>` and the `<arg_key>`/`<arg_value>` instructions |
-//! | Hy3 | llama.cpp `tencent-Hy3` | the same with `<tool_calls>`, tokens without the template's `:opensource` suffix |
+//! | Hy3 | llama.cpp `tencent-Hy3` | the same with `<tool_calls:opensource>`, every token with the template's suffix |
 //! | MiniMax-M2 | llama.cpp `MiniMax-M2` | `<tools>` of `<tool>`s and the `<minimax:tool_call>` instructions |
 //! | MiniCPM 5 | llama.cpp `openbmb-MiniCPM5-1B` | `<tools>` and the "Tool usage guidelines" |
 //! | DeepSeek V3 | vLLM `deepseekv3` | `# Tools` and the `<｜tool▁calls▁begin｜>` instructions, spacing as the template leaves it |
