@@ -18,7 +18,9 @@ Each line of a corpus file is one case:
 
     {"id": "...", "peer": "vllm|llama.cpp|sglang", "source": "path::test_name[param]",
      "commit": "...",                                 # SGLang: the commit the file was read at
-     "parser": "<the peer's parser name>", "model_output": "...",
+     "parser": "<the peer's parser name>",
+     "dialect": "...",                                # SGLang: a multi-dialect detector's `tool_format`
+     "model_output": "...",
      "tools": {"<name>": <input schema>},            # only when the test gives tool schemas
      "calls": [{"name": "..." | null, "arguments": {..} | null,
                 "checks": [{"path": [..], "equals": v} | {"path": [..], "type": "integer"}]}],
@@ -262,6 +264,8 @@ class Run:
         self.constraints = []
         self.unreplayed = 0
         self.notes = []
+        # The dialect (`tool_format`) of a detector that reads several, when known.
+        self.dialect = None
 
 
 class Sym:
@@ -911,6 +915,7 @@ class Evaluator:
             run = ctx.new_run(parser, text, tool_defs(tools) or (parser.tools if parser else None))
             dialect = getattr(parser, "dialect", None)
             if dialect is not UNKNOWN and dialect is not None:
+                run.dialect = dialect
                 run.notes.append(f"SGLang's {parser.name} detector in its `{dialect}` dialect")
             elif dialect is UNKNOWN:
                 run.notes.append(f"SGLang's {parser.name} detector in a dialect the script can't tell")
@@ -1483,6 +1488,7 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
                 "source": rid,
                 **({"commit": module.commit} if module.commit else {}),
                 "parser": parser,
+                **({"dialect": run.dialect} if run.dialect else {}),
                 "model_output": run.model_output,
                 "notes": "; ".join(notes),
             }
@@ -1493,7 +1499,7 @@ def emit_runs(module, ctx, case_id, parser_hint, aborted):
 
 
 def order_case(case):
-    keys = ["id", "peer", "source", "commit", "parser", "model_output", "tools", "calls", "count",
+    keys = ["id", "peer", "source", "commit", "parser", "dialect", "model_output", "tools", "calls", "count",
             "content", "content_checked", "reasoning", "notes"]
     return {k: case[k] for k in keys if k in case}
 
@@ -1769,6 +1775,15 @@ LLAMACPP_PARSERS = [
     (r"^inclusionai-ling-3", "ling3"),
     (r"^openbmb-MiniCPM5", "minicpm5"),
     (r"^muse-glimmer", "muse_glimmer"),
+    # Templates of families without a parser of their own, named after the parser of the
+    # markup they write: Apriel's `<tool_calls>[..]` is Jamba's, MiMo-VL's and Reka Edge's
+    # `<tool_call>` JSON is Hermes's, Spark 2.5's key/value tags are GLM 4.7's, Cohere2MoE
+    # writes Command R7B's actions, and DeepSeek V4 Flash V4's DSML.
+    (r"Apriel", "jamba"),
+    (r"^MiMo-VL|^Reka-Edge", "hermes_2_pro"),
+    (r"^Spark2\.5", "glm47"),
+    (r"^Cohere2MoE", "command_r7b"),
+    (r"^deepseek-ai-DeepSeek-V4-Flash", "deepseek_v4"),
 ]
 
 

@@ -33,6 +33,9 @@ struct Case {
     peer: String,
     source: String,
     parser: String,
+    /// The dialect (`tool_format`) of an SGLang detector that reads several.
+    #[serde(default)]
+    dialect: Option<String>,
     model_output: String,
     #[serde(default)]
     tools: Option<HashMap<String, Value>>,
@@ -75,6 +78,35 @@ struct Difference {
     /// `Some("auto")`: the format itself agrees with the peer, only `Auto` differs.
     #[serde(default)]
     scope: Option<String>,
+}
+
+/// The dialects of SGLang's `multi_format` detector (ported from LLM360's vLLM fork, chosen by
+/// a request's `tool_format`) that are a format here: `default` is its Hermes delegate, `qwen3`
+/// its Qwen3-Coder one, `glm` GLM's key/value tags, and `json`, `xml`, `xml_typed` K2 Horizon's
+/// `<ifm|tool_call>` modes. Its other dialects (`minimax` and `dsv32`: `<tool_calls><invoke>`
+/// without MiniMax's or DSML's prefix; `gptoss`: `to=functions.NAME json` inside
+/// `<tool_call>`; `python`: a Python call inside `<tool_call>`) are no model family's
+/// documented markup, so no format reads them.
+const MULTI_FORMAT_DIALECTS: [(&str, &str); 6] = [
+    ("default", "hermes"),
+    ("qwen3", "qwen_xml"),
+    ("glm", "glm"),
+    ("json", "k2_horizon"),
+    ("xml", "k2_horizon"),
+    ("xml_typed", "k2_horizon"),
+];
+
+/// The format a case is replayed in: its parser's (a name or alias `TextFormat` knows), or
+/// for SGLang's `multi_format` its dialect's.
+fn case_format(case: &Case) -> Result<TextFormat, String> {
+    let name = match (case.parser.as_str(), case.dialect.as_deref()) {
+        ("multi_format", Some(dialect)) => MULTI_FORMAT_DIALECTS
+            .iter()
+            .find(|(d, _)| *d == dialect)
+            .map_or(case.parser.as_str(), |(_, format)| format),
+        (parser, _) => parser,
+    };
+    TextFormat::from_str(name).map_err(|e| e.to_string())
 }
 
 fn dir() -> PathBuf {
@@ -338,7 +370,7 @@ fn the_peers_own_tests_pass_or_their_difference_is_recorded() {
             );
             row.total += 1;
             let difference = differences.get(&case.id);
-            let outcome = match TextFormat::from_str(&case.parser) {
+            let outcome = match case_format(case) {
                 Ok(TextFormat::Auto) | Err(_) => {
                     if let Some(d) = difference {
                         failures.push(format!(
@@ -510,7 +542,7 @@ fn every_case_streams_to_what_the_whole_text_gives() {
     for (_, cases) in corpus() {
         for (n, case) in cases.iter().enumerate() {
             let mut formats = vec![TextFormat::Auto];
-            if let Ok(format) = TextFormat::from_str(&case.parser) {
+            if let Ok(format) = case_format(case) {
                 if format != TextFormat::Auto {
                     formats.push(format);
                 }

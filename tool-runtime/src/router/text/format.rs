@@ -312,7 +312,7 @@ impl TextFormat {
             TextFormat::Cohere => &["cohere_command3", "cohere_command4", "command_r7b"],
             TextFormat::Glm => &["glm45", "glm47", "ling3", "poolside_v1"],
             TextFormat::HyV3 => &["hy_v4"],
-            TextFormat::K2Horizon => &[],
+            TextFormat::K2Horizon => &["k2_v3"],
             TextFormat::MinimaxM2 => &["minimax-m2"],
             TextFormat::MiniCpm5 => &["minicpm4"],
             TextFormat::Step3 => &[],

@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | [`Glm`](TextFormat::Glm) | `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n</tool_call>` (GLM 4.7 writes it on one line) | GLM 4.5/4.6/4.7, Ling 3.0, Poolside | vLLM `glm45`/`glm47` (`parser/glm47_moe.py`), `ling3` (`parser/ling3.py`), `poolside_v1` (`tool_parsers/poolside_v1_tool_parser.py`); SGLang `glm`, `glm45`, `glm47`, `ling3`, `poolside_v1`; llama.cpp (GLM-4.6 and GLM-4.7-Flash templates, Ling 3.0) |
 //! | [`HyV3`](TextFormat::HyV3) | `<tool_calls><tool_call>NAME<tool_sep><arg_key>k</arg_key><arg_value>v</arg_value></tool_call></tool_calls>`; Hy4 leaves out `<tool_sep>` | Tencent Hy3, Hy4 | vLLM `hy_v3` (`hy_v3_tool_parser.py`), `hy_v4` (`hy_v4_tool_parser.py`) |
-//! | [`K2Horizon`](TextFormat::K2Horizon) | `<ifm\|tool_calls><ifm\|tool_call>NAME<ifm\|arg_key>k</ifm\|arg_key><ifm\|arg_type>t</ifm\|arg_type><ifm\|arg_value>v</ifm\|arg_value></ifm\|tool_call></ifm\|tool_calls>` (`<ifm\|arg_type>` only in its typed mode), or a JSON call object in `<ifm\|tool_call>` | K2 Horizon | vLLM `k2_horizon` (`k2_horizon_tool_parser.py`), SGLang `k2_horizon` |
+//! | [`K2Horizon`](TextFormat::K2Horizon) | `<ifm\|tool_calls><ifm\|tool_call>NAME<ifm\|arg_key>k</ifm\|arg_key><ifm\|arg_type>t</ifm\|arg_type><ifm\|arg_value>v</ifm\|arg_value></ifm\|tool_call></ifm\|tool_calls>` (`<ifm\|arg_type>` only in its typed mode), or a JSON call object (or a list of them) in `<ifm\|tool_call>`; calls may stand without `<ifm\|tool_calls>` | K2 Horizon, K2-V3 | vLLM `k2_horizon` (`k2_horizon_tool_parser.py`), SGLang `k2_horizon`/`k2_v3` (`K2V3Detector`) |
 //!
 //! GLM's calls open with Hermes's `<tool_call>`: `hermes.rs` finds the tag and hands its body
 //! here when it is a name followed by `<arg_key>` (or a known tool's name alone, a call without
@@ -35,7 +35,7 @@ use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{self, find, Args, Group, Read, NEXT_TAG};
 use super::object;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
+use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::suffix::{self, Suffix};
 use memchr::memmem;
 use serde_json::{Map, Value};
@@ -125,6 +125,17 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         if let Some(step) = group_at(cx, text, pos, group, tags) {
             return step;
         }
+    }
+    // K2 Horizon's calls may stand alone, without `<ifm|tool_calls>` (SGLang's `k2_v3` and
+    // vLLM's LLM360 parsers read each `<ifm|tool_call>` block wherever it is).
+    if openers.opens(TextFormat::K2Horizon, K2.call_open) {
+        let (_, k2) = &GROUPS[1];
+        return match read_call(cx, k2, "</ifm|tool_calls>", text, pos) {
+            Read::Done(end, item) => region(pos, end, vec![item]).in_format(TextFormat::K2Horizon),
+            Read::Calls(end, calls) => region(pos, end, calls).in_format(TextFormat::K2Horizon),
+            Read::Wait(need) => cx.more(need),
+            Read::NotACall => Step::Prose(1),
+        };
     }
     if cx.format.includes(TextFormat::HyV3) {
         match suffix::at(text, pos, "<tool_calls:", cx.eof) {
@@ -222,11 +233,38 @@ fn read_call(cx: &Cx, tags: &Tags, group_close: &str, text: &str, at: usize) -> 
         Ok(found) => found,
         Err(need) => return Read::Wait(need),
     };
+    let first = skip_ws(text, body).min(body_end);
+    if tags.json && whole && text.as_bytes().get(first) == Some(&b'[') {
+        return Read::Calls(end, json_calls(cx, &text[first..body_end], at..end));
+    }
     let item = match read_pairs(cx, tags, text, body, body_end, whole) {
         Ok((name, arguments)) => Item::Call { name, arguments },
         Err(kind) => kv::error(at..end, kind),
     };
     Read::Done(end, item)
+}
+
+/// The calls of a JSON list in one K2 Horizon call's tags (SGLang's `k2_v3` reads a list there
+/// as several calls): each element is read on its own, so one bad element costs one error.
+fn json_calls(cx: &Cx, body: &str, span: std::ops::Range<usize>) -> Vec<Item> {
+    let elements =
+        match serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(body.trim_end()) {
+            Ok(elements) if !elements.is_empty() => elements,
+            Ok(_) => return vec![kv::error(span, TextErrorKind::Empty)],
+            Err(_) => {
+                let kind = TextErrorKind::Syntax {
+                    expected: "a JSON list of calls",
+                };
+                return vec![kv::error(span, kind)];
+            }
+        };
+    elements
+        .iter()
+        .map(|element| match json_call(cx, element.get()) {
+            Ok((name, arguments)) => Item::Call { name, arguments },
+            Err(kind) => kv::error(span.clone(), kind),
+        })
+        .collect()
 }
 
 /// Where the body that starts at `body` ends, where its call ends, and whether it is whole: at
@@ -589,6 +627,35 @@ mod tests {
         let text = "<think:opensource><tool_calls:opensource><tool_call:opensource>get_time</tool_call:opensource></tool_calls:opensource></think:opensource>";
         let parsed = parse(text, TextFormat::Auto, &tools());
         assert_eq!((parsed.calls.len(), parsed.text.as_str()), (0, text));
+    }
+
+    #[test]
+    fn k2_horizon_calls_stand_alone_and_a_json_list_is_several_calls() {
+        // SGLang's test_k2v3_tool_parser.py: `<ifm|tool_call>` without `<ifm|tool_calls>`, a
+        // JSON list in one call's tags, reasoning-effort blocks before the calls.
+        let text = "<ifm|think_fast>maybe <ifm|tool_call>get_time</ifm|tool_call></ifm|think_fast>Sure. <ifm|tool_call>lookup<ifm|arg_key>limit</ifm|arg_key><ifm|arg_value>2</ifm|arg_value></ifm|tool_call> and <ifm|tool_call>[{\"name\": \"get_time\", \"arguments\": {}}, {\"name\": \"lookup\", \"arguments\": {\"query\": \"x\"}}]</ifm|tool_call>";
+        for format in [TextFormat::K2Horizon, TextFormat::Auto] {
+            let parsed = parse(text, format, &tools());
+            assert_eq!(
+                parsed.text,
+                "<ifm|think_fast>maybe <ifm|tool_call>get_time</ifm|tool_call></ifm|think_fast>Sure.  and "
+            );
+            assert_eq!(parsed.format, Some(TextFormat::K2Horizon));
+            assert_eq!(
+                calls(text, format),
+                [
+                    ("lookup".to_owned(), json!({"limit": 2})),
+                    ("get_time".to_owned(), json!({})),
+                    ("lookup".to_owned(), json!({"query": "x"})),
+                ]
+            );
+        }
+        // One bad element of a list costs one error; a list that isn't JSON is one error.
+        let text = "<ifm|tool_call>[{\"name\": \"get_time\", \"arguments\": {}}, {\"arguments\": {}}]</ifm|tool_call><ifm|tool_call>[oops</ifm|tool_call><ifm|tool_call>get_time</ifm|tool_call>";
+        let parsed = parse(text, TextFormat::K2Horizon, &tools());
+        assert_eq!(parsed.calls.len(), 2, "{parsed:?}");
+        assert_eq!(parsed.errors.len(), 2, "{parsed:?}");
+        assert_eq!(parsed.text, "");
     }
 
     #[test]

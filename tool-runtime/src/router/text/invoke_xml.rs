@@ -173,6 +173,7 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
             }
             None if cx.format.includes(markup.format) => match read_invoke(cx, markup, text, pos) {
                 Read::Done(end, item) => region(pos, end, vec![item]),
+                Read::Calls(end, items) => region(pos, end, items),
                 Read::Wait(need) => return Step::More(need),
                 Read::NotACall => continue,
             },

@@ -30,6 +30,8 @@ pub(crate) struct Group<'a> {
 pub(crate) enum Read {
     /// A call, or the error it is, and where it ends.
     Done(usize, Item),
+    /// Several calls written in one call's markup (K2 Horizon's JSON list), and where it ends.
+    Calls(usize, Vec<Item>),
     /// No call starts here.
     NotACall,
     /// The text seen so far can't tell.
@@ -110,6 +112,12 @@ pub(crate) fn read_group(cx: &Cx, text: &str, pos: usize, group: &Group, read: R
             Read::Done(end, item) => {
                 flush(text, &mut junk, i, &mut items);
                 items.push(item);
+                i = end.max(i + 1);
+                last_end = i;
+            }
+            Read::Calls(end, calls) => {
+                flush(text, &mut junk, i, &mut items);
+                items.extend(calls);
                 i = end.max(i + 1);
                 last_end = i;
             }

@@ -584,9 +584,9 @@ const AFTER_LT: [bool; 256] = {
 /// The reasoning blocks models write before they answer: the opening marker and the one that
 /// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
 /// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3;
-/// MiniMax-M3).
+/// MiniMax-M3; K2 Horizon's three reasoning efforts).
 /// gpt-oss's `analysis` channel is found by `harmony.rs`, which reads its header.
-const REASONING: [(&str, &str); 7] = [
+const REASONING: [(&str, &str); 10] = [
     ("<think>", "</think>"),
     ("[THINK]", "[/THINK]"),
     ("<|channel>", "<channel|>"),
@@ -594,6 +594,9 @@ const REASONING: [(&str, &str); 7] = [
     ("<seed:think>", "</seed:think>"),
     ("<|plamo:begin_think:plamo|>", "<|plamo:end_think:plamo|>"),
     ("<mm:think>", "</mm:think>"),
+    ("<ifm|think>", "</ifm|think>"),
+    ("<ifm|think_fast>", "</ifm|think_fast>"),
+    ("<ifm|think_faster>", "</ifm|think_faster>"),
 ];
 
 /// A reasoning block opening at `pos`: prose up to its end.
