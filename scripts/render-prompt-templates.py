@@ -93,10 +93,8 @@ SOURCES = {
     "granite_20b_fc": ("vllm", V + "tool_chat_template_granite_20b_fc.jinja", None),
     "internlm": ("vllm", V + "tool_chat_template_internlm2_tool.jinja", None),
     "nemotron": ("llama.cpp", L + "NVIDIA-Nemotron-Nano-v2.jinja", None),
-    # Rendered but not reproduced yet (TypeScript namespaces, Gemma declarations, Python
-    # signatures): they keep the generic prompt.
-    # "harmony": ("llama.cpp", L + "openai-gpt-oss-120b.jinja", None),
-    # "gemma4": ("vllm", V + "tool_chat_template_gemma4.jinja", None),
+    "harmony": ("llama.cpp", L + "openai-gpt-oss-120b.jinja", None),
+    "gemma4": ("vllm", V + "tool_chat_template_gemma4.jinja", None),
     "functiongemma": (
         "vllm",
         V + "tool_chat_template_functiongemma.jinja",
@@ -104,19 +102,29 @@ SOURCES = {
     ),
     "lfm2": ("llama.cpp", L + "LFM2-8B-A1B.jinja", None),
     "functionary": ("llama.cpp", L + "meetkai-functionary-medium-v3.1.jinja", None),
-    # "apertus": ("llama.cpp", L + "Apertus-8B-Instruct.jinja", None),
+    "apertus": ("llama.cpp", L + "Apertus-8B-Instruct.jinja", None),
     "cohere": ("llama.cpp", L + "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", None),
     "glm": ("llama.cpp", L + "GLM-4.6.jinja", None),
     "hy_v3": ("llama.cpp", L + "tencent-Hy3.jinja", None),
     "minimax_m2": ("llama.cpp", L + "MiniMax-M2.jinja", None),
     "minicpm5": ("llama.cpp", L + "openbmb-MiniCPM5-1B.jinja", None),
-    # "seed_oss": ("llama.cpp", L + "ByteDance-Seed-OSS.jinja", None),
+    "seed_oss": ("llama.cpp", L + "ByteDance-Seed-OSS.jinja", None),
     "deepseek_v3": ("vllm", V + "tool_chat_template_deepseekv3.jinja", None),
     "deepseek_v31": ("vllm", V + "tool_chat_template_deepseekv31.jinja", None),
     "deepseek_v32": ("llama.cpp", L + "deepseek-ai-DeepSeek-V3.2.jinja", None),
     "deepseek_v4": ("llama.cpp", L + "deepseek-ai-DeepSeek-V4.jinja", None),
     "kimi_k2": ("llama.cpp", L + "Kimi-K2-Instruct.jinja", None),
     "kimi_k3": ("llama.cpp", L + "Kimi-K3.jinja", None),
+    # The Llama-based xLAM-2 template; the Qwen-based one has the same tool section.
+    "xlam": ("vllm", V + "tool_chat_template_xlam_llama.jinja", None),
+    "phi4_mini": ("vllm", V + "tool_chat_template_phi4_mini.jinja", None),
+    # GigaChat 3.1's template shows the tools as 3's does.
+    "gigachat": ("llama.cpp", L + "GigaChat3-10B-A1.8B.jinja", None),
+    "minimax_m3": ("llama.cpp", L + "MiniMax-M3.jinja", None),
+    "functionary_v32": ("llama.cpp", L + "meetkai-functionary-medium-v3.2.jinja", None),
+    # vLLM's Muse Glimmer template (one call a message, as the parser reads them); llama.cpp's
+    # differs in the example's wording.
+    "muse": ("vllm", V + "tool_chat_template_muse_glimmer.jinja", None),
 }
 
 # A fixed date for the templates that print today's.

@@ -42,9 +42,12 @@
 //! of `prompt.rs` with their call convention. A format named after several models takes the
 //! template named in the table.
 
+mod functionary_ts;
 mod json_lists;
 mod markup;
+mod signatures;
 mod special_tokens;
+mod typescript;
 
 use super::format::TextFormat;
 use crate::{Registry, ToolSpec};
@@ -65,12 +68,16 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
         | TextFormat::Nemotron
         | TextFormat::Lfm2
         | TextFormat::Functionary
-        | TextFormat::Cohere => json_lists::prompt(&tools, format),
+        | TextFormat::Cohere
+        | TextFormat::Xlam
+        | TextFormat::Phi4Mini => json_lists::prompt(&tools, format),
         TextFormat::QwenXml
         | TextFormat::Glm
         | TextFormat::HyV3
         | TextFormat::MinimaxM2
-        | TextFormat::MiniCpm5 => markup::prompt(&tools, format),
+        | TextFormat::MiniCpm5
+        | TextFormat::MinimaxM3
+        | TextFormat::Muse => markup::prompt(&tools, format),
         TextFormat::DeepSeekV3
         | TextFormat::DeepSeekV31
         | TextFormat::DeepSeekV32
@@ -78,6 +85,11 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
         | TextFormat::KimiK2
         | TextFormat::KimiK3
         | TextFormat::FunctionGemma => special_tokens::prompt(&tools, format),
+        TextFormat::Harmony | TextFormat::Apertus | TextFormat::GigaChat => {
+            typescript::prompt(&tools, format)
+        }
+        TextFormat::FunctionaryV32 => Some(functionary_ts::prompt(&tools)),
+        TextFormat::SeedOss | TextFormat::Gemma4 => signatures::prompt(&tools, format),
         _ => None,
     }
 }
@@ -98,6 +110,78 @@ fn py_json(value: &Value) -> String {
             format!("{{{}}}", entries.join(", "))
         }
         scalar => scalar.to_string(),
+    }
+}
+
+/// `value` as Python's `str` writes it, which is what Jinja's `~`, `join` and `string` give
+/// the templates: text as it is, `True`/`False`/`None`, lists and dicts as Python literals.
+fn py_str(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => py_repr(other),
+    }
+}
+
+/// `value` as Python's `repr` writes it (the items of a list or dict are written so).
+fn py_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(number) => number.to_string(),
+        Value::String(text) => {
+            // Python quotes with `'` unless the text has one and no `"`.
+            let quote = if text.contains('\'') && !text.contains('"') {
+                '"'
+            } else {
+                '\''
+            };
+            let mut out = String::from(quote);
+            for c in text.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if c == quote => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push(quote);
+            out
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(py_repr).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(key, value)| {
+                    format!(
+                        "{}: {}",
+                        py_repr(&Value::from(key.as_str())),
+                        py_repr(value)
+                    )
+                })
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+    }
+}
+
+/// Whether Jinja takes `value` as true: not null, false, zero or empty.
+fn is_true(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(flag) => *flag,
+        Value::Number(number) => number.as_f64().is_some_and(|n| n != 0.0),
+        Value::String(text) => !text.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(map) => !map.is_empty(),
     }
 }
 
