@@ -36,11 +36,29 @@
 //! | Kimi K2 | llama.cpp `Kimi-K2-Instruct` | the JSON list of its `tool_declare` message (the template has no words) |
 //! | Kimi K3 | llama.cpp `Kimi-K3` | `# Tools` and the tools as compact JSON, keys sorted |
 //! | FunctionGemma | vLLM `functiongemma` | FunctionGemma's documented system sentence (the template lists tools only after a system message) and its "Available functions" |
+//! | Harmony | llama.cpp `openai-gpt-oss-120b` | the developer message's `# Tools`: `namespace functions { type f = (_: {..}) => any; }`, TypeScript from the schema (`typescript.rs`) |
+//! | Apertus | llama.cpp `Apertus-8B-Instruct` | "Tool Capabilities:" and the same TypeScript without the namespace |
+//! | GigaChat | llama.cpp `GigaChat3-10B-A1.8B` (3.1's is the same) | the `function descriptions` message: its own TypeScript, indented, bounds and defaults as comments |
+//! | Functionary v3.2 | llama.cpp `meetkai-functionary-medium-v3.2` | the `>>>${recipient}` rules and its own TypeScript namespace (`functionary_ts.rs`) |
+//! | Seed-OSS | llama.cpp `ByteDance-Seed-OSS` | each tool as a Python signature with a docstring (`signatures.rs`), the `<seed:tool_call>` format |
+//! | Gemma 4 | vLLM `gemma4` | `<\|tool>declaration:f{..}<tool\|>` per tool, in Gemma's object syntax |
+//! | xLAM | vLLM `xlam_llama` (`xlam_qwen`'s is the same) | the JSON-array instructions and each tool as indented JSON |
+//! | Phi-4-mini | vLLM `phi4_mini` | the `functools[..]` rules and each tool as indented JSON |
+//! | MiniMax-M3 | llama.cpp `MiniMax-M3` | MiniMax-M2's `<tools>` and the `]<]minimax[>[` markup example |
+//! | Muse | vLLM `muse_glimmer` | the `atem` instructions, the tool metadata and schemas, the example and the valid recipients |
 //!
-//! No template was found for Envelope and Fenced (llama.cpp's generic formats, no family),
-//! LongCat, OLMo 3, Step-3, PLaMo 3, K2 Horizon and DeepSeek V4.1: they get the generic prompt
-//! of `prompt.rs` with their call convention. A format named after several models takes the
-//! template named in the table.
+//! The rest keep the generic prompt of `prompt.rs` with their call convention, for want of a
+//! template in the peers read (vLLM 0.33.0, llama.cpp as vendored in llama-cpp-python 0.3.36,
+//! SGLang 0.5.10, which ships none): Envelope and Fenced (llama.cpp's generic formats, no
+//! family), LongCat, OLMo 3, PLaMo 3, K2 Horizon, Dots and Inkling (no template of theirs);
+//! Step-3 (`StepFun3.5-Flash` is Step-3.5's, which writes `QwenXml`); DeepSeek V4.1
+//! (`deepseek-ai-DeepSeek-V4-Flash-0731` teaches V4's `<｜DSML｜tool_calls>`, not V4.1's spaced
+//! tags). Two templates are not reproduced yet: Command R+'s tool-use template
+//! (`CohereForAI-c4ai-command-r-plus-tool_use`) fails with an object parameter that has no
+//! `additionalProperties` (its Python-type macro reads it unguarded), and Hermes 2 Pro's
+//! (`NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use`, for `HermesVariants`) writes a Python
+//! signature into each description by rules not ported. A format named after several models
+//! takes the template named in the table.
 
 mod functionary_ts;
 mod json_lists;
