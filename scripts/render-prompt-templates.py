@@ -14,7 +14,9 @@ copies: `trim_blocks`, `lstrip_blocks`, `tojson` as `json.dumps` with `ensure_as
 `raise_exception`, `strftime_now`), with the two tools of `TOOLS`, no system message and one
 user message, and writes the text to `<out>/<format>.txt`. `<out>/tools.json` holds the
 tools (the Rust test builds its registry from it) and `<out>/sources.json` says which
-template, from which peer, each file was rendered from. The Rust side is
+template, from which peer, each file was rendered from. The formats of `EDGE_FORMATS`, whose
+templates convert JSON Schema to text of their own, are rendered again with `EDGE_TOOLS`
+into `<out>/edge/` (with its `tools.json`). The Rust side is
 `cargo test -p tool-runtime --test text_prompt_templates`: each format's
 `registry.text_tool_prompt(format)` must appear in its rendered template.
 """
@@ -75,6 +77,79 @@ TOOLS = [
     },
 ]
 
+# A tool for the formats whose templates convert schemas to text of their own (TypeScript,
+# signatures, declarations): the cases `TOOLS` has not, rendered into `<out>/edge/`. A type
+# list, a nested object, an array of objects, `oneOf` with a description and a default,
+# `anyOf`, defaults, bounds, an integer enum, a date format, a two-line description, an array
+# of arrays, a property without a schema.
+EDGE_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "search",
+            "description": "Search.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": ["string", "null"]},
+                    "filters": {
+                        "type": "object",
+                        "description": "Filters.",
+                        "properties": {
+                            "tags": {"type": "array", "items": {"type": "string"}},
+                            "range": {
+                                "type": "object",
+                                "properties": {"from": {"type": "integer"}},
+                                "required": ["from"],
+                            },
+                        },
+                    },
+                    "items": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "integer"},
+                                # Not OpenAPI's `nullable`: the registry makes it this.
+                                "label": {"type": ["string", "null"]},
+                            },
+                            "required": ["id"],
+                        },
+                    },
+                    "mode": {
+                        "oneOf": [
+                            {"type": "string", "description": "A name."},
+                            {"type": "integer", "default": 3},
+                        ]
+                    },
+                    "either": {
+                        "anyOf": [{"type": "string"}, {"type": "null"}],
+                        "description": "Either.",
+                    },
+                    "sort": {"type": "string", "enum": ["asc", "desc"], "default": "asc"},
+                    "limit": {"type": "integer", "default": 10, "minimum": 1, "maximum": 100},
+                    "level": {"type": "integer", "enum": [1, 2, 3]},
+                    "when": {
+                        "type": "string",
+                        "format": "date-time",
+                        "description": "Line one.\nLine two.",
+                    },
+                    "flag": {"type": "boolean", "default": False},
+                    "matrix": {
+                        "type": "array",
+                        "items": {"type": "array", "items": {"type": "number"}},
+                    },
+                    "anything": {},
+                },
+                "required": ["filters"],
+            },
+        },
+    }
+]
+
+# The formats rendered with `EDGE_TOOLS` too.
+EDGE_FORMATS = ["harmony", "apertus", "gigachat", "functionary_v32", "seed_oss", "gemma4"]
+
 MESSAGES = [{"role": "user", "content": "What is the weather in Paris?"}]
 
 # Each format's template: (peer, path inside the peer, system message or None). The system
@@ -93,10 +168,8 @@ SOURCES = {
     "granite_20b_fc": ("vllm", V + "tool_chat_template_granite_20b_fc.jinja", None),
     "internlm": ("vllm", V + "tool_chat_template_internlm2_tool.jinja", None),
     "nemotron": ("llama.cpp", L + "NVIDIA-Nemotron-Nano-v2.jinja", None),
-    # Rendered but not reproduced yet (TypeScript namespaces, Gemma declarations, Python
-    # signatures): they keep the generic prompt.
-    # "harmony": ("llama.cpp", L + "openai-gpt-oss-120b.jinja", None),
-    # "gemma4": ("vllm", V + "tool_chat_template_gemma4.jinja", None),
+    "harmony": ("llama.cpp", L + "openai-gpt-oss-120b.jinja", None),
+    "gemma4": ("vllm", V + "tool_chat_template_gemma4.jinja", None),
     "functiongemma": (
         "vllm",
         V + "tool_chat_template_functiongemma.jinja",
@@ -104,19 +177,29 @@ SOURCES = {
     ),
     "lfm2": ("llama.cpp", L + "LFM2-8B-A1B.jinja", None),
     "functionary": ("llama.cpp", L + "meetkai-functionary-medium-v3.1.jinja", None),
-    # "apertus": ("llama.cpp", L + "Apertus-8B-Instruct.jinja", None),
+    "apertus": ("llama.cpp", L + "Apertus-8B-Instruct.jinja", None),
     "cohere": ("llama.cpp", L + "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", None),
     "glm": ("llama.cpp", L + "GLM-4.6.jinja", None),
     "hy_v3": ("llama.cpp", L + "tencent-Hy3.jinja", None),
     "minimax_m2": ("llama.cpp", L + "MiniMax-M2.jinja", None),
     "minicpm5": ("llama.cpp", L + "openbmb-MiniCPM5-1B.jinja", None),
-    # "seed_oss": ("llama.cpp", L + "ByteDance-Seed-OSS.jinja", None),
+    "seed_oss": ("llama.cpp", L + "ByteDance-Seed-OSS.jinja", None),
     "deepseek_v3": ("vllm", V + "tool_chat_template_deepseekv3.jinja", None),
     "deepseek_v31": ("vllm", V + "tool_chat_template_deepseekv31.jinja", None),
     "deepseek_v32": ("llama.cpp", L + "deepseek-ai-DeepSeek-V3.2.jinja", None),
     "deepseek_v4": ("llama.cpp", L + "deepseek-ai-DeepSeek-V4.jinja", None),
     "kimi_k2": ("llama.cpp", L + "Kimi-K2-Instruct.jinja", None),
     "kimi_k3": ("llama.cpp", L + "Kimi-K3.jinja", None),
+    # The Llama-based xLAM-2 template; the Qwen-based one has the same tool section.
+    "xlam": ("vllm", V + "tool_chat_template_xlam_llama.jinja", None),
+    "phi4_mini": ("vllm", V + "tool_chat_template_phi4_mini.jinja", None),
+    # GigaChat 3.1's template shows the tools as 3's does.
+    "gigachat": ("llama.cpp", L + "GigaChat3-10B-A1.8B.jinja", None),
+    "minimax_m3": ("llama.cpp", L + "MiniMax-M3.jinja", None),
+    "functionary_v32": ("llama.cpp", L + "meetkai-functionary-medium-v3.2.jinja", None),
+    # vLLM's Muse Glimmer template (one call a message, as the parser reads them); llama.cpp's
+    # differs in the example's wording.
+    "muse": ("vllm", V + "tool_chat_template_muse_glimmer.jinja", None),
 }
 
 # A fixed date for the templates that print today's.
@@ -162,12 +245,12 @@ def environment():
     return env
 
 
-def render(path, system=None):
+def render(path, system=None, tools=None):
     template = environment().from_string(path.read_text(encoding="utf-8"))
     messages = ([{"role": "system", "content": system}] if system else []) + MESSAGES
     return template.render(
         messages=messages,
-        tools=TOOLS,
+        tools=tools or TOOLS,
         add_generation_prompt=True,
         bos_token="<BOS>",
         eos_token="<EOS>",
@@ -210,6 +293,15 @@ def main():
         (out / f"{name}.txt").write_text(text, encoding="utf-8")
         sources[name] = {"peer": version, "template": relative, "system": system}
         print(f"{name}: {relative} ({len(text)} chars)")
+    edge = out / "edge"
+    edge.mkdir(exist_ok=True)
+    (edge / "tools.json").write_text(
+        json.dumps(EDGE_TOOLS, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+    )
+    for name in EDGE_FORMATS:
+        peer, relative, system = SOURCES[name]
+        text = render(roots[peer][0] / relative, system, EDGE_TOOLS)
+        (edge / f"{name}.txt").write_text(text, encoding="utf-8")
     (out / "sources.json").write_text(
         json.dumps(sources, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
     )

@@ -21,9 +21,9 @@ fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The tools the templates were rendered with.
-fn registry() -> Registry {
-    let tools: Value = serde_json::from_str(&fixture("tools.json")).unwrap();
+/// The tools the templates were rendered with (`dir` is `""` or `"edge/"`).
+fn registry(dir: &str) -> Registry {
+    let tools: Value = serde_json::from_str(&fixture(&format!("{dir}tools.json"))).unwrap();
     let mut builder = Registry::builder().without_inventory();
     for tool in tools.as_array().unwrap() {
         let function = &tool["function"];
@@ -50,7 +50,7 @@ const REWRITTEN: &[(TextFormat, &str, &str)] = &[];
 
 #[test]
 fn each_family_prompt_is_its_templates_own_text() {
-    let registry = registry();
+    let registry = registry("");
     let sources: Value = serde_json::from_str(&fixture("sources.json")).unwrap();
     let mut failures = Vec::new();
     for format in TextFormat::ALL {
@@ -89,6 +89,39 @@ fn each_family_prompt_is_its_templates_own_text() {
             }
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The converters of JSON Schema to a template's own text (TypeScript, signatures, Gemma's
+/// declarations) against their templates with the schema cases `tools.json` lacks: nested
+/// objects, arrays of objects, `oneOf`/`anyOf`, type lists, defaults, bounds, formats.
+#[test]
+fn schema_conversions_are_their_templates_own_text() {
+    let registry = registry("edge/");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for format in TextFormat::ALL {
+        let path: PathBuf = [
+            env!("CARGO_MANIFEST_DIR"),
+            "tests/fixtures/prompts/edge",
+            &format!("{}.txt", format.name()),
+        ]
+        .iter()
+        .collect();
+        let Ok(rendered) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        checked += 1;
+        let prompt = registry.text_tool_prompt(format);
+        if !rendered.contains(&prompt) {
+            let difference = first_difference(&prompt, &rendered);
+            failures.push(format!(
+                "{format:?}: not in edge/{}.txt:\n{difference}",
+                format.name()
+            ));
+        }
+    }
+    assert_eq!(checked, 6, "the renderings of edge/");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

@@ -82,9 +82,12 @@ fn rewrite(map: &mut Map<String, Value>, changes: &mut Vec<String>) {
     if let Some(Value::Object(properties)) = map.get_mut("properties") {
         let mut named = Vec::new();
         for (name, property) in properties.iter_mut() {
-            if let Some(Value::Bool(required)) =
-                property.as_object_mut().and_then(|p| p.remove("required"))
-            {
+            // Only a boolean is draft 3's: a nested object's own `required` list stays.
+            let draft3 = property.get("required").and_then(Value::as_bool);
+            if let Some(required) = draft3 {
+                if let Some(p) = property.as_object_mut() {
+                    p.remove("required");
+                }
                 note(
                     changes,
                     "a draft-03 `required: true` on a property moved to its object's `required`",
@@ -227,6 +230,11 @@ mod tests {
         assert!(
             translate(&mut schema).is_empty(),
             "a second pass has nothing to do"
+        );
+        assert_eq!(
+            schema["properties"]["card"]["required"],
+            json!(["n"]),
+            "a nested object's own `required` list is not draft 3's and stays"
         );
     }
 }

@@ -25,9 +25,7 @@ pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> 
         TextFormat::Granite => {
             // The template puts the list in a role of its own (`available_tools`); in one
             // system prompt, its header is written in words.
-            let mut out = indented(GRANITE_RULES, tools);
-            out.truncate(out.trim_end().len());
-            out
+            trimmed(indented(GRANITE_RULES, tools))
         }
         TextFormat::GraniteFc => {
             let library = lines(tools, |spec| {
@@ -86,6 +84,9 @@ pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> 
                 .join(",\n");
             format!("{COHERE_RULES}{list}\n]\n```")
         }
+        TextFormat::Xlam => trimmed(indented(XLAM_RULES, tools)),
+        // The template glues the list to its last rule, with no line break between.
+        TextFormat::Phi4Mini => trimmed(indented(PHI4_MINI_RULES, tools)),
         _ => return None,
     })
 }
@@ -98,6 +99,13 @@ fn indented(rules: &str, tools: &[&ToolSpec]) -> String {
         let _ = write!(out, "{}\n\n", indented_json(&openai_tool(spec)));
     }
     out
+}
+
+/// `text` without the blank line the template leaves after its last tool (the next message
+/// follows there, not more of the prompt).
+fn trimmed(mut text: String) -> String {
+    text.truncate(text.trim_end().len());
+    text
 }
 
 /// Qwen2.5's words before its `<tools>` list.
@@ -143,3 +151,11 @@ const FUNCTIONARY_RULES: &str = "\nThink very carefully before calling functions
 
 /// Command R7B's tool-use section and the head of its tool list.
 const COHERE_RULES: &str = "## Tool Use\nThink about how you can make best use of the provided tools to help with the task and come up with a high level plan that you will execute first.\n\n0. Start by writing <|START_THINKING|> followed by a detailed step by step plan of how you will solve the problem. For each step explain your thinking fully and give details of required tool calls (if needed). Unless specified otherwise, you write your plan in natural language. When you finish, close it out with <|END_THINKING|>.\n    You can optionally choose to skip this step when the user request is so straightforward to address that only a trivial plan would be needed.\n    NOTE: You MUST skip this step when you are directly responding to the user's request without using any tools.\n\nThen carry out your plan by repeatedly executing the following steps.\n1. Action: write <|START_ACTION|> followed by a list of JSON-formatted tool calls, with each one containing \"tool_name\" and \"parameters\" fields.\n    When there are multiple tool calls which are completely independent of each other (i.e. they can be executed in parallel), you should list them out all together in one step. When you finish, close it out with <|END_ACTION|>.\n2. Observation: you will then receive results of those tool calls in JSON format in the very next turn, wrapped around by <|START_TOOL_RESULT|> and <|END_TOOL_RESULT|>. Carefully observe those results and think about what to do next. Note that these results will be provided to you in a separate turn. NEVER hallucinate results.\n    Every tool call produces a list of results (when a tool call produces no result or a single result, it'll still get wrapped inside a list). Each result is clearly linked to its originating tool call via its \"tool_call_id\".\n3. Reflection: start the next turn by writing <|START_THINKING|> followed by what you've figured out so far, any changes you need to make to your plan, and what you will do next. When you finish, close it out with <|END_THINKING|>.\n    You can optionally choose to skip this step when everything is going according to plan and no special pieces of information or reasoning chains need to be recorded.\n    NOTE: You MUST skip this step when you are done with tool-use actions and are ready to respond to the user.\n\nYou can repeat the above 3 steps multiple times (could be 0 times too if no suitable tool calls are available or needed), until you decide it's time to finally respond to the user.\n\n4. Response: then break out of the loop and write <|START_RESPONSE|> followed by a piece of text which serves as a response to the user's last request. Use all previous tool calls and results to help you when formulating your response. When you finish, close it out with <|END_RESPONSE|>.\n\n## Available Tools\nHere is the list of tools that you have available to you.\nYou can ONLY use the tools listed here. When a tool is not listed below, it is NOT available and you should NEVER attempt to use it.\nEach tool is represented as a JSON object with fields like \"name\", \"description\", \"parameters\" (per JSON Schema), and optionally, \"responses\" (per JSON Schema).\n\n```json\n[\n";
+
+/// xLAM-2's instructions before its tools (`tool_chat_template_xlam_llama.jinja`; the Qwen
+/// one has the same words).
+const XLAM_RULES: &str = "You have access to a set of tools. When using tools, make calls in a single JSON array: \n\n[{\"name\": \"tool_call_name\", \"arguments\": {\"arg1\": \"value1\", \"arg2\": \"value2\"}}, ... (additional parallel tool calls as needed)]\n\nIf no tool is suitable, state that explicitly. If the user's input lacks required parameters, ask for clarification. Do not interpret or respond until tool results are returned. Once they are available, process them or make additional calls if needed. For tasks that don't require tools, such as casual conversation or general advice, respond directly in plain text. The available tools are:\n\n";
+
+/// Phi-4-mini's rules before its tools (`tool_chat_template_phi4_mini.jinja`), typos and
+/// all: they are what the model was shown.
+const PHI4_MINI_RULES: &str = "In addition to plain text responses, you can choose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type is number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent";

@@ -33,6 +33,14 @@ pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> 
             "# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n{}{MINICPM_AFTER}",
             tool_lines()
         ),
+        TextFormat::MinimaxM3 => {
+            let list: String = tools
+                .iter()
+                .map(|spec| format!("<tool>{}</tool>\n", py_json(&function(spec))))
+                .collect();
+            format!("{MINIMAX_RULES}{list}{MINIMAX_M3_AFTER}")
+        }
+        TextFormat::Muse => muse(tools),
         _ => return None,
     })
 }
@@ -55,6 +63,53 @@ const MINIMAX_RULES: &str = "# Tools\nYou may call one or more tools to assist w
 
 /// MiniMax-M2's instructions after its tool list.
 const MINIMAX_AFTER: &str = "</tools>\n\nWhen making tool calls, use XML format to invoke tools and pass parameters:\n\n<minimax:tool_call>\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>\n</minimax:tool_call>";
+
+/// MiniMax-M3's instructions after its tool list: the M2 markup with its `]<]minimax[>[`
+/// token before every tag.
+const MINIMAX_M3_AFTER: &str = "</tools>\n\nTo call tools, wrap all invocations in a single ]<]minimax[>[<tool_call>]<]minimax[>[</tool_call> block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"tool-name-1\">]<]minimax[>[<param-1>value-1]<]minimax[>[</param-1>]<]minimax[>[<param-2>]<]minimax[>[<item>]<]minimax[>[<key-a>val-a]<]minimax[>[</key-a>]<]minimax[>[<key-b>val-b]<]minimax[>[</key-b>]<]minimax[>[</item>]<]minimax[>[</param-2>]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"tool-name-2\">]<]minimax[>[<param-1>value-1]<]minimax[>[</param-1>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>";
+
+/// Muse Glimmer's `atem` instructions, before its tool metadata.
+const MUSE_RULES: &str = "In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n";
+
+/// Muse Glimmer's example call, after its function schemas (vLLM's template: one call a
+/// message, as the parser reads them).
+const MUSE_EXAMPLE: &str = "\n\nHere's an example of how to call a function in the tool set. To make parallel tool calls, emit each call as its own message (one tool call per message) in consecutive messages:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>\n\n";
+
+/// Muse Glimmer's tool section: the instructions, a metadata line per tool namespace (the
+/// name before a tool name's first `.`; the template's descriptions of them are a server
+/// option, empty here), each tool's schema, the example and the valid recipients.
+fn muse(tools: &[&ToolSpec]) -> String {
+    let mut namespaces: Vec<&str> = Vec::new();
+    for spec in tools {
+        let namespace = spec.name().split('.').next().unwrap_or_default();
+        if !namespaces.contains(&namespace) {
+            namespaces.push(namespace);
+        }
+    }
+    let mut out = String::from(MUSE_RULES);
+    for namespace in &namespaces {
+        let _ = writeln!(
+            out,
+            "{{\"name\": {}, \"description\": \"\"}}",
+            Value::from(*namespace)
+        );
+    }
+    out.push_str("// Function schemas");
+    for spec in tools {
+        let _ = write!(out, "\n{}", py_json(&function(spec)));
+    }
+    out.push_str(MUSE_EXAMPLE);
+    let recipients: Vec<String> = std::iter::once("\"self\"".to_owned())
+        .chain(
+            namespaces
+                .iter()
+                .map(|namespace| format!("\"{namespace}.*\"")),
+        )
+        .chain(std::iter::once("\"user\"".to_owned()))
+        .collect();
+    let _ = write!(out, "# Valid recipients: {}.", recipients.join(", "));
+    out
+}
 
 /// MiniCPM 5's guidelines after its tool list.
 const MINICPM_AFTER: &str = "\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>";

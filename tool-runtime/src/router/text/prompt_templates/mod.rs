@@ -36,15 +36,36 @@
 //! | Kimi K2 | llama.cpp `Kimi-K2-Instruct` | the JSON list of its `tool_declare` message (the template has no words) |
 //! | Kimi K3 | llama.cpp `Kimi-K3` | `# Tools` and the tools as compact JSON, keys sorted |
 //! | FunctionGemma | vLLM `functiongemma` | FunctionGemma's documented system sentence (the template lists tools only after a system message) and its "Available functions" |
+//! | Harmony | llama.cpp `openai-gpt-oss-120b` | the developer message's `# Tools`: `namespace functions { type f = (_: {..}) => any; }`, TypeScript from the schema (`typescript.rs`) |
+//! | Apertus | llama.cpp `Apertus-8B-Instruct` | "Tool Capabilities:" and the same TypeScript without the namespace |
+//! | GigaChat | llama.cpp `GigaChat3-10B-A1.8B` (3.1's is the same) | the `function descriptions` message: its own TypeScript, indented, bounds and defaults as comments |
+//! | Functionary v3.2 | llama.cpp `meetkai-functionary-medium-v3.2` | the `>>>${recipient}` rules and its own TypeScript namespace (`functionary_ts.rs`) |
+//! | Seed-OSS | llama.cpp `ByteDance-Seed-OSS` | each tool as a Python signature with a docstring (`signatures.rs`), the `<seed:tool_call>` format |
+//! | Gemma 4 | vLLM `gemma4` | `<\|tool>declaration:f{..}<tool\|>` per tool, in Gemma's object syntax |
+//! | xLAM | vLLM `xlam_llama` (`xlam_qwen`'s is the same) | the JSON-array instructions and each tool as indented JSON |
+//! | Phi-4-mini | vLLM `phi4_mini` | the `functools[..]` rules and each tool as indented JSON |
+//! | MiniMax-M3 | llama.cpp `MiniMax-M3` | MiniMax-M2's `<tools>` and the `]<]minimax[>[` markup example |
+//! | Muse | vLLM `muse_glimmer` | the `atem` instructions, the tool metadata and schemas, the example and the valid recipients |
 //!
-//! No template was found for Envelope and Fenced (llama.cpp's generic formats, no family),
-//! LongCat, OLMo 3, Step-3, PLaMo 3, K2 Horizon and DeepSeek V4.1: they get the generic prompt
-//! of `prompt.rs` with their call convention. A format named after several models takes the
-//! template named in the table.
+//! The rest keep the generic prompt of `prompt.rs` with their call convention, for want of a
+//! template in the peers read (vLLM 0.33.0, llama.cpp as vendored in llama-cpp-python 0.3.36,
+//! SGLang 0.5.10, which ships none): Envelope and Fenced (llama.cpp's generic formats, no
+//! family), LongCat, OLMo 3, PLaMo 3, K2 Horizon, Dots and Inkling (no template of theirs);
+//! Step-3 (`StepFun3.5-Flash` is Step-3.5's, which writes `QwenXml`); DeepSeek V4.1
+//! (`deepseek-ai-DeepSeek-V4-Flash-0731` teaches V4's `<｜DSML｜tool_calls>`, not V4.1's spaced
+//! tags). Two templates are not reproduced yet: Command R+'s tool-use template
+//! (`CohereForAI-c4ai-command-r-plus-tool_use`) fails with an object parameter that has no
+//! `additionalProperties` (its Python-type macro reads it unguarded), and Hermes 2 Pro's
+//! (`NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use`, for `HermesVariants`) writes a Python
+//! signature into each description by rules not ported. A format named after several models
+//! takes the template named in the table.
 
+mod functionary_ts;
 mod json_lists;
 mod markup;
+mod signatures;
 mod special_tokens;
+mod typescript;
 
 use super::format::TextFormat;
 use crate::{Registry, ToolSpec};
@@ -65,12 +86,16 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
         | TextFormat::Nemotron
         | TextFormat::Lfm2
         | TextFormat::Functionary
-        | TextFormat::Cohere => json_lists::prompt(&tools, format),
+        | TextFormat::Cohere
+        | TextFormat::Xlam
+        | TextFormat::Phi4Mini => json_lists::prompt(&tools, format),
         TextFormat::QwenXml
         | TextFormat::Glm
         | TextFormat::HyV3
         | TextFormat::MinimaxM2
-        | TextFormat::MiniCpm5 => markup::prompt(&tools, format),
+        | TextFormat::MiniCpm5
+        | TextFormat::MinimaxM3
+        | TextFormat::Muse => markup::prompt(&tools, format),
         TextFormat::DeepSeekV3
         | TextFormat::DeepSeekV31
         | TextFormat::DeepSeekV32
@@ -78,6 +103,11 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
         | TextFormat::KimiK2
         | TextFormat::KimiK3
         | TextFormat::FunctionGemma => special_tokens::prompt(&tools, format),
+        TextFormat::Harmony | TextFormat::Apertus | TextFormat::GigaChat => {
+            typescript::prompt(&tools, format)
+        }
+        TextFormat::FunctionaryV32 => Some(functionary_ts::prompt(&tools)),
+        TextFormat::SeedOss | TextFormat::Gemma4 => signatures::prompt(&tools, format),
         _ => None,
     }
 }
@@ -98,6 +128,78 @@ fn py_json(value: &Value) -> String {
             format!("{{{}}}", entries.join(", "))
         }
         scalar => scalar.to_string(),
+    }
+}
+
+/// `value` as Python's `str` writes it, which is what Jinja's `~`, `join` and `string` give
+/// the templates: text as it is, `True`/`False`/`None`, lists and dicts as Python literals.
+fn py_str(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => py_repr(other),
+    }
+}
+
+/// `value` as Python's `repr` writes it (the items of a list or dict are written so).
+fn py_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(number) => number.to_string(),
+        Value::String(text) => {
+            // Python quotes with `'` unless the text has one and no `"`.
+            let quote = if text.contains('\'') && !text.contains('"') {
+                '"'
+            } else {
+                '\''
+            };
+            let mut out = String::from(quote);
+            for c in text.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if c == quote => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push(quote);
+            out
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(py_repr).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let entries: Vec<String> = map
+                .iter()
+                .map(|(key, value)| {
+                    format!(
+                        "{}: {}",
+                        py_repr(&Value::from(key.as_str())),
+                        py_repr(value)
+                    )
+                })
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+    }
+}
+
+/// Whether Jinja takes `value` as true: not null, false, zero or empty.
+fn is_true(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(flag) => *flag,
+        Value::Number(number) => number.as_f64().is_some_and(|n| n != 0.0),
+        Value::String(text) => !text.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(map) => !map.is_empty(),
     }
 }
 
