@@ -75,8 +75,8 @@ fn the_prompt_lists_every_tool_and_the_convention() {
             TextFormat::Pythonic => "python list",
             TextFormat::Envelope => "\"tool_calls\"",
             TextFormat::Fenced => "```json",
-            // The name follows the marker at once.
-            TextFormat::FunctionaryV32 => ">>>TOOL_NAME",
+            // Its template's convention: the recipient follows the marker at once.
+            TextFormat::FunctionaryV32 => ">>>${recipient}",
             // Some families' templates show no call markup (InternLM's, LFM2's, Kimi K2's list
             // alone): their prompt is their template's.
             _ if family => continue,
