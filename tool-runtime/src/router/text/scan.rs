@@ -601,17 +601,24 @@ const REASONING: [(&str, &str); 10] = [
 
 /// A reasoning block opening at `pos`: prose up to its end.
 fn reasoning_at(cx: &Cx, text: &str, pos: usize) -> Step {
-    match suffix::at(text, pos, "<think:", cx.eof) {
-        Suffix::Yes(tail) => {
-            return Step::Fence {
-                len: "<think".len() + tail.len() + 1,
-                fence: Fence::SuffixedReasoning,
+    // Asked at every trigger byte: the openers that start with another byte cost one compare.
+    let first = text.as_bytes()[pos];
+    if first == b'<' {
+        match suffix::at(text, pos, "<think:", cx.eof) {
+            Suffix::Yes(tail) => {
+                return Step::Fence {
+                    len: "<think".len() + tail.len() + 1,
+                    fence: Fence::SuffixedReasoning,
+                }
             }
+            Suffix::Partial => return Step::More(Need::Any),
+            Suffix::No => {}
         }
-        Suffix::Partial => return Step::More(Need::Any),
-        Suffix::No => {}
     }
     for (open, close) in REASONING {
+        if open.as_bytes()[0] != first {
+            continue;
+        }
         match prefix(text, pos, open, cx.eof) {
             Prefix::Yes => {
                 return Step::Fence {
