@@ -245,7 +245,10 @@ fn check_asking_session(seen: &Value) {
         form["requestedSchema"]["properties"]["email"],
         json!({"type": "string", "description": "User's email address"})
     );
-    assert_eq!(form["requestedSchema"]["required"], json!(["username", "email"]));
+    assert_eq!(
+        form["requestedSchema"]["required"],
+        json!(["username", "email"])
+    );
     let text = |action: &str| {
         asking["elicited"][action]["content"][0]["text"]
             .as_str()

@@ -87,7 +87,9 @@ impl ClientRequests for Upstream {
     fn create_message(&self, params: Value) -> ClientFuture {
         self.asked.lock().unwrap().push(params);
         Box::pin(async {
-            Ok(json!({"role": "assistant", "content": {"type": "text", "text": "teal"}, "model": "upstream-1"}))
+            Ok(
+                json!({"role": "assistant", "content": {"type": "text", "text": "teal"}, "model": "upstream-1"}),
+            )
         })
     }
     fn elicit(&self, params: Value) -> ClientFuture {
@@ -147,7 +149,9 @@ async fn with_nobody_to_ask_sampling_fails_and_elicitation_is_declined() {
     let sampled = bounded(30, registry.call("far__colour", "{}")).await;
     assert!(sampled.is_error(), "{sampled:?}");
     assert!(
-        sampled.to_model_text().contains("sampling is not available"),
+        sampled
+            .to_model_text()
+            .contains("sampling is not available"),
         "{}",
         sampled.to_model_text()
     );

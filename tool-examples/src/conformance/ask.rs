@@ -19,7 +19,9 @@ pub(super) async fn test_sampling(
     /// The prompt to send to the LLM.
     prompt: String,
 ) -> Result<String, ToolError> {
-    let answer = cx.sample(SamplingRequest::user(prompt).max_tokens(100)).await?;
+    let answer = cx
+        .sample(SamplingRequest::user(prompt).max_tokens(100))
+        .await?;
     Ok(format!("LLM response: {}", answer.text()))
 }
 

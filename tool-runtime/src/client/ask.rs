@@ -165,14 +165,15 @@ impl ToolContext {
             method: ELICITATION,
             source,
         })?;
-        let answer = client
-            .requests()
-            .elicit(params)
-            .await
-            .map_err(|source| AskError::Request {
-                method: ELICITATION,
-                source,
-            })?;
+        let answer =
+            client
+                .requests()
+                .elicit(params)
+                .await
+                .map_err(|source| AskError::Request {
+                    method: ELICITATION,
+                    source,
+                })?;
         serde_json::from_value(answer).map_err(|source| AskError::Answer {
             method: ELICITATION,
             source,

@@ -76,7 +76,12 @@ async fn outside_mcp_both_say_there_is_no_client() {
     let said = in_call(None, |cx| async move {
         let sampled = cx.sample("hi").await.unwrap_err();
         let elicited = cx.elicit::<Name>("who?").await.unwrap_err();
-        assert!(matches!(sampled, AskError::NoClient { capability: "sampling" }));
+        assert!(matches!(
+            sampled,
+            AskError::NoClient {
+                capability: "sampling"
+            }
+        ));
         assert!(matches!(elicited, AskError::NoClient { .. }));
         format!("{} {} | {sampled}", cx.can_sample(), cx.can_elicit())
     })
@@ -94,7 +99,11 @@ async fn a_client_without_the_capability_is_not_asked() {
     let said = in_call(Some(client), |cx| async move {
         let sampled = cx.sample("hi").await.unwrap_err();
         let elicited = cx.elicit::<Name>("who?").await.unwrap_err();
-        format!("{} {} | {sampled} | {elicited}", cx.can_sample(), cx.can_elicit())
+        format!(
+            "{} {} | {sampled} | {elicited}",
+            cx.can_sample(),
+            cx.can_elicit()
+        )
     })
     .await;
     assert_eq!(said, "false false | the client does not support sampling: it did not declare the capability | the client does not support elicitation: it did not declare the capability");
@@ -132,8 +141,11 @@ async fn sampling_with_tools_needs_the_tools_capability() {
     };
     let client = Scripted::new(only_sampling, json!({}));
     let said = in_call(Some(client), |cx| async move {
-        let request = SamplingRequest::user("add")
-            .tool(crate::client::SamplingTool::new("add", "Add.", json!({"type": "object"})));
+        let request = SamplingRequest::user("add").tool(crate::client::SamplingTool::new(
+            "add",
+            "Add.",
+            json!({"type": "object"}),
+        ));
         cx.sample(request).await.unwrap_err().to_string()
     })
     .await;
@@ -143,7 +155,10 @@ async fn sampling_with_tools_needs_the_tools_capability() {
 #[tokio::test]
 async fn elicitation_reads_accept_decline_and_cancel() {
     for (answer, expected) in [
-        (json!({"action": "accept", "content": {"name": "Ada"}}), "Accept(Name { name: \"Ada\" })"),
+        (
+            json!({"action": "accept", "content": {"name": "Ada"}}),
+            "Accept(Name { name: \"Ada\" })",
+        ),
         (json!({"action": "decline"}), "Decline"),
         (json!({"action": "cancel"}), "Cancel"),
     ] {
@@ -175,7 +190,10 @@ async fn an_accepted_answer_that_does_not_fit_is_an_error() {
         error.to_string()
     })
     .await;
-    assert!(said.starts_with("the client's answer to elicitation/create could not be read"), "{said}");
+    assert!(
+        said.starts_with("the client's answer to elicitation/create could not be read"),
+        "{said}"
+    );
 }
 
 #[tokio::test]

@@ -88,8 +88,11 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Elicitation<T> {
         Ok(match wire.action {
             // An accept without content: a form whose fields are all optional, left empty.
             Action::Accept => Elicitation::Accept(
-                serde_json::from_value(wire.content.unwrap_or_else(|| Value::Object(Default::default())))
-                    .map_err(serde::de::Error::custom)?,
+                serde_json::from_value(
+                    wire.content
+                        .unwrap_or_else(|| Value::Object(Default::default())),
+                )
+                .map_err(serde::de::Error::custom)?,
             ),
             Action::Decline => Elicitation::Decline,
             Action::Cancel => Elicitation::Cancel,

@@ -187,10 +187,7 @@ impl SamplingMessage {
 
     /// A message of any blocks: text, images, audio, tool uses (the model's) and tool
     /// results (the user's).
-    pub fn with(
-        role: Role,
-        content: impl IntoIterator<Item = SamplingContent>,
-    ) -> SamplingMessage {
+    pub fn with(role: Role, content: impl IntoIterator<Item = SamplingContent>) -> SamplingMessage {
         SamplingMessage {
             role,
             content: content.into_iter().collect(),
@@ -273,7 +270,11 @@ impl SamplingContent {
     }
 
     /// A tool call the model made.
-    pub fn tool_use(id: impl Into<String>, name: impl Into<String>, input: Value) -> SamplingContent {
+    pub fn tool_use(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        input: Value,
+    ) -> SamplingContent {
         SamplingContent::ToolUse {
             id: id.into(),
             name: name.into(),

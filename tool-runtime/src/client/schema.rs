@@ -63,7 +63,10 @@ pub fn elicitation_schema(schema: &Value) -> Result<Value, SchemaError> {
     let mut flat = Map::new();
     for (name, property) in properties {
         let path = format!("/properties/{}", escape(name));
-        flat.insert(name.clone(), Value::Object(primitive(property, schema, &path)?));
+        flat.insert(
+            name.clone(),
+            Value::Object(primitive(property, schema, &path)?),
+        );
     }
     let required: Vec<Value> = root
         .get("required")
@@ -181,14 +184,19 @@ fn single_select(
     for (at, choice) in choices.iter().enumerate() {
         let choice_path = format!("{path}/oneOf/{at}");
         let choice = resolve(choice, root, &choice_path)?;
-        if type_name(&choice).as_deref() == Some("null") || choice.get("const") == Some(&Value::Null) {
+        if type_name(&choice).as_deref() == Some("null")
+            || choice.get("const") == Some(&Value::Null)
+        {
             continue;
         }
         let Some(value) = choice.get("const") else {
             return Ok(None);
         };
         let Some(text) = value.as_str() else {
-            return Err(error(path, SchemaErrorKind::NonStringEnum(value.to_string())));
+            return Err(error(
+                path,
+                SchemaErrorKind::NonStringEnum(value.to_string()),
+            ));
         };
         let title = ["title", "description"]
             .iter()
@@ -210,7 +218,10 @@ fn strings<'a>(
     values
         .map(|value| match value {
             Value::String(_) => Ok(value.clone()),
-            other => Err(error(path, SchemaErrorKind::NonStringEnum(other.to_string()))),
+            other => Err(error(
+                path,
+                SchemaErrorKind::NonStringEnum(other.to_string()),
+            )),
         })
         .collect()
 }
@@ -225,7 +236,10 @@ fn resolve(schema: &Value, root: &Value, path: &str) -> Result<Map<String, Value
     };
     for _ in 0..32 {
         let target = if let Some(reference) = own.remove("$ref") {
-            let pointer = reference.as_str().and_then(|r| r.strip_prefix('#')).unwrap_or("\0");
+            let pointer = reference
+                .as_str()
+                .and_then(|r| r.strip_prefix('#'))
+                .unwrap_or("\0");
             match root.pointer(pointer) {
                 Some(Value::Object(target)) => target.clone(),
                 _ => {
@@ -235,7 +249,10 @@ fn resolve(schema: &Value, root: &Value, path: &str) -> Result<Map<String, Value
                     ))
                 }
             }
-        } else if let Some(Value::Array(all)) = own.get("allOf").filter(|a| a.as_array().is_some_and(|a| a.len() == 1)) {
+        } else if let Some(Value::Array(all)) = own
+            .get("allOf")
+            .filter(|a| a.as_array().is_some_and(|a| a.len() == 1))
+        {
             let first = all[0].as_object().cloned().unwrap_or_default();
             own.remove("allOf");
             first
@@ -315,7 +332,11 @@ fn copy_default(from: &Map<String, Value>, to: &mut Map<String, Value>) {
 
 fn error(path: &str, kind: SchemaErrorKind) -> SchemaError {
     SchemaError {
-        path: if path.is_empty() { "/".into() } else { path.into() },
+        path: if path.is_empty() {
+            "/".into()
+        } else {
+            path.into()
+        },
         kind,
     }
 }

@@ -123,7 +123,12 @@ fn sep1330_every_enum_form() {
     );
     assert_eq!(
         form["required"],
-        json!(["untitledSingle", "titledSingle", "legacyEnum", "untitledMulti"])
+        json!([
+            "untitledSingle",
+            "titledSingle",
+            "legacyEnum",
+            "untitledMulti"
+        ])
     );
 }
 
@@ -218,7 +223,10 @@ fn what_a_form_cannot_hold_is_refused_with_its_path() {
     assert_eq!(nested.kind, SchemaErrorKind::NestedObject);
     let objects = elicitation_schema_for::<ListOfObjects>().unwrap_err();
     assert_eq!(objects.path, "/properties/addresses");
-    assert_eq!(objects.kind, SchemaErrorKind::ArrayOfNonEnum("object".into()));
+    assert_eq!(
+        objects.kind,
+        SchemaErrorKind::ArrayOfNonEnum("object".into())
+    );
     let text = elicitation_schema_for::<ListOfText>().unwrap_err();
     assert_eq!(text.kind, SchemaErrorKind::ArrayOfNonEnum("string".into()));
     let shapes = elicitation_schema_for::<Shapes>().unwrap_err();
@@ -233,7 +241,10 @@ fn what_a_form_cannot_hold_is_refused_with_its_path() {
         "type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}
     }))
     .unwrap_err();
-    assert_eq!(dangling.kind, SchemaErrorKind::DanglingRef("\"#/$defs/missing\"".into()));
+    assert_eq!(
+        dangling.kind,
+        SchemaErrorKind::DanglingRef("\"#/$defs/missing\"".into())
+    );
     let numbers = elicitation_schema(&json!({
         "type": "object", "properties": {"n": {"enum": [1, 2]}}
     }))

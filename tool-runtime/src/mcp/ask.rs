@@ -2,12 +2,12 @@
 //! go to the MCP client over the call's own session, on the call's own HTTP stream.
 
 use crate::client::{BoxError, ClientCapabilities, ClientFuture, ClientRequests};
-#[allow(deprecated)] // sampling: deprecated by the 2026 draft, in the 2025-11-25 spec.
-use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams};
 use rmcp::model::{
     CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams, GetExtensions,
     RequestId, ServerRequest,
 };
+#[allow(deprecated)] // sampling: deprecated by the 2026 draft, in the 2025-11-25 spec.
+use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams};
 use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
 use serde_json::Value;
 
@@ -25,7 +25,10 @@ impl PeerClient {
 
     /// Sends `request` and waits for the answer, telling the client when the call stops
     /// waiting first (its timeout, a cancel), so that it can close its dialog.
-    fn send(&self, mut request: ServerRequest) -> impl std::future::Future<Output = Result<ClientResult, BoxError>> + Send + 'static {
+    fn send(
+        &self,
+        mut request: ServerRequest,
+    ) -> impl std::future::Future<Output = Result<ClientResult, BoxError>> + Send + 'static {
         // rmcp finds the originating request in a task-local, which a tool run on another task
         // (the blocking pool, a spawned future) doesn't see: name it on the request itself.
         request
@@ -96,8 +99,7 @@ pub(crate) fn capabilities(peer: &Peer<RoleServer>) -> ClientCapabilities {
     capabilities.sampling = sampling.is_some();
     capabilities.sampling_tools = sampling.is_some_and(|s| s.tools.is_some());
     // `elicitation: {}` (as before modes existed) means form mode.
-    capabilities.elicitation =
-        elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none());
+    capabilities.elicitation = elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none());
     capabilities
 }
 

@@ -7,12 +7,12 @@
 
 use crate::client::{BoxError, Elicitation, ElicitationRequest, SamplingRequest, SamplingResult};
 use crate::ToolContext;
+use rmcp::model::{
+    ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData,
+    FormElicitationCapability, RequestId,
+};
 #[allow(deprecated)] // sampling: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::{CreateMessageRequestParams, CreateMessageResult, SamplingCapability};
-use rmcp::model::{
-    ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationCapability,
-    ErrorData, FormElicitationCapability, RequestId,
-};
 use rmcp::service::{InboundStreamOrigin, RequestContext, RoleClient};
 use serde_json::Value;
 use std::fmt;
@@ -101,7 +101,10 @@ impl Asks {
         if let Some(InboundStreamOrigin::OutboundRequest(id)) =
             cx.extensions.get::<InboundStreamOrigin>()
         {
-            return calls.iter().find(|(call, _)| call == id).map(|(_, cx)| cx.clone());
+            return calls
+                .iter()
+                .find(|(call, _)| call == id)
+                .map(|(_, cx)| cx.clone());
         }
         match calls.as_slice() {
             [(_, only)] => Some(only.clone()),
@@ -153,10 +156,7 @@ impl Asks {
         let schema = serde_json::to_value(&requested_schema).map_err(internal)?;
         let call = self.call_of(cx).filter(ToolContext::can_elicit);
         let answer = match (call, &self.answerers.elicitation) {
-            (Some(call), _) => call
-                .elicit_json(message, &schema)
-                .await
-                .map_err(refused)?,
+            (Some(call), _) => call.elicit_json(message, &schema).await.map_err(refused)?,
             (None, Some(handler)) => handler(ElicitationRequest {
                 message,
                 requested_schema: schema,
