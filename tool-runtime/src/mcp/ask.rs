@@ -95,12 +95,12 @@ pub(crate) fn capabilities(peer: &Peer<RoleServer>) -> ClientCapabilities {
     let declared = &info.capabilities;
     let sampling = declared.sampling.as_ref();
     let elicitation = declared.elicitation.as_ref();
-    let mut capabilities = ClientCapabilities::default();
-    capabilities.sampling = sampling.is_some();
-    capabilities.sampling_tools = sampling.is_some_and(|s| s.tools.is_some());
-    // `elicitation: {}` (as before modes existed) means form mode.
-    capabilities.elicitation = elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none());
-    capabilities
+    ClientCapabilities {
+        sampling: sampling.is_some(),
+        sampling_tools: sampling.is_some_and(|s| s.tools.is_some()),
+        // `elicitation: {}` (as before modes existed) means form mode.
+        elicitation: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
+    }
 }
 
 fn unexpected(method: &str, answer: &ClientResult) -> BoxError {
