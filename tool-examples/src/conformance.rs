@@ -3,7 +3,10 @@
 //!
 //! Each returns what its scenario expects (the suite's own descriptions, quoted on each fn):
 //! rich content through [`ToolOutput::content`], an error through `Err`, and log and progress
-//! notifications through the injected [`ToolContext`].
+//! notifications through the injected [`ToolContext`]; the tools that ask the client for
+//! sampling and elicitation are in [`ask`].
+
+mod ask;
 
 use serde_json::json;
 use std::time::Duration;
@@ -25,6 +28,10 @@ pub const TOOLS: &[ToolDef] = &[
     test_tool_with_logging::TOOL,
     test_tool_with_progress::TOOL,
     test_reconnection::TOOL,
+    ask::test_sampling::TOOL,
+    ask::test_elicitation::TOOL,
+    ask::test_elicitation_sep1034_defaults::TOOL,
+    ask::test_elicitation_sep1330_enums::TOOL,
 ];
 
 /// A builder holding only the conformance tools, and [`json_schema_2020_12_tool`].

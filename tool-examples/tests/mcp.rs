@@ -204,6 +204,84 @@ fn status_of(url: &str, headers: &[(&str, &str)]) -> u16 {
     String::from_utf8_lossy(&head[9..12]).parse().unwrap()
 }
 
+/// Runs `tests/mcp_clients/python_ask_client.py` and reads the JSON it prints last.
+fn python_ask_client(args: &[&str]) -> Value {
+    let clients = clients();
+    let out = run_bounded(
+        Command::new(&clients.python)
+            .arg(clients.script("python_ask_client.py"))
+            .args(args),
+        LIMIT,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the Python client failed:\n{stdout}\n{stderr}"
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+/// What the Python client must have seen from the tools that ask it.
+fn check_asking_session(seen: &Value) {
+    let asking = &seen["asking"];
+    assert_eq!(asking["protocol"], "2025-11-25", "{seen}");
+    // Sampling: the request the tool built, and the client's answer in the tool's result.
+    let request = &asking["sampling_requests"][0];
+    assert_eq!(request["maxTokens"], 100, "{request}");
+    assert_eq!(request["messages"][0]["role"], "user");
+    assert_eq!(request["messages"][0]["content"]["text"], "Say hi");
+    let sampled = &asking["sampled"];
+    assert_eq!(sampled["isError"], false, "{sampled}");
+    assert_eq!(
+        sampled["content"][0]["text"],
+        "LLM response: the client's model says hi"
+    );
+    // Elicitation: the form derived from a Rust type, and each answer read.
+    let form = &asking["elicitation_requests"][0];
+    assert_eq!(form["message"], "Who are you?");
+    assert_eq!(
+        form["requestedSchema"]["properties"]["email"],
+        json!({"type": "string", "description": "User's email address"})
+    );
+    assert_eq!(
+        form["requestedSchema"]["required"],
+        json!(["username", "email"])
+    );
+    let text = |action: &str| {
+        asking["elicited"][action]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(
+        text("accept"),
+        r#"User response: action=accept, content={"username":"ada","email":"ada@example.com"}"#
+    );
+    assert_eq!(text("decline"), "User response: action=decline");
+    assert_eq!(text("cancel"), "User response: action=cancel");
+    // A client without the capabilities: the tools fail, saying why.
+    let plain = &seen["plain"];
+    for (tool, capability) in [("sampled", "sampling"), ("elicited", "elicitation")] {
+        assert_eq!(plain[tool]["isError"], true, "{plain}");
+        let message = plain[tool]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("the client does not support {capability}")),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn the_python_sdk_answers_sampling_and_elicitation_over_stdio_and_http() {
+    let seen = python_ask_client(&["stdio", BINARY, "serve", "--conformance"]);
+    check_asking_session(&seen);
+    let served = Served::start(&[], &["--conformance"]);
+    let seen = python_ask_client(&["http", &served.url]);
+    check_asking_session(&seen);
+}
+
 #[test]
 fn http_serve_checks_the_token_host_and_origin() {
     let served = Served::start(&[], &["--token", "s3cret"]);
@@ -256,6 +334,10 @@ const PROFILE: &[&str] = &[
     "dns-rebinding-protection",
     "server-sse-multiple-streams",
     "server-sse-polling",
+    "tools-call-sampling",
+    "tools-call-elicitation",
+    "elicitation-sep1034-defaults",
+    "elicitation-sep1330-enums",
 ];
 
 /// Every scenario's checks, from the suite's `checks.json` files: scenario → (successes,

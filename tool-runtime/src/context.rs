@@ -1,5 +1,6 @@
 //! The context of one call, and the values a tool can receive from it instead of from the model.
 
+use crate::client::Client;
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::{self, LogLevel, Notification, NotificationKind, Notifier};
 use crate::output::ToolOutput;
@@ -31,8 +32,11 @@ impl<'a> CallContext<'a> {
 }
 
 /// A tool parameter of this type receives the call's context: the tool's name and the call's
-/// id, the registry's state and tools, and a way to report progress and log lines while the
-/// call runs ([`progress`](ToolContext::progress), [`log`](ToolContext::log)).
+/// id, the registry's state and tools, a way to report progress and log lines while the
+/// call runs ([`progress`](ToolContext::progress), [`log`](ToolContext::log)), and a way to
+/// ask the MCP client for a model's message or the user's input
+/// ([`sample`](ToolContext::sample), [`elicit`](ToolContext::elicit); see
+/// [`client`](crate::client)).
 ///
 /// ```
 /// use tool_runtime::{tool, ToolContext};
@@ -51,6 +55,8 @@ pub struct ToolContext {
     catalog: Arc<[Arc<ToolSpec>]>,
     /// Where progress and log messages go: the caller's [`Notifier`], if it set one.
     notifier: Option<Notifier>,
+    /// Who sampling and elicitation requests go to: the caller's [`Client`], if it set one.
+    pub(crate) client: Option<Client>,
 }
 
 impl ToolContext {
@@ -168,6 +174,7 @@ impl Inject for ToolContext {
             states: Arc::clone(cx.states),
             catalog: Arc::clone(cx.catalog),
             notifier: Notifier::current(),
+            client: Client::current(),
         })
     }
 }

@@ -26,7 +26,8 @@
 //! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
 //! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],
-//! [`inject`], [`notify`], [`registry`], [`spec`];
+//! [`inject`], [`notify`], [`client`] (a tool asking the MCP client for sampling or
+//! elicitation), [`registry`], [`spec`];
 //! with the `mcp` feature, `mcp` (serve a registry, import a server's tools); with the
 //! `agent` feature, `agent` (the model in the loop: `Agent` and HTTP transports for OpenAI
 //! Chat Completions and Responses, Anthropic and Gemini). The workspace's `docs/` has a guide
@@ -72,6 +73,7 @@ mod guide_doctests {
 pub mod agent;
 pub mod approval;
 mod call;
+pub mod client;
 mod context;
 mod def;
 mod dispatch;

@@ -2,7 +2,9 @@
 //! streamable-HTTP URL), lists the tools, and gives each as a [`DynamicTool`] that forwards
 //! its calls.
 
+use super::import_ask::{Answerers, Asks};
 use super::{content, local_names, schema_in, McpError};
+use crate::client::{BoxError, Elicitation, ElicitationRequest, SamplingRequest, SamplingResult};
 use crate::def::ToolFlags;
 use crate::error::{ErrorCode, ToolError};
 use crate::{DynamicTool, ToolContext, ToolOutput};
@@ -11,12 +13,15 @@ use rmcp::model::{
     ClientRequest, Implementation, NumberOrString, ProgressNotificationParam, ProgressToken,
     ServerResult,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::service::{
+    NotificationContext, PeerRequestOptions, RequestContext, RoleClient, RunningService,
+};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -47,6 +52,7 @@ pub struct McpImport {
     name: Option<String>,
     connect_timeout: Duration,
     call_timeout: Duration,
+    answerers: Answerers,
 }
 
 #[derive(Clone, Debug)]
@@ -108,6 +114,7 @@ impl McpImport {
             name: None,
             connect_timeout: Duration::from_secs(30),
             call_timeout: Duration::from_secs(120),
+            answerers: Answerers::default(),
         }
     }
 
@@ -142,6 +149,60 @@ impl McpImport {
         self
     }
 
+    /// Answers the server's sampling requests (`sampling/createMessage`) during a call that is
+    /// not served over MCP to a client that samples (those are forwarded to that client).
+    /// Without it, such a request gets an error.
+    ///
+    /// ```no_run
+    /// use tool_runtime::client::{SamplingContent, SamplingResult, Role};
+    /// use tool_runtime::mcp::McpImport;
+    ///
+    /// let import = McpImport::stdio("some-server", ["--stdio"]).on_sampling(|request| async move {
+    ///     // Ask a model of your own here; this one echoes.
+    ///     let asked = request.messages.len();
+    ///     Ok(SamplingResult {
+    ///         role: Role::Assistant,
+    ///         content: vec![SamplingContent::text(format!("{asked} messages read"))],
+    ///         model: "echo".into(),
+    ///         stop_reason: None,
+    ///     })
+    /// });
+    /// ```
+    #[must_use]
+    pub fn on_sampling<F, Fut>(mut self, answer: F) -> McpImport
+    where
+        F: Fn(SamplingRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<SamplingResult, BoxError>> + Send + 'static,
+    {
+        self.answerers.on_sampling(answer);
+        self
+    }
+
+    /// Answers the server's elicitation requests (`elicitation/create`, form mode) during a
+    /// call that is not served over MCP to a client that elicits (those are forwarded to that
+    /// client). Without it, such a request is declined.
+    ///
+    /// ```no_run
+    /// use serde_json::json;
+    /// use tool_runtime::client::Elicitation;
+    /// use tool_runtime::mcp::McpImport;
+    ///
+    /// let import = McpImport::stdio("some-server", ["--stdio"])
+    ///     .on_elicitation(|request| async move {
+    ///         eprintln!("the server asks: {}", request.message);
+    ///         Ok(Elicitation::Accept(json!({"confirmed": true})))
+    ///     });
+    /// ```
+    #[must_use]
+    pub fn on_elicitation<F, Fut>(mut self, answer: F) -> McpImport
+    where
+        F: Fn(ElicitationRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Elicitation<Value>, BoxError>> + Send + 'static,
+    {
+        self.answerers.on_elicitation(answer);
+        self
+    }
+
     /// The command line or URL, for messages.
     pub fn describe(&self) -> String {
         match &self.source {
@@ -170,7 +231,7 @@ impl McpImport {
         let server = self.describe();
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let mut reader = None;
-        let handler = Handler::default();
+        let handler = Handler::new(Asks::new(self.answerers.clone()));
         let connecting = async {
             let client = match &self.source {
                 Source::Stdio { command, args } => {
@@ -466,6 +527,8 @@ impl Remote {
                 .await?;
             let (id, token) = (handle.id.clone(), handle.progress_token.clone());
             self.handler.watch(&token, cx.clone());
+            // While it runs, the server may ask for sampling or elicitation: for this call.
+            let _asking = self.handler.asks.in_flight(id.clone(), cx.clone());
             let _watching = Unwatch(&self.handler, &token);
             // Dropped before the answer (the registry's timeout, a cancelled batch, the MCP
             // client here cancelling): the server is told, so its tool stops too.
@@ -545,10 +608,12 @@ impl Drop for Unwatch<'_> {
 }
 
 /// The client side of the connection: passes the server's progress for a call to that call's
-/// context, and its log lines to `tracing`.
-#[derive(Clone, Default)]
+/// context, its log lines to `tracing`, and its sampling and elicitation requests to the
+/// call's client or the import's handlers.
+#[derive(Clone)]
 struct Handler {
     progress: Arc<Mutex<Progress>>,
+    asks: Arc<Asks>,
 }
 
 /// Progress routing: the calls waiting for theirs, and progress that came before its call
@@ -563,6 +628,13 @@ struct Progress {
 const EARLY_MAX: usize = 256;
 
 impl Handler {
+    fn new(asks: Asks) -> Handler {
+        Handler {
+            progress: Arc::default(),
+            asks: Arc::new(asks),
+        }
+    }
+
     /// Routes the progress of `token` to `cx`, with what already came.
     fn watch(&self, token: &ProgressToken, cx: ToolContext) {
         let key = token_text(token);
@@ -588,7 +660,25 @@ impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
         let mut config = ClientConfig::default();
         config.client_info = Implementation::new("tool-runtime", env!("CARGO_PKG_VERSION"));
+        config.capabilities = Asks::capabilities();
         config
+    }
+
+    #[allow(deprecated)] // sampling: deprecated by the 2026 draft, in the 2025-11-25 spec.
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        cx: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        self.asks.sample(params, &cx).await
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: rmcp::model::ElicitRequestParams,
+        cx: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        self.asks.elicit(params, &cx).await
     }
 
     async fn on_progress(

@@ -7,7 +7,9 @@
 //! as [`Registry::call`](crate::Registry::call): a bad call, a timeout, a panic or a denial is
 //! an `isError: true` result the model can read. A tool's
 //! [`progress`](crate::ToolContext::progress) and [`log`](crate::ToolContext::log) reach the
-//! client as notifications.
+//! client as notifications, and its [`sample`](crate::ToolContext::sample) and
+//! [`elicit`](crate::ToolContext::elicit) become `sampling/createMessage` and
+//! `elicitation/create` requests to the client (see [`client`](crate::client)).
 //!
 //! **Import** a server's tools: [`McpImport`] connects to a server (a command over stdio, or a
 //! streamable-HTTP URL) and gives its tools as [`DynamicTool`](crate::DynamicTool)s named
@@ -32,11 +34,13 @@
 //! # }
 //! ```
 
+mod ask;
 mod builder;
 mod content;
 mod error;
 mod http;
 mod import;
+mod import_ask;
 mod local_names;
 mod raw_arguments;
 mod schema_in;

@@ -1,6 +1,7 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
 use super::content;
+use crate::client::Client;
 use crate::error::ErrorCode;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
@@ -30,6 +31,9 @@ use std::sync::{Arc, Mutex};
 /// - A tool's [`progress`](crate::ToolContext::progress) goes to the client when the call
 ///   carries a `progressToken`; its [`log`](crate::ToolContext::log) lines at or above the
 ///   level the client set with `logging/setLevel` (`info` until it sets one).
+/// - A tool's [`sample`](crate::ToolContext::sample) and [`elicit`](crate::ToolContext::elicit)
+///   are requests to the client, on the call's own stream over HTTP, when the client declared
+///   `sampling` or `elicitation`.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Arc<Registry>,
@@ -138,13 +142,14 @@ impl McpServer {
             level: *lock(&self.log_level),
         };
         let (notifier, mut messages) = Notifier::channel();
-        let run = notifier.scope(async {
+        let client = Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone()));
+        let run = client.scope(notifier.scope(async {
             let mut outputs = self
                 .registry
                 .call_all_until(std::slice::from_ref(&call), &cx.ct)
                 .await;
             outputs.pop()
-        });
+        }));
         let mut run = std::pin::pin!(run);
         let output = loop {
             tokio::select! {

@@ -1,0 +1,102 @@
+//! What can go wrong asking the client: no client, a client that can't, a schema that can't
+//! be a form, a request that failed, an answer that can't be read.
+
+use super::BoxError;
+use crate::error::{ErrorCode, ToolError};
+
+/// A sampling or elicitation request that got no usable answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The call has no client to ask: it was not served over MCP (a plain
+    /// [`Registry::call`](crate::Registry::call)), and nobody set a
+    /// [`Client`](super::Client).
+    #[error("cannot ask for {capability}: this call is not served over MCP, so there is no client to ask")]
+    NoClient {
+        /// `sampling` or `elicitation`.
+        capability: &'static str,
+    },
+    /// The client did not declare the capability in its handshake.
+    #[error("the client does not support {capability}: it did not declare the capability")]
+    Unsupported {
+        /// `sampling`, `sampling.tools` or `elicitation`.
+        capability: &'static str,
+    },
+    /// The type or schema given to elicit can't be an elicitation form; nothing was sent.
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    /// The request could not be built (a value that doesn't serialize); nothing was sent.
+    #[error("the {method} request could not be written: {source}")]
+    Encode {
+        /// The MCP method.
+        method: &'static str,
+        /// serde's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The client answered with an error, or the request never reached it.
+    #[error("the client failed {method}: {source}")]
+    Request {
+        /// The MCP method.
+        method: &'static str,
+        /// The transport's or client's error.
+        #[source]
+        source: BoxError,
+    },
+    /// The client's answer does not have the expected shape (for [`elicit`](crate::ToolContext::elicit):
+    /// the accepted content does not fit the type).
+    #[error("the client's answer to {method} could not be read: {source}")]
+    Answer {
+        /// The MCP method.
+        method: &'static str,
+        /// serde's error.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// So that `?` in a tool returning `Result<_, ToolError>` works: the model reads what went
+/// wrong ([`ToolError`] carries a message, not a source, and this error's message already
+/// says what its source said).
+impl From<AskError> for ToolError {
+    fn from(error: AskError) -> ToolError {
+        ToolError::with_code(ErrorCode::ToolFailed, error.to_string())
+    }
+}
+
+/// A JSON schema that can't be an elicitation form, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not an elicitation schema at {path}: {kind}")]
+pub struct SchemaError {
+    /// A JSON pointer into the schema given (`/properties/address`).
+    pub path: String,
+    /// What is wrong.
+    pub kind: SchemaErrorKind,
+}
+
+/// What makes a schema not an elicitation form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaErrorKind {
+    /// The root is not an object with properties.
+    #[error("the root must be an object with `properties`")]
+    NotAnObject,
+    /// A property is an object: forms are flat.
+    #[error("a nested object; a form holds only strings, numbers, booleans and enums")]
+    NestedObject,
+    /// A property is an array of something other than enum values.
+    #[error("an array of {0}; only an array of enum values (a multi-select) can be asked for")]
+    ArrayOfNonEnum(String),
+    /// A property's type is not one a form has.
+    #[error("the type {0}, which a form does not have")]
+    UnsupportedType(String),
+    /// A property is a choice between schemas that are not plain values.
+    #[error("a choice between schemas that are not constant strings")]
+    UnsupportedChoice,
+    /// A `$ref` that points nowhere in the schema.
+    #[error("the reference {0} points nowhere")]
+    DanglingRef(String),
+    /// An enum value that is not a string.
+    #[error("an enum value that is not a string: {0}")]
+    NonStringEnum(String),
+}

@@ -1,0 +1,189 @@
+//! Asking the client that runs the call: sampling (its model writes a message) and
+//! elicitation (its user fills in a form).
+//!
+//! A tool asks through its [`ToolContext`](crate::ToolContext):
+//! [`sample`](crate::ToolContext::sample), [`elicit`](crate::ToolContext::elicit) and
+//! [`elicit_json`](crate::ToolContext::elicit_json), after checking
+//! [`can_sample`](crate::ToolContext::can_sample) or
+//! [`can_elicit`](crate::ToolContext::can_elicit) if it has another way. The request goes to
+//! the [`Client`] of the call, set by whoever runs it with [`Client::scope`]: the MCP server
+//! sets one per call, forwarding to its client as `sampling/createMessage` and
+//! `elicitation/create`. A call with no client (a plain [`Registry::call`](crate::Registry::call))
+//! gets [`AskError::NoClient`], so a tool compiles and runs the same with or without the `mcp`
+//! feature.
+//!
+//! ```
+//! use serde::Deserialize;
+//! use tool_runtime::client::{Elicitation, SamplingRequest};
+//! use tool_runtime::{tool, ToolContext, ToolError};
+//!
+//! /// Where to ship the order.
+//! #[derive(Deserialize, schemars::JsonSchema)]
+//! struct Address {
+//!     /// The street and number.
+//!     street: String,
+//!     /// The city.
+//!     city: String,
+//! }
+//!
+//! /// Ship an order, asking the user where to.
+//! #[tool]
+//! async fn ship(cx: ToolContext, order: u64) -> Result<String, ToolError> {
+//!     let address = match cx.elicit::<Address>("Where should the order go?").await? {
+//!         Elicitation::Accept(address) => address,
+//!         Elicitation::Decline | Elicitation::Cancel => return Ok("Not shipped.".into()),
+//!     };
+//!     let note = cx
+//!         .sample(SamplingRequest::user(format!("A one-line thank-you note for order {order}.")).max_tokens(60))
+//!         .await?;
+//!     Ok(format!("Order {order} ships to {}, {}. {}", address.street, address.city, note.text()))
+//! }
+//! ```
+
+mod ask;
+mod elicitation;
+mod error;
+mod sampling;
+mod schema;
+
+pub use elicitation::{Elicitation, ElicitationRequest};
+pub use error::{AskError, SchemaError, SchemaErrorKind};
+pub use sampling::{
+    ModelPreferences, Role, SamplingContent, SamplingMessage, SamplingRequest, SamplingResult,
+    SamplingTool, StopReason, ToolChoice,
+};
+pub use schema::{elicitation_schema, elicitation_schema_for};
+
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// An error from whatever carries a request to the client (a transport, rmcp), kept whole.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// What [`ClientRequests`]' methods return: the answer's JSON, later.
+pub type ClientFuture = Pin<Box<dyn Future<Output = Result<Value, BoxError>> + Send + 'static>>;
+
+tokio::task_local! {
+    /// The client of the calls running in this task, set by [`Client::scope`].
+    static CURRENT: Client;
+}
+
+/// What the client of a call said it can do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ClientCapabilities {
+    /// It answers `sampling/createMessage`.
+    pub sampling: bool,
+    /// It takes tools in a sampling request (`sampling.tools`).
+    pub sampling_tools: bool,
+    /// It answers `elicitation/create` in form mode.
+    pub elicitation: bool,
+}
+
+impl ClientCapabilities {
+    /// A client that can do everything asked of it here: for tests and in-process clients.
+    pub fn all() -> ClientCapabilities {
+        ClientCapabilities {
+            sampling: true,
+            sampling_tools: true,
+            elicitation: true,
+        }
+    }
+}
+
+/// Carries a call's requests to its client. The MCP server implements it over its session;
+/// implement it to answer a tool's questions yourself (a terminal prompt, your own model),
+/// and run calls inside [`Client::scope`].
+///
+/// Requests and answers are the JSON of MCP's `params` and `result`
+/// (`CreateMessageRequest`, `ElicitRequest` in form mode): what [`SamplingRequest`] and
+/// [`SamplingResult`] serialize to, and `{"action": ..., "content": ...}` for elicitation.
+pub trait ClientRequests: Send + Sync + 'static {
+    /// What the client can do.
+    fn capabilities(&self) -> ClientCapabilities;
+
+    /// Sends `sampling/createMessage` with `params`, and gives the result's JSON.
+    fn create_message(&self, params: Value) -> ClientFuture;
+
+    /// Sends `elicitation/create` with `params`, and gives the result's JSON.
+    fn elicit(&self, params: Value) -> ClientFuture;
+}
+
+/// The client of the calls run inside [`scope`](Client::scope): where their sampling and
+/// elicitation requests go.
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use tool_runtime::client::{Client, ClientCapabilities, ClientFuture, ClientRequests};
+/// use tool_runtime::{tool, Registry, ToolContext, ToolError};
+///
+/// /// Always says yes, as "Ada".
+/// struct Yes;
+///
+/// impl ClientRequests for Yes {
+///     fn capabilities(&self) -> ClientCapabilities {
+///         ClientCapabilities::all()
+///     }
+///     fn create_message(&self, _: Value) -> ClientFuture {
+///         Box::pin(async { Ok(json!({"role": "assistant", "content": {"type": "text", "text": "yes"}, "model": "yes-1"})) })
+///     }
+///     fn elicit(&self, _: Value) -> ClientFuture {
+///         Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada"}})) })
+///     }
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Name {
+///     name: String,
+/// }
+///
+/// /// Greet whoever the user says.
+/// #[tool]
+/// async fn greet(cx: ToolContext) -> Result<String, ToolError> {
+///     let name = cx.elicit::<Name>("Who?").await?.accepted().map_or("nobody".into(), |n| n.name);
+///     Ok(format!("Hello, {name}!"))
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let registry = Registry::builder().build().unwrap();
+/// let out = Client::new(Yes).scope(registry.call("greet", "{}")).await;
+/// assert_eq!(out.to_model_text(), "Hello, Ada!");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Client(Arc<dyn ClientRequests>);
+
+impl Client {
+    /// A client that sends its requests through `requests`.
+    pub fn new(requests: impl ClientRequests) -> Client {
+        Client(Arc::new(requests))
+    }
+
+    /// Runs `future` (a registry call, a batch, anything that runs calls) with this client:
+    /// every call it starts in this task asks it.
+    pub async fn scope<F: Future>(self, future: F) -> F::Output {
+        CURRENT.scope(self, future).await
+    }
+
+    /// What the client can do.
+    pub fn capabilities(&self) -> ClientCapabilities {
+        self.0.capabilities()
+    }
+
+    pub(crate) fn requests(&self) -> &dyn ClientRequests {
+        &*self.0
+    }
+
+    /// The client of the calls running in this task, if any.
+    pub(crate) fn current() -> Option<Client> {
+        CURRENT.try_with(Client::clone).ok()
+    }
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Client").field(&self.capabilities()).finish()
+    }
+}

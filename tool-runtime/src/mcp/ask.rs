@@ -1,0 +1,132 @@
+//! A served call's [`Client`](crate::client::Client): its sampling and elicitation requests
+//! go to the MCP client over the call's own session, on the call's own HTTP stream.
+
+use crate::client::{BoxError, ClientCapabilities, ClientFuture, ClientRequests};
+use rmcp::model::{
+    CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams, GetExtensions,
+    RequestId, ServerRequest,
+};
+#[allow(deprecated)] // sampling: deprecated by the 2026 draft, in the 2025-11-25 spec.
+use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams};
+use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
+use serde_json::Value;
+
+/// The client of one served call: its session, and the id of its `tools/call`.
+pub(crate) struct PeerClient {
+    peer: Peer<RoleServer>,
+    /// The `tools/call` request: over streamable HTTP, requests ride its response stream.
+    call: RequestId,
+}
+
+impl PeerClient {
+    pub(crate) fn new(peer: Peer<RoleServer>, call: RequestId) -> PeerClient {
+        PeerClient { peer, call }
+    }
+
+    /// Sends `request` and waits for the answer, telling the client when the call stops
+    /// waiting first (its timeout, a cancel), so that it can close its dialog.
+    fn send(
+        &self,
+        mut request: ServerRequest,
+    ) -> impl std::future::Future<Output = Result<ClientResult, BoxError>> + Send + 'static {
+        // rmcp finds the originating request in a task-local, which a tool run on another task
+        // (the blocking pool, a spawned future) doesn't see: name it on the request itself.
+        request
+            .extensions_mut()
+            .insert(OriginatingRequestId(self.call.clone()));
+        let peer = self.peer.clone();
+        async move {
+            let handle = peer
+                .send_request_with_option(request, PeerRequestOptions::no_options())
+                .await?;
+            let mut waiting = CancelOnDrop(Some((peer, handle.id.clone())));
+            let answer = handle.await_response().await;
+            waiting.0 = None;
+            Ok(answer?)
+        }
+    }
+}
+
+impl ClientRequests for PeerClient {
+    fn capabilities(&self) -> ClientCapabilities {
+        capabilities(&self.peer)
+    }
+
+    fn create_message(&self, params: Value) -> ClientFuture {
+        #[allow(deprecated)]
+        let request = serde_json::from_value::<CreateMessageRequestParams>(params)
+            .map(|params| ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params)));
+        let request = match request {
+            Ok(request) => request,
+            Err(error) => return Box::pin(async move { Err(error.into()) }),
+        };
+        let sent = self.send(request);
+        Box::pin(async move {
+            match sent.await? {
+                ClientResult::CreateMessageResult(result) => Ok(serde_json::to_value(result)?),
+                other => Err(unexpected("sampling/createMessage", &other)),
+            }
+        })
+    }
+
+    fn elicit(&self, params: Value) -> ClientFuture {
+        let request = serde_json::from_value::<ElicitRequestParams>(params)
+            .map(|params| ServerRequest::ElicitRequest(ElicitRequest::new(params)));
+        let request = match request {
+            Ok(request) => request,
+            Err(error) => return Box::pin(async move { Err(error.into()) }),
+        };
+        let sent = self.send(request);
+        Box::pin(async move {
+            match sent.await? {
+                ClientResult::ElicitResult(result) => Ok(serde_json::to_value(result)?),
+                other => Err(unexpected("elicitation/create", &other)),
+            }
+        })
+    }
+}
+
+/// What the client declared in `initialize`. A client that negotiated no handshake (protocol
+/// 2026-07-28, which has no server-to-client requests) declared nothing.
+pub(crate) fn capabilities(peer: &Peer<RoleServer>) -> ClientCapabilities {
+    let Some(info) = peer.peer_info() else {
+        return ClientCapabilities::default();
+    };
+    let declared = &info.capabilities;
+    let sampling = declared.sampling.as_ref();
+    let elicitation = declared.elicitation.as_ref();
+    ClientCapabilities {
+        sampling: sampling.is_some(),
+        sampling_tools: sampling.is_some_and(|s| s.tools.is_some()),
+        // `elicitation: {}` (as before modes existed) means form mode.
+        elicitation: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
+    }
+}
+
+fn unexpected(method: &str, answer: &ClientResult) -> BoxError {
+    let kind = match answer {
+        ClientResult::EmptyResult(_) => "an empty result",
+        ClientResult::ListRootsResult(_) => "a roots list",
+        _ => "another kind of result",
+    };
+    format!("the client answered {method} with {kind}").into()
+}
+
+/// Tells the client a request was given up, if dropped while the request is unanswered.
+struct CancelOnDrop(Option<(Peer<RoleServer>, RequestId)>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some((peer, id)) = self.0.take() else {
+            return;
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let reason = Some("the tool call stopped waiting".to_owned());
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                    .await;
+            });
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! A tool asking its client, across a served-and-imported hop: a registry whose tools sample
+//! and elicit is served over HTTP on 127.0.0.1 and imported back; the importing side answers
+//! with its own client (a call it serves, here a `Client::scope`), with the import's handlers,
+//! or, with neither, refuses.
+#![cfg(feature = "mcp")]
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{json, Value};
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tool_runtime::client::{
+    Client, ClientCapabilities, ClientFuture, ClientRequests, Elicitation, Role, SamplingContent,
+    SamplingResult,
+};
+use tool_runtime::mcp::{HttpOptions, HttpServer, McpImport, McpServer};
+use tool_runtime::{tool, Registry, ToolContext, ToolError};
+
+async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(seconds), future)
+        .await
+        .unwrap_or_else(|_| panic!("took longer than {seconds} s"))
+}
+
+/// Asks the client's model to name a colour.
+#[tool]
+async fn colour(cx: ToolContext) -> Result<String, ToolError> {
+    let answer = cx.sample("Name a colour.").await?;
+    Ok(format!("{} ({})", answer.text(), answer.model))
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Name {
+    /// Your name.
+    name: String,
+}
+
+/// Asks the user's name.
+#[tool]
+async fn name(cx: ToolContext) -> Result<String, ToolError> {
+    Ok(match cx.elicit::<Name>("Who are you?").await? {
+        Elicitation::Accept(Name { name }) => format!("hello {name}"),
+        other => other.action().to_owned(),
+    })
+}
+
+/// Serves the asking tools over HTTP on 127.0.0.1; gives the URL.
+async fn serve_askers() -> String {
+    let registry = Registry::builder()
+        .without_inventory()
+        .register(colour::TOOL)
+        .register(name::TOOL)
+        .build()
+        .unwrap();
+    let server = HttpServer::bind(
+        McpServer::new(registry),
+        "127.0.0.1:0".parse().unwrap(),
+        HttpOptions::default(),
+    )
+    .await
+    .unwrap();
+    let url = server.url();
+    tokio::spawn(server.run());
+    url
+}
+
+async fn import(import: McpImport) -> Registry {
+    let tools = bounded(30, import.named("far").connect()).await.unwrap();
+    Registry::builder()
+        .without_inventory()
+        .mcp_tools(tools)
+        .build()
+        .unwrap()
+}
+
+/// The client of a call this side would serve: answers from a script, keeps what it got.
+#[derive(Clone, Default)]
+struct Upstream {
+    asked: Arc<Mutex<Vec<Value>>>,
+}
+
+impl ClientRequests for Upstream {
+    fn capabilities(&self) -> ClientCapabilities {
+        ClientCapabilities::all()
+    }
+    fn create_message(&self, params: Value) -> ClientFuture {
+        self.asked.lock().unwrap().push(params);
+        Box::pin(async {
+            Ok(
+                json!({"role": "assistant", "content": {"type": "text", "text": "teal"}, "model": "upstream-1"}),
+            )
+        })
+    }
+    fn elicit(&self, params: Value) -> ClientFuture {
+        self.asked.lock().unwrap().push(params);
+        Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada"}})) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imported_servers_questions_go_to_the_client_of_the_call() {
+    let url = serve_askers().await;
+    let registry = import(McpImport::http(&url)).await;
+    let upstream = Upstream::default();
+    let client = Client::new(upstream.clone());
+    let sampled = bounded(30, client.clone().scope(registry.call("far__colour", "{}"))).await;
+    assert_eq!(sampled.to_model_text(), "teal (upstream-1)");
+    let elicited = bounded(30, client.scope(registry.call("far__name", "{}"))).await;
+    assert_eq!(elicited.to_model_text(), "hello Ada");
+    let asked = upstream.asked.lock().unwrap();
+    assert_eq!(asked[0]["messages"][0]["content"]["text"], "Name a colour.");
+    assert_eq!(
+        asked[1]["requestedSchema"]["properties"]["name"],
+        json!({"type": "string", "description": "Your name."})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outside_mcp_the_imports_handlers_answer() {
+    let url = serve_askers().await;
+    let registry = import(
+        McpImport::http(&url)
+            .on_sampling(|request| async move {
+                let asked = request.messages.len();
+                Ok(SamplingResult {
+                    role: Role::Assistant,
+                    content: vec![SamplingContent::text(format!("{asked} message read"))],
+                    model: "handler".into(),
+                    stop_reason: None,
+                })
+            })
+            .on_elicitation(|request| async move {
+                assert_eq!(request.message, "Who are you?");
+                Ok(Elicitation::Accept(json!({"name": "Grace"})))
+            }),
+    )
+    .await;
+    let sampled = bounded(30, registry.call("far__colour", "{}")).await;
+    assert_eq!(sampled.to_model_text(), "1 message read (handler)");
+    let elicited = bounded(30, registry.call("far__name", "{}")).await;
+    assert_eq!(elicited.to_model_text(), "hello Grace");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_nobody_to_ask_sampling_fails_and_elicitation_is_declined() {
+    let url = serve_askers().await;
+    let registry = import(McpImport::http(&url)).await;
+    let sampled = bounded(30, registry.call("far__colour", "{}")).await;
+    assert!(sampled.is_error(), "{sampled:?}");
+    assert!(
+        sampled
+            .to_model_text()
+            .contains("sampling is not available"),
+        "{}",
+        sampled.to_model_text()
+    );
+    let elicited = bounded(30, registry.call("far__name", "{}")).await;
+    assert_eq!(elicited.to_model_text(), "decline");
+}
