@@ -200,6 +200,8 @@ SOURCES = {
     # vLLM's Muse Glimmer template (one call a message, as the parser reads them); llama.cpp's
     # differs in the example's wording.
     "muse": ("vllm", V + "tool_chat_template_muse_glimmer.jinja", None),
+    # Hermes 2 Pro, whose wrapper variants vLLM's `hermes` parser reads.
+    "hermes_variants": ("llama.cpp", L + "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja", None),
 }
 
 # A fixed date for the templates that print today's.

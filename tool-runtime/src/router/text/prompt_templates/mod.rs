@@ -46,6 +46,7 @@
 //! | Phi-4-mini | vLLM `phi4_mini` | the `functools[..]` rules and each tool as indented JSON |
 //! | MiniMax-M3 | llama.cpp `MiniMax-M3` | MiniMax-M2's `<tools>` and the `]<]minimax[>[` markup example |
 //! | Muse | vLLM `muse_glimmer` | the `atem` instructions, the tool metadata and schemas, the example and the valid recipients |
+//! | Hermes 2 Pro wrappers | llama.cpp `NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use` | a JSON-looking line a tool, its description a Python signature and `Args:` list (every array `list[Union[]]`, as the template's macro writes it under Jinja), and the `<tool_call>` convention |
 //!
 //! The rest keep the generic prompt of `prompt.rs` with their call convention, for want of a
 //! template in the peers read (vLLM 0.33.0, llama.cpp as vendored in llama-cpp-python 0.3.36,
@@ -53,14 +54,14 @@
 //! family), LongCat, OLMo 3, PLaMo 3, K2 Horizon, Dots and Inkling (no template of theirs);
 //! Step-3 (`StepFun3.5-Flash` is Step-3.5's, which writes `QwenXml`); DeepSeek V4.1
 //! (`deepseek-ai-DeepSeek-V4-Flash-0731` teaches V4's `<｜DSML｜tool_calls>`, not V4.1's spaced
-//! tags). Two templates are not reproduced yet: Command R+'s tool-use template
-//! (`CohereForAI-c4ai-command-r-plus-tool_use`) fails with an object parameter that has no
-//! `additionalProperties` (its Python-type macro reads it unguarded), and Hermes 2 Pro's
-//! (`NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use`, for `HermesVariants`) writes a Python
-//! signature into each description by rules not ported. A format named after several models
+//! tags). Command R+'s tool-use template (`CohereForAI-c4ai-command-r-plus-tool_use`) is not
+//! reproduced: its Python-type macro reads `additionalProperties` and `items` unguarded, so
+//! transformers' Jinja (vLLM) fails on an object parameter without `additionalProperties` and
+//! llama.cpp's minja renders something else; no one text is the one the model sees. A format named after several models
 //! takes the template named in the table.
 
 mod functionary_ts;
+mod hermes2pro;
 mod json_lists;
 mod markup;
 mod signatures;
@@ -107,6 +108,7 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
             typescript::prompt(&tools, format)
         }
         TextFormat::FunctionaryV32 => Some(functionary_ts::prompt(&tools)),
+        TextFormat::HermesVariants => Some(hermes2pro::prompt(&tools)),
         TextFormat::SeedOss | TextFormat::Gemma4 => signatures::prompt(&tools, format),
         _ => None,
     }
