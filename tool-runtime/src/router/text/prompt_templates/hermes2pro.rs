@@ -51,7 +51,7 @@ fn tool(spec: &ToolSpec) -> String {
     let parameters = if params.is_empty() {
         "{}".to_owned()
     } else {
-        py_json(&schema)
+        py_json(schema)
     };
     format!(
         "{{\"type\": \"function\", \"function\": {{\"name\": \"{name}\", \"description\": \"{name}({}) - {}\n\n{args}\", \"parameters\": {parameters}}}",
