@@ -114,3 +114,33 @@ fn sessionless_calls_spread_over_backends_and_sessions_need_stickiness() {
     let used = sticky["backends"].as_object().unwrap().len();
     assert_eq!(used, 2, "{sticky}");
 }
+
+/// The HAProxy config `docs/mcp.md` shows is one HAProxy accepts (`haproxy -c`).
+#[test]
+fn the_guides_haproxy_config_is_valid() {
+    let clients = clients();
+    let Some(haproxy) = haproxy(&clients.root) else {
+        return;
+    };
+    let guide = std::fs::read_to_string(clients.root.join("docs/mcp.md")).unwrap();
+    let configs: Vec<&str> = guide
+        .split("```haproxy\n")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("```").map(|(config, _)| config))
+        .collect();
+    assert!(!configs.is_empty(), "no ```haproxy block in docs/mcp.md");
+    let dir = tempfile::tempdir().unwrap();
+    for config in configs {
+        let path = dir.path().join("haproxy.cfg");
+        std::fs::write(&path, config).unwrap();
+        let out = run_bounded(
+            Command::new(&haproxy).arg("-c").arg("-f").arg(&path),
+            Duration::from_secs(30),
+        );
+        assert!(
+            out.status.success(),
+            "haproxy refuses the guide's config:\n{}\n{config}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
