@@ -48,10 +48,7 @@ fn haproxy(root: &Path) -> Option<String> {
         );
         return None;
     }
-    candidates
-        .into_iter()
-        .find(|c| found(c))
-        .map(str::to_owned)
+    candidates.into_iter().find(|c| found(c)).map(str::to_owned)
 }
 
 #[test]
@@ -64,13 +61,23 @@ fn sessionless_calls_spread_over_backends_and_sessions_need_stickiness() {
         Command::new(&clients.python)
             .arg(clients.script("balanced.py"))
             .args(["--binary", BINARY, "--haproxy", &haproxy])
-            .args(["--backends", "2", "--calls", CALLS, "--concurrency", CONCURRENCY])
+            .args([
+                "--backends",
+                "2",
+                "--calls",
+                CALLS,
+                "--concurrency",
+                CONCURRENCY,
+            ])
             .args(["--modes", "sessionless,classic,sticky"]),
         Duration::from_secs(300),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "balanced.py failed:\n{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "balanced.py failed:\n{stdout}\n{stderr}"
+    );
     eprintln!("{stdout}");
     let last = stdout.lines().last().unwrap_or_default();
     let rows: Vec<Value> =
@@ -84,11 +91,17 @@ fn sessionless_calls_spread_over_backends_and_sessions_need_stickiness() {
 
     let sessionless = row("sessionless");
     assert_eq!(sessionless["made"], calls, "{sessionless}");
-    assert_eq!(sessionless["lost"], 0, "sessionless calls were lost: {sessionless}");
+    assert_eq!(
+        sessionless["lost"], 0,
+        "sessionless calls were lost: {sessionless}"
+    );
     for backend in ["backend-1", "backend-2"] {
         // Round-robin: each backend takes about half; a third at least, whatever the timing.
         let served = sessionless["backends"][backend].as_u64().unwrap_or(0);
-        assert!(served >= calls / 3, "{backend} served {served}: {sessionless}");
+        assert!(
+            served >= calls / 3,
+            "{backend} served {served}: {sessionless}"
+        );
     }
 
     let classic = row("classic");
