@@ -42,8 +42,10 @@ mod http;
 mod import;
 mod import_ask;
 mod local_names;
+mod paging;
 mod raw_arguments;
 mod schema_in;
+mod serve_resources;
 mod server;
 mod stdio;
 
