@@ -299,3 +299,82 @@ pub(crate) fn capabilities(
     }
     capabilities
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::ContentBlock;
+    use crate::resources::Resource;
+    use crate::Registry;
+    use rmcp::ServerHandler;
+
+    #[test]
+    fn errors_are_the_specs_codes() {
+        let code = |error| error_data(error).code.0;
+        assert_eq!(code(ResourceError::NotFound { uri: "x".into() }), -32002);
+        assert_eq!(
+            code(ResourceError::UnknownPrompt { name: "p".into() }),
+            -32602
+        );
+        let missing = ResourceError::MissingArgument {
+            prompt: "p".into(),
+            argument: "a".into(),
+        };
+        assert_eq!(code(missing), -32602);
+        assert_eq!(code(ResourceError::failed("no")), -32603);
+    }
+
+    #[test]
+    fn capabilities_follow_what_the_registry_has() {
+        let bare = McpServer::new(Registry::builder().without_inventory().build().unwrap());
+        let info = bare.get_info();
+        assert!(info.capabilities.resources.is_none());
+        assert!(info.capabilities.prompts.is_none());
+        assert!(info.capabilities.completions.is_none());
+        let registry = Registry::builder()
+            .without_inventory()
+            .resource(Resource::static_text("a://b", "b", "text"))
+            .build()
+            .unwrap();
+        let info = McpServer::new(registry).get_info();
+        let resources = info.capabilities.resources.unwrap();
+        assert_eq!(resources.subscribe, Some(true));
+        assert!(info.capabilities.prompts.is_none());
+        assert!(info.capabilities.completions.is_some());
+    }
+
+    #[test]
+    fn prompt_messages_carry_every_kind_of_block() {
+        for (content, kind) in [
+            (ContentBlock::text("t"), "text"),
+            (ContentBlock::image("image/png", [1]), "image"),
+            (ContentBlock::audio("audio/wav", [1]), "audio"),
+            (
+                ContentBlock::resource_text("a://b", "text/plain", "t"),
+                "resource",
+            ),
+        ] {
+            let wire = wire_message(&PromptMessage::assistant(content)).unwrap();
+            let json = serde_json::to_value(&wire).unwrap();
+            assert_eq!(json["role"], "assistant");
+            assert_eq!(json["content"]["type"], kind, "{json}");
+        }
+    }
+
+    #[test]
+    fn resource_lists_come_in_pages() {
+        let registry = (0..5)
+            .fold(Registry::builder().without_inventory(), |b, i| {
+                b.resource(Resource::static_text(format!("a://{i}"), "r", ""))
+            })
+            .build()
+            .unwrap();
+        let server = McpServer::new(registry).page_size(2);
+        let first = server.list_resources_page(None).unwrap();
+        assert_eq!(first.resources.len(), 2);
+        let mut request = PaginatedRequestParams::default();
+        request.cursor = first.next_cursor;
+        let second = server.list_resources_page(Some(&request)).unwrap();
+        assert_eq!(second.resources[0].uri, "a://2");
+    }
+}

@@ -238,3 +238,150 @@ pub(crate) fn check(resources: &Resources) -> Vec<crate::BuildError> {
     );
     errors
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::ResourceBody;
+    use crate::resources::Contents;
+    use crate::{BuildError, Registry};
+
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    fn registry() -> Registry {
+        Registry::builder()
+            .without_inventory()
+            .resource(Resource::static_text("a://one", "one", "1"))
+            .resource(
+                Resource::new("a://pair", "pair", || async {
+                    Ok(vec![
+                        Contents::text("left"),
+                        Contents::blob([1, 2]).at("a://pair/right").mime_type("x/y"),
+                    ])
+                })
+                .mime_type("text/plain"),
+            )
+            .resource_template(ResourceTemplate::new("a://{x}/t", "t", |vars| async move {
+                Ok(Contents::text(format!("x={}", &vars["x"])))
+            }))
+            .resource_template(ResourceTemplate::new("a://{y}", "fails", |_| async {
+                Err::<Contents, _>(ResourceError::failed("the disk is gone"))
+            }))
+            .prompt(
+                Prompt::new("p", |args| async move {
+                    Ok(vec![PromptMessage::assistant(format!(
+                        "hi {}",
+                        &args["who"]
+                    ))])
+                })
+                .argument("who", "", true)
+                .complete("who", |c| vec![format!("{}!", c.value)]),
+            )
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn reads_find_the_resource_then_the_first_matching_template() {
+        let registry = registry();
+        let resources = registry.resources();
+        let one = block_on(resources.read("a://one")).unwrap();
+        assert_eq!(one[0].mime_type.as_deref(), Some("text/plain"));
+        let pair = block_on(resources.read("a://pair")).unwrap();
+        assert_eq!(
+            (pair[0].uri.as_str(), pair[1].uri.as_str()),
+            ("a://pair", "a://pair/right")
+        );
+        assert_eq!(pair[1].mime_type.as_deref(), Some("x/y"));
+        assert!(matches!(pair[1].body, ResourceBody::Blob { .. }));
+        let templated = block_on(resources.read("a://7/t")).unwrap();
+        assert_eq!(templated[0].body, ResourceBody::Text { text: "x=7".into() });
+        assert!(matches!(
+            block_on(resources.read("a://z")),
+            Err(ResourceError::Failed { .. })
+        ));
+        assert!(matches!(
+            block_on(resources.read("b://nothing")),
+            Err(ResourceError::NotFound { uri }) if uri == "b://nothing"
+        ));
+    }
+
+    #[test]
+    fn prompts_check_their_required_arguments_first() {
+        let registry = registry();
+        let resources = registry.resources();
+        let messages =
+            block_on(resources.get_prompt("p", PromptArgs::new([("who", "Ada")]))).unwrap();
+        assert_eq!(messages[0].content.to_model_text(), "hi Ada");
+        assert!(matches!(
+            block_on(resources.get_prompt("p", PromptArgs::default())),
+            Err(ResourceError::MissingArgument { argument, .. }) if argument == "who"
+        ));
+        assert!(matches!(
+            block_on(resources.get_prompt("q", PromptArgs::default())),
+            Err(ResourceError::UnknownPrompt { .. })
+        ));
+        let completion = Completion::new("who", "A");
+        assert_eq!(
+            resources
+                .complete(CompletionTarget::Prompt("p"), &completion)
+                .unwrap(),
+            ["A!"]
+        );
+        assert!(resources
+            .complete(CompletionTarget::Template("a://{x}/t"), &completion)
+            .unwrap()
+            .is_empty());
+        assert!(resources
+            .complete(CompletionTarget::Template("a://{nope}"), &completion)
+            .is_err());
+        assert!(resources.completes());
+    }
+
+    #[test]
+    fn subscribers_hear_of_updates() {
+        let registry = registry();
+        let mut updates = registry.resources().updates();
+        registry.resources().updated("a://one");
+        assert_eq!(updates.try_recv().unwrap(), "a://one");
+    }
+
+    #[test]
+    fn the_build_refuses_bad_templates_and_duplicates() {
+        let read = || async { Ok(Contents::text("")) };
+        let error = Registry::builder()
+            .without_inventory()
+            .resource(Resource::new("a://1", "a", read))
+            .resource(Resource::new("a://1", "b", read))
+            .resource_template(ResourceTemplate::new("a://{x", "t", |_| async {
+                Ok(Contents::text(""))
+            }))
+            .prompt(Prompt::new("p", |_| async { Ok(vec![]) }))
+            .prompt(Prompt::new("p", |_| async { Ok(vec![]) }))
+            .build()
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("two resources are `a://1`"), "{error}");
+        assert!(error.contains("two prompts are `p`"), "{error}");
+        assert!(
+            error.contains("the resource template `a://{x` can't be used"),
+            "{error}"
+        );
+        let problems = Registry::builder()
+            .without_inventory()
+            .resource_template(ResourceTemplate::new("a://{+x}", "t", |_| async {
+                Ok(Contents::text(""))
+            }))
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(problems, BuildError::UriTemplate { .. }),
+            "{problems:?}"
+        );
+    }
+}
