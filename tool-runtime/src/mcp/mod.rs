@@ -41,6 +41,7 @@ mod error;
 mod http;
 mod import;
 mod import_ask;
+mod import_resources;
 mod local_names;
 mod paging;
 mod raw_arguments;

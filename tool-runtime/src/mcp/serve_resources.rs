@@ -173,7 +173,7 @@ impl McpServer {
         Ok(result)
     }
 
-    pub(super) fn complete_argument(
+    pub(super) async fn complete_argument(
         &self,
         request: CompleteRequestParams,
     ) -> Result<CompleteResult, ErrorData> {
@@ -191,7 +191,8 @@ impl McpServer {
         let mut values = self
             .registry()
             .resources()
-            .complete(target, &completion)
+            .complete(target, completion)
+            .await
             .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
         let total = values.len();
         values.truncate(CompletionInfo::MAX_VALUES);

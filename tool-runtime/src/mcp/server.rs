@@ -292,7 +292,7 @@ impl ServerHandler for McpServer {
         request: CompleteRequestParams,
         _cx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.complete_argument(request)
+        self.complete_argument(request).await
     }
 
     #[allow(deprecated)] // logging: see the import above

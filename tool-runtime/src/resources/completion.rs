@@ -1,7 +1,9 @@
 //! Argument completion (`completion/complete`): what a client offers while a user types a
 //! prompt argument or a template variable.
 
+use futures_util::future::BoxFuture;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 
 /// One completion request: the argument being typed, what is typed so far, and the other
@@ -35,20 +37,31 @@ impl Completion {
     }
 }
 
-/// A completer: the values to offer for a [`Completion`]. Sync, because a client asks on
-/// every keystroke and waits for the answer: look up what is at hand, don't fetch.
-pub(crate) type Completer = Arc<dyn Fn(&Completion) -> Vec<String> + Send + Sync>;
+/// A completer: the values to offer for a [`Completion`]. Async, so that an imported
+/// server's completions can be asked for; a client asks on every keystroke, so answer fast.
+pub(crate) type Completer =
+    Arc<dyn Fn(Completion) -> BoxFuture<'static, Vec<String>> + Send + Sync>;
+
+/// A closure as a [`Completer`].
+pub(crate) fn completer<F, Fut>(complete: F) -> Completer
+where
+    F: Fn(Completion) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Vec<String>> + Send + 'static,
+{
+    Arc::new(move |request| Box::pin(complete(request)))
+}
 
 /// A completer offering those of `options` that start with what is typed (ignoring case).
 pub(crate) fn from_options<S: Into<String>>(options: impl IntoIterator<Item = S>) -> Completer {
-    let options: Vec<String> = options.into_iter().map(Into::into).collect();
-    Arc::new(move |request: &Completion| {
+    let options: Arc<[String]> = options.into_iter().map(Into::into).collect();
+    completer(move |request: Completion| {
         let typed = request.value.to_lowercase();
-        options
+        let offered = options
             .iter()
             .filter(|option| option.to_lowercase().starts_with(&typed))
             .cloned()
-            .collect()
+            .collect();
+        std::future::ready(offered)
     })
 }
 
@@ -63,12 +76,12 @@ impl Completers {
     }
 
     /// The values for `request`; none when the argument has no completer.
-    pub(crate) fn complete(&self, request: &Completion) -> Vec<String> {
-        self.0
-            .iter()
-            .find(|(name, _)| *name == request.argument)
-            .map(|(_, completer)| completer(request))
-            .unwrap_or_default()
+    pub(crate) async fn complete(&self, request: Completion) -> Vec<String> {
+        let found = self.0.iter().find(|(name, _)| *name == request.argument);
+        match found {
+            Some((_, completer)) => completer(request).await,
+            None => Vec::new(),
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {

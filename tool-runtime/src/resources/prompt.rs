@@ -85,6 +85,11 @@ impl PromptArgs {
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }
+
+    /// Every argument given, name and value, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
 }
 
 impl std::ops::Index<&str> for PromptArgs {
@@ -181,13 +186,15 @@ impl Prompt {
     }
 
     /// Completes the argument `name` with `completer` (`completion/complete` with a
-    /// `ref/prompt`). It is sync: a client asks on every keystroke.
+    /// `ref/prompt`). A client asks on every keystroke: answer from what is at hand.
     #[must_use]
-    pub fn complete<F>(mut self, name: impl Into<String>, completer: F) -> Prompt
+    pub fn complete<F, Fut>(mut self, name: impl Into<String>, completer: F) -> Prompt
     where
-        F: Fn(&Completion) -> Vec<String> + Send + Sync + 'static,
+        F: Fn(Completion) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Vec<String>> + Send + 'static,
     {
-        self.completers.add(name.into(), Arc::new(completer));
+        self.completers
+            .add(name.into(), completion::completer(completer));
         self
     }
 

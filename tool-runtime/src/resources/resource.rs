@@ -246,13 +246,15 @@ impl ResourceTemplate {
     }
 
     /// Completes the variable `name` with `completer` (`completion/complete` with a
-    /// `ref/resource`). It is sync: a client asks on every keystroke.
+    /// `ref/resource`). A client asks on every keystroke: answer from what is at hand.
     #[must_use]
-    pub fn complete<F>(mut self, name: impl Into<String>, completer: F) -> ResourceTemplate
+    pub fn complete<F, Fut>(mut self, name: impl Into<String>, completer: F) -> ResourceTemplate
     where
-        F: Fn(&Completion) -> Vec<String> + Send + Sync + 'static,
+        F: Fn(Completion) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Vec<String>> + Send + 'static,
     {
-        self.completers.add(name.into(), Arc::new(completer));
+        self.completers
+            .add(name.into(), completion::completer(completer));
         self
     }
 

@@ -137,10 +137,10 @@ impl Resources {
     ///
     /// [`ResourceError::UnknownPrompt`] or [`ResourceError::NotFound`] when `target` names
     /// nothing here.
-    pub fn complete(
+    pub async fn complete(
         &self,
         target: CompletionTarget<'_>,
-        request: &Completion,
+        request: Completion,
     ) -> Result<Vec<String>, ResourceError> {
         let completers = match target {
             CompletionTarget::Prompt(name) => {
@@ -162,7 +162,7 @@ impl Resources {
                     .completers
             }
         };
-        Ok(completers.complete(request))
+        Ok(completers.complete(request).await)
     }
 
     /// Whether any prompt or template completes an argument: the `completions` capability.
@@ -280,7 +280,7 @@ mod tests {
                     ))])
                 })
                 .argument("who", "", true)
-                .complete("who", |c| vec![format!("{}!", c.value)]),
+                .complete("who", |c| async move { vec![format!("{}!", c.value)] }),
             )
             .build()
             .unwrap()
@@ -326,20 +326,12 @@ mod tests {
             block_on(resources.get_prompt("q", PromptArgs::default())),
             Err(ResourceError::UnknownPrompt { .. })
         ));
-        let completion = Completion::new("who", "A");
-        assert_eq!(
-            resources
-                .complete(CompletionTarget::Prompt("p"), &completion)
-                .unwrap(),
-            ["A!"]
-        );
-        assert!(resources
-            .complete(CompletionTarget::Template("a://{x}/t"), &completion)
+        let complete = |target| block_on(resources.complete(target, Completion::new("who", "A")));
+        assert_eq!(complete(CompletionTarget::Prompt("p")).unwrap(), ["A!"]);
+        assert!(complete(CompletionTarget::Template("a://{x}/t"))
             .unwrap()
             .is_empty());
-        assert!(resources
-            .complete(CompletionTarget::Template("a://{nope}"), &completion)
-            .is_err());
+        assert!(complete(CompletionTarget::Template("a://{nope}")).is_err());
         assert!(resources.completes());
     }
 
