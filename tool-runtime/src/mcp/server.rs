@@ -36,6 +36,8 @@ use std::sync::{Arc, Mutex};
 /// - A tool's [`sample`](crate::ToolContext::sample) and [`elicit`](crate::ToolContext::elicit)
 ///   are requests to the client, on the call's own stream over HTTP, when the client declared
 ///   `sampling` or `elicitation`.
+/// - The registry's [`resources`](crate::Registry::resources): `resources/*` (with
+///   subscriptions), `prompts/*` and `completion/complete`, declared only when it has some.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Arc<Registry>,
