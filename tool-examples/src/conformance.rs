@@ -4,9 +4,10 @@
 //! Each returns what its scenario expects (the suite's own descriptions, quoted on each fn):
 //! rich content through [`ToolOutput::content`], an error through `Err`, and log and progress
 //! notifications through the injected [`ToolContext`]; the tools that ask the client for
-//! sampling and elicitation are in [`ask`].
+//! sampling and elicitation are in `ask`, the resources and prompts in [`resources`].
 
 mod ask;
+pub mod resources;
 
 use serde_json::json;
 use std::time::Duration;
@@ -34,14 +35,16 @@ pub const TOOLS: &[ToolDef] = &[
     ask::test_elicitation_sep1330_enums::TOOL,
 ];
 
-/// A builder holding only the conformance tools, and [`json_schema_2020_12_tool`].
+/// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the
+/// suite's resources and prompts ([`resources`]).
 pub fn builder() -> RegistryBuilder {
-    TOOLS
+    let tools = TOOLS
         .iter()
         .fold(Registry::builder().without_inventory(), |b, &tool| {
             b.register(tool)
         })
-        .dynamic(json_schema_2020_12_tool())
+        .dynamic(json_schema_2020_12_tool());
+    resources::add_to(tools)
 }
 
 /// Scenario `json-schema-2020-12` checks that a schema's `$schema`, `$defs` and

@@ -282,6 +282,133 @@ fn the_python_sdk_answers_sampling_and_elicitation_over_stdio_and_http() {
     check_asking_session(&seen);
 }
 
+/// Runs `python_resources_client.py` and returns what it printed.
+fn python_resources_client(args: &[&str]) -> Value {
+    let clients = clients();
+    let out = run_bounded(
+        Command::new(&clients.python)
+            .arg(clients.script("python_resources_client.py"))
+            .args(args),
+        LIMIT,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the Python client failed:\n{stdout}\n{stderr}"
+    );
+    // The SDK logs what it didn't like in our answers as warnings.
+    assert!(
+        !stderr.contains("failed") && !stderr.contains("WARNING"),
+        "the Python client warned:\n{stderr}"
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+/// What the Python client must have seen of the conformance resources and prompts.
+fn check_resources_session(seen: &Value, protocol: &str) {
+    assert_eq!(seen["protocol"], protocol, "{seen}");
+    let capabilities = &seen["capabilities"];
+    assert_eq!(
+        capabilities["resources"]["subscribe"], true,
+        "{capabilities}"
+    );
+    assert!(capabilities["prompts"].is_object(), "{capabilities}");
+    assert!(capabilities["completions"].is_object(), "{capabilities}");
+    let uris: Vec<&str> = seen["resources"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "test://static-text",
+            "test://static-binary",
+            "test://watched-resource"
+        ]
+    );
+    assert_eq!(
+        seen["templates"]["resourceTemplates"][0]["uriTemplate"],
+        "test://template/{id}/data"
+    );
+    assert_eq!(seen["prompts"]["prompts"].as_array().unwrap().len(), 4);
+    let read = |uri: &str| seen["read"][uri]["contents"][0].clone();
+    assert_eq!(
+        read("test://static-text"),
+        json!({"uri": "test://static-text", "mimeType": "text/plain",
+               "text": "This is the content of the static text resource."})
+    );
+    assert_eq!(read("test://static-binary")["mimeType"], "image/png");
+    assert!(read("test://static-binary")["blob"]
+        .as_str()
+        .unwrap()
+        .starts_with("iVBORw0KGgo"));
+    let data = read("test://template/42/data");
+    assert_eq!(data["mimeType"], "application/json");
+    assert!(
+        data["text"].as_str().unwrap().contains(r#""id":"42""#),
+        "{data}"
+    );
+    // Resource not found: -32002 until 2025-11-25; 2026-07-28 makes it -32602.
+    let not_found = if protocol == "2025-11-25" {
+        -32002
+    } else {
+        -32602
+    };
+    assert_eq!(seen["missing"]["code"], not_found, "{seen}");
+    let got = &seen["got"];
+    assert_eq!(
+        got["simple"]["messages"][0],
+        json!({"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}})
+    );
+    assert_eq!(
+        got["args"]["messages"][0]["content"]["text"],
+        "Prompt with arguments: arg1='one', arg2='two'"
+    );
+    assert_eq!(got["image"]["messages"][0]["content"]["type"], "image");
+    assert_eq!(
+        got["image"]["messages"][0]["content"]["mimeType"],
+        "image/png"
+    );
+    assert_eq!(
+        got["embedded"]["messages"][0]["content"]["resource"]["uri"],
+        "test://x"
+    );
+    assert_eq!(seen["without_argument"]["code"], -32602, "{seen}");
+    assert!(seen["without_argument"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("requires the argument `arg2`"));
+    assert_eq!(
+        seen["completed"]["prompt"]["completion"]["values"],
+        json!(["test", "testValue1"])
+    );
+    assert_eq!(
+        seen["completed"]["template"]["completion"]["values"],
+        json!(["1", "123"])
+    );
+    if protocol == "2025-11-25" {
+        // Subscribed, the client hears of the resource's next update.
+        assert_eq!(seen["updated"], "test://watched-resource", "{seen}");
+    }
+}
+
+#[test]
+fn the_python_sdk_reads_resources_and_gets_prompts_over_stdio_and_http() {
+    for (mode, protocol) in MODES {
+        let seen = python_resources_client(&[mode, "stdio", BINARY, "serve", "--conformance"]);
+        check_resources_session(&seen, protocol);
+    }
+    let served = Served::start(&[], &["--conformance"]);
+    for (mode, protocol) in MODES {
+        let seen = python_resources_client(&[mode, "http", &served.url]);
+        check_resources_session(&seen, protocol);
+    }
+}
+
 #[test]
 fn http_serve_checks_the_token_host_and_origin() {
     let served = Served::start(&[], &["--token", "s3cret"]);
@@ -314,9 +441,8 @@ fn http_serve_caps_open_sessions() {
     assert_eq!(status_of(&served.url, &[]), 503, "a third session");
 }
 
-/// The scenarios `tool-examples serve --conformance` must pass: every scenario about tools,
-/// the session and the transport (the suite's `tools`-related server scenarios). The others
-/// are listed in the README with the reason each doesn't apply.
+/// The scenarios `tool-examples serve --conformance` must pass: all 32 of the suite's server
+/// scenarios (0.1.16), tools, resources, prompts, completion, the session and the transport.
 const PROFILE: &[&str] = &[
     "server-initialize",
     "ping",
@@ -338,6 +464,18 @@ const PROFILE: &[&str] = &[
     "tools-call-elicitation",
     "elicitation-sep1034-defaults",
     "elicitation-sep1330-enums",
+    "completion-complete",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "resources-subscribe",
+    "resources-unsubscribe",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
 ];
 
 /// Every scenario's checks, from the suite's `checks.json` files: scenario → (successes,
@@ -413,7 +551,7 @@ fn scenario_names_lose_their_timestamp_whatever_the_time() {
 }
 
 #[test]
-fn the_conformance_suite_passes_every_tools_scenario() {
+fn the_conformance_suite_passes_every_scenario() {
     let clients = clients();
     let served = Served::start(&[], &["--conformance"]);
     let out_dir = tempfile::tempdir().unwrap();

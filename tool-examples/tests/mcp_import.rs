@@ -46,6 +46,142 @@ async fn serve(server: McpServer, options: HttpOptions) -> (String, Cancellation
 use rules::{dialects as every_dialect, violations};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn served_resources_and_prompts_import_back() {
+    use tool_runtime::output::ResourceBody;
+    use tool_runtime::resources::{Completion, CompletionTarget, PromptArgs, ResourceError, Role};
+
+    let server =
+        McpServer::new(tool_examples::conformance::builder().build().unwrap()).page_size(2);
+    let (url, stop) = serve(server, HttpOptions::default()).await;
+    let imported = bounded(30, McpImport::http(&url).named("conf").connect())
+        .await
+        .unwrap();
+    // Three resources and four prompts over pages of two, the template on one.
+    assert_eq!(imported.resources().len(), 3, "{imported:?}");
+    assert_eq!(imported.templates().len(), 1);
+    assert_eq!(imported.prompts().len(), 4);
+    let registry = Registry::builder()
+        .without_inventory()
+        .mcp_tools(imported)
+        .build()
+        .unwrap();
+    let resources = registry.resources();
+    let listing = resources.resources()[0].listing();
+    assert_eq!(listing.name, "static-text");
+    assert_eq!(
+        listing.description.as_deref(),
+        Some("A static text resource for testing.")
+    );
+
+    let text = bounded(30, resources.read("test://static-text"))
+        .await
+        .unwrap();
+    assert_eq!(text[0].mime_type.as_deref(), Some("text/plain"));
+    assert_eq!(
+        text[0].body,
+        ResourceBody::Text {
+            text: "This is the content of the static text resource.".into()
+        }
+    );
+    let binary = bounded(30, resources.read("test://static-binary"))
+        .await
+        .unwrap();
+    assert!(matches!(&binary[0].body, ResourceBody::Blob { blob } if blob.starts_with("iVBOR")));
+    let templated = bounded(30, resources.read("test://template/7/data"))
+        .await
+        .unwrap();
+    assert_eq!(templated[0].uri, "test://template/7/data");
+    let missing = bounded(30, resources.read("test://template/7/other")).await;
+    assert!(
+        matches!(missing, Err(ResourceError::NotFound { .. })),
+        "{missing:?}"
+    );
+
+    let messages = bounded(
+        30,
+        resources.get_prompt(
+            "conf__test_prompt_with_arguments",
+            PromptArgs::new([("arg1", "a"), ("arg2", "b")]),
+        ),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        messages[0].content.to_model_text(),
+        "Prompt with arguments: arg1='a', arg2='b'"
+    );
+    let image = bounded(
+        30,
+        resources.get_prompt("conf__test_prompt_with_image", PromptArgs::default()),
+    )
+    .await
+    .unwrap();
+    assert!(matches!(image[0].content, ContentBlock::Image { .. }));
+    assert_eq!(image[1].role, Role::User);
+    let embedded = bounded(
+        30,
+        resources.get_prompt(
+            "conf__test_prompt_with_embedded_resource",
+            PromptArgs::new([("resourceUri", "test://e")]),
+        ),
+    )
+    .await
+    .unwrap();
+    assert!(matches!(&embedded[0].content, ContentBlock::Resource(r) if r.uri == "test://e"));
+    // Required arguments are checked here, before the server is asked.
+    let without = bounded(
+        30,
+        resources.get_prompt("conf__test_prompt_with_arguments", PromptArgs::default()),
+    )
+    .await;
+    assert!(matches!(
+        without,
+        Err(ResourceError::MissingArgument { .. })
+    ));
+
+    // Completion is forwarded, for prompt arguments and template variables.
+    let prompt = bounded(
+        30,
+        resources.complete(
+            CompletionTarget::Prompt("conf__test_prompt_with_arguments"),
+            Completion::new("arg1", "test"),
+        ),
+    )
+    .await
+    .unwrap();
+    assert_eq!(prompt, ["test", "testValue1"]);
+    let template = bounded(
+        30,
+        resources.complete(
+            CompletionTarget::Template("test://template/{id}/data"),
+            Completion::new("id", "12"),
+        ),
+    )
+    .await
+    .unwrap();
+    assert_eq!(template, ["123"]);
+
+    // Served again, the imported prompts and resources are this registry's own.
+    let again = McpServer::new(registry);
+    let (again_url, again_stop) = serve(again, HttpOptions::default()).await;
+    let twice = bounded(30, McpImport::http(&again_url).named("again").connect())
+        .await
+        .unwrap();
+    assert_eq!(twice.prompts()[0].name(), "again__conf__test_simple_prompt");
+    let twice = Registry::builder()
+        .without_inventory()
+        .mcp_tools(twice)
+        .build()
+        .unwrap();
+    let read = bounded(30, twice.resources().read("test://template/9/data"))
+        .await
+        .unwrap();
+    assert!(matches!(&read[0].body, ResourceBody::Text { text } if text.contains("9")));
+    again_stop.cancel();
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_served_registry_imports_back_with_pages_content_and_progress() {
     let token = "t0ken";
     let server =

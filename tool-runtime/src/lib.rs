@@ -27,7 +27,8 @@
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
 //! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],
 //! [`inject`], [`notify`], [`client`] (a tool asking the MCP client for sampling or
-//! elicitation), [`registry`], [`spec`];
+//! elicitation), [`registry`], [`resources`] (resources, templates and prompts beside the
+//! tools), [`spec`];
 //! with the `mcp` feature, `mcp` (serve a registry, import a server's tools); with the
 //! `agent` feature, `agent` (the model in the loop: `Agent` and HTTP transports for OpenAI
 //! Chat Completions and Responses, Anthropic and Gemini). The workspace's `docs/` has a guide
@@ -89,6 +90,7 @@ pub mod pipeline;
 pub mod provider;
 mod registration;
 pub mod registry;
+pub mod resources;
 pub mod results;
 pub mod router;
 mod schema;

@@ -166,7 +166,14 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
             } else {
                 examples(root, yes, &env)
             };
-            serve::run(build(builder, &mcp).await?, &args).await
+            let registry = build(builder, &mcp).await?;
+            if args.conformance {
+                tool_examples::conformance::resources::keep_touching_watched(
+                    registry.resources().clone(),
+                    std::time::Duration::from_secs(1),
+                );
+            }
+            serve::run(registry, &args).await
         }
     }
 }

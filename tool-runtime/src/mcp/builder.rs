@@ -35,12 +35,27 @@ impl RegistryBuilder {
         self
     }
 
-    /// Adds the tools of a server already connected.
+    /// Adds the tools of a server already connected, and its resources, templates and
+    /// prompts.
     pub fn mcp_tools(self, tools: McpTools) -> Self {
-        tools
-            .into_tools()
+        let (tools, imported) = tools.into_parts();
+        let builder = tools
             .into_iter()
-            .fold(self, |builder, tool| builder.dynamic(tool))
+            .fold(self, |builder, tool| builder.dynamic(tool));
+        let builder = imported
+            .resources
+            .into_iter()
+            .fold(builder, |builder, resource| builder.resource(resource));
+        let builder = imported
+            .templates
+            .into_iter()
+            .fold(builder, |builder, template| {
+                builder.resource_template(template)
+            });
+        imported
+            .prompts
+            .into_iter()
+            .fold(builder, |builder, prompt| builder.prompt(prompt))
     }
 
     /// [`build`](Self::build), after connecting every server named with

@@ -138,7 +138,7 @@ fn wrapped_result(structured: &Value) -> Option<&Value> {
 
 /// One MCP content block (wire JSON) as ours; a `resource_link`, or a kind this version
 /// doesn't know, becomes a text note.
-fn content_block(block: &Value) -> ContentBlock {
+pub(crate) fn content_block(block: &Value) -> ContentBlock {
     let converted = plain_block(block);
     match block
         .get("annotations")

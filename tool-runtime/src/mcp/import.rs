@@ -283,7 +283,14 @@ impl McpImport {
                     reason: format!("tools/list failed: {e}"),
                     source: Some(Box::new(e)),
                 })?;
-            Ok::<_, McpError>((client, tools))
+            let listed = super::import_resources::list(client.peer())
+                .await
+                .map_err(|e| McpError::Protocol {
+                    server: server.clone(),
+                    reason: format!("listing its resources and prompts failed: {e}"),
+                    source: Some(Box::new(e)),
+                })?;
+            Ok::<_, McpError>((client, tools, listed))
         };
         let error = match tokio::time::timeout(self.connect_timeout, connecting).await {
             Ok(Ok(connected)) => Ok(connected),
@@ -294,7 +301,7 @@ impl McpImport {
                 seconds: self.connect_timeout.as_secs_f64(),
             }),
         };
-        let (client, tools) = match error {
+        let (client, tools, listed) = match error {
             Ok(connected) => connected,
             Err(error) => {
                 // A server that died has closed its stderr: read what it said last.
@@ -325,6 +332,7 @@ impl McpImport {
             }),
             info,
             tools,
+            listed,
         })
     }
 }
@@ -334,6 +342,7 @@ pub(crate) struct Connected {
     remote: Arc<Remote>,
     info: Option<Implementation>,
     tools: Vec<rmcp::model::Tool>,
+    listed: super::import_resources::Listed,
 }
 
 impl Connected {
@@ -376,11 +385,20 @@ impl Connected {
             }
             tools.push(dynamic);
         }
+        let forward = super::import_resources::Forwarder {
+            peer: self.remote.client.peer().clone(),
+            timeout: self.remote.call_timeout,
+            server: self.remote.server.clone(),
+            keep: self.remote.clone(),
+        };
+        let imported =
+            super::import_resources::adopt(self.listed, &self.remote.prefix, &forward, &mut notes);
         McpTools {
             prefix: self.remote.prefix.clone(),
             server: self.remote.server.clone(),
             info: self.info,
             tools,
+            imported,
             notes,
         }
     }
@@ -394,6 +412,8 @@ pub struct McpTools {
     server: String,
     info: Option<Implementation>,
     tools: Vec<DynamicTool>,
+    /// The server's resources, templates and prompts, when it has some.
+    imported: super::import_resources::Imported,
     notes: Vec<ImportNote>,
 }
 
@@ -423,6 +443,26 @@ impl McpTools {
     /// The tools, owned.
     pub fn into_tools(self) -> Vec<DynamicTool> {
         self.tools
+    }
+
+    /// The server's resources, which read from it (their URIs are the server's).
+    pub fn resources(&self) -> &[crate::resources::Resource] {
+        &self.imported.resources
+    }
+
+    /// The server's resource templates, which read from it.
+    pub fn templates(&self) -> &[crate::resources::ResourceTemplate] {
+        &self.imported.templates
+    }
+
+    /// The server's prompts, named `{prefix}__{prompt}` like its tools, which get from it.
+    pub fn prompts(&self) -> &[crate::resources::Prompt] {
+        &self.imported.prompts
+    }
+
+    /// The tools, and the resources, templates and prompts.
+    pub(crate) fn into_parts(self) -> (Vec<DynamicTool>, super::import_resources::Imported) {
+        (self.tools, self.imported)
     }
 
     /// What the import changed: tools renamed, schemas cleaned.
@@ -456,6 +496,13 @@ pub enum ImportNote {
         /// Why.
         reason: &'static str,
     },
+    /// A resource template (or other listing) this registry can't serve was left out.
+    LeftOut {
+        /// What: `resource template \`...\``.
+        what: String,
+        /// Why.
+        reason: String,
+    },
     /// A tool's input schema was changed so that every dialect takes it.
     SchemaCleaned {
         /// The server's name for the tool.
@@ -471,6 +518,7 @@ impl fmt::Display for ImportNote {
             ImportNote::Renamed { tool, name, reason } => {
                 write!(f, "`{tool}` is called `{name}` here: {reason}")
             }
+            ImportNote::LeftOut { what, reason } => write!(f, "the {what} is left out: {reason}"),
             ImportNote::SchemaCleaned { tool, changes } => {
                 write!(
                     f,

@@ -9,7 +9,9 @@
 //! [`progress`](crate::ToolContext::progress) and [`log`](crate::ToolContext::log) reach the
 //! client as notifications, and its [`sample`](crate::ToolContext::sample) and
 //! [`elicit`](crate::ToolContext::elicit) become `sampling/createMessage` and
-//! `elicitation/create` requests to the client (see [`client`](crate::client)).
+//! `elicitation/create` requests to the client (see [`client`](crate::client)). The registry's
+//! [`resources`](crate::resources) (resources, templates, prompts) are served beside the
+//! tools, and imported beside a server's tools.
 //!
 //! **Import** a server's tools: [`McpImport`] connects to a server (a command over stdio, or a
 //! streamable-HTTP URL) and gives its tools as [`DynamicTool`](crate::DynamicTool)s named
@@ -41,9 +43,12 @@ mod error;
 mod http;
 mod import;
 mod import_ask;
+mod import_resources;
 mod local_names;
+mod paging;
 mod raw_arguments;
 mod schema_in;
+mod serve_resources;
 mod server;
 mod stdio;
 

@@ -7,9 +7,11 @@ use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -34,6 +36,8 @@ use std::sync::{Arc, Mutex};
 /// - A tool's [`sample`](crate::ToolContext::sample) and [`elicit`](crate::ToolContext::elicit)
 ///   are requests to the client, on the call's own stream over HTTP, when the client declared
 ///   `sampling` or `elicitation`.
+/// - The registry's [`resources`](crate::Registry::resources): `resources/*` (with
+///   subscriptions), `prompts/*` and `completion/complete`, declared only when it has some.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Arc<Registry>,
@@ -41,9 +45,11 @@ pub struct McpServer {
     tools: Arc<[Tool]>,
     info: Arc<Implementation>,
     instructions: Option<Arc<str>>,
-    page_size: usize,
+    pub(super) page_size: usize,
     /// The client's `logging/setLevel`: one per session.
     log_level: Arc<Mutex<LogLevel>>,
+    /// The resources the client subscribed to: one set per session.
+    subscriptions: Arc<super::serve_resources::Subscriptions>,
 }
 
 impl McpServer {
@@ -61,6 +67,7 @@ impl McpServer {
             instructions: None,
             page_size: 100,
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
+            subscriptions: Arc::default(),
         }
     }
 
@@ -78,7 +85,8 @@ impl McpServer {
         self
     }
 
-    /// How many tools one `tools/list` page holds (default 100); more come with a cursor.
+    /// How many tools (resources, templates, prompts) one `*/list` page holds (default 100);
+    /// more come with a cursor.
     #[must_use]
     pub fn page_size(mut self, tools: usize) -> McpServer {
         self.page_size = tools.max(1);
@@ -90,10 +98,11 @@ impl McpServer {
         &self.registry
     }
 
-    /// A copy for a new session: the same tools, its own log level.
+    /// A copy for a new session: the same tools, its own log level and subscriptions.
     pub(crate) fn for_session(&self) -> McpServer {
         McpServer {
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
+            subscriptions: Arc::default(),
             ..self.clone()
         }
     }
@@ -190,6 +199,8 @@ impl ServerHandler for McpServer {
             .enable_tools()
             .enable_logging()
             .build();
+        let capabilities =
+            super::serve_resources::capabilities(capabilities, self.registry.resources());
         let mut config = ServerConfig::new(capabilities).with_server_info((*self.info).clone());
         if let Some(text) = &self.instructions {
             config = config.with_instructions(text.to_string());
@@ -215,6 +226,75 @@ impl ServerHandler for McpServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, cx).await.map(CallToolResponse::from)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_resources_page(request.as_ref())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.list_templates_page(request.as_ref())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.read(request).await.map(ReadResourceResponse::from)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions
+            .subscribe(request.uri, self.registry.resources(), &cx.peer);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscriptions.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.list_prompts_page(request.as_ref())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.get_prompt_messages(request)
+            .await
+            .map(GetPromptResponse::from)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.complete_argument(request).await
     }
 
     #[allow(deprecated)] // logging: see the import above

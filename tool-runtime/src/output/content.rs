@@ -425,6 +425,20 @@ pub(crate) fn truncation(blocks: &[ContentBlock]) -> Option<Truncation> {
     })
 }
 
+/// Text as a block: what a prompt message or a content list most often holds.
+impl From<String> for ContentBlock {
+    fn from(text: String) -> ContentBlock {
+        ContentBlock::text(text)
+    }
+}
+
+/// Text as a block.
+impl From<&str> for ContentBlock {
+    fn from(text: &str) -> ContentBlock {
+        ContentBlock::text(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

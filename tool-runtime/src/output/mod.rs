@@ -9,7 +9,7 @@
 
 mod content;
 mod json_text;
-mod safe;
+pub(crate) mod safe;
 mod truncate;
 mod truncate_json;
 

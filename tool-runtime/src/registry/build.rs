@@ -57,6 +57,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         approver,
         max_output,
         max_outputs,
+        resources,
         #[cfg(feature = "mcp")]
         mcp,
     } = builder;
@@ -149,6 +150,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         }
     }
 
+    errors.extend(crate::resources::check(&resources));
     if let Some(error) = BuildError::from_list(errors) {
         return Err(error);
     }
@@ -178,6 +180,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         exports: Default::default(),
         export_texts: Default::default(),
         notes,
+        resources: Arc::new(resources),
     })
 }
 

@@ -55,6 +55,23 @@ pub enum BuildError {
         /// Why not.
         reason: String,
     },
+    /// A resource template that is not an RFC 6570 level-1 URI template.
+    #[error("the resource template `{template}` can't be used: {source}")]
+    UriTemplate {
+        /// The template as written.
+        template: String,
+        /// What is wrong with it.
+        #[source]
+        source: crate::resources::TemplateError,
+    },
+    /// Two resources share a URI, two templates a template, or two prompts a name.
+    #[error("two {kind} are `{name}`: leave one out or rename one")]
+    DuplicateResource {
+        /// `resources`, `resource templates` or `prompts`.
+        kind: &'static str,
+        /// The shared URI, template or name.
+        name: String,
+    },
     /// Several of the above.
     #[error("{}", list(.0))]
     Multiple(Vec<BuildError>),

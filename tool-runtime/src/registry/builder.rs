@@ -40,6 +40,8 @@ pub struct RegistryBuilder {
     pub(super) approver: Option<Box<dyn Approver>>,
     pub(super) max_output: usize,
     pub(super) max_outputs: Vec<(String, usize)>,
+    /// Resources, templates and prompts, served beside the tools.
+    pub(super) resources: crate::resources::Resources,
     /// MCP servers whose tools `build_async` imports (`crate::mcp::builder`).
     #[cfg(feature = "mcp")]
     pub(crate) mcp: Vec<crate::mcp::McpImport>,
@@ -67,6 +69,7 @@ impl Default for RegistryBuilder {
             approver: None,
             max_output: crate::output::ToolOutput::DEFAULT_MAX_OUTPUT,
             max_outputs: Vec::new(),
+            resources: crate::resources::Resources::default(),
             #[cfg(feature = "mcp")]
             mcp: Vec::new(),
         }
@@ -284,6 +287,26 @@ impl RegistryBuilder {
     /// Adds a tool known only at run time: see [`DynamicTool`].
     pub fn dynamic(mut self, tool: DynamicTool) -> Self {
         self.given.push(Candidate::from_dynamic(tool));
+        self
+    }
+
+    /// Adds a resource at a fixed URI, served beside the tools (`resources/list`,
+    /// `resources/read`). Two with one URI are a build error.
+    pub fn resource(mut self, resource: crate::resources::Resource) -> Self {
+        self.resources.resources.push(resource);
+        self
+    }
+
+    /// Adds resources whose URIs follow a template (`resources/templates/list`, read by
+    /// `resources/read`). A template that isn't level 1, or two alike, are a build error.
+    pub fn resource_template(mut self, template: crate::resources::ResourceTemplate) -> Self {
+        self.resources.templates.push(template);
+        self
+    }
+
+    /// Adds a prompt (`prompts/list`, `prompts/get`). Two with one name are a build error.
+    pub fn prompt(mut self, prompt: crate::resources::Prompt) -> Self {
+        self.resources.prompts.push(prompt);
         self
     }
 

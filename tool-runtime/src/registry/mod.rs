@@ -63,6 +63,8 @@ pub struct Registry {
     pub(crate) export_texts: [OnceLock<Arc<RawValue>>; Dialect::COUNT],
     /// What the build did not use as written ([`BuildNote`]).
     pub(crate) notes: Vec<BuildNote>,
+    /// Resources, templates and prompts, served beside the tools.
+    pub(crate) resources: Arc<crate::resources::Resources>,
 }
 
 /// How the pipeline treats calls, set on the builder.
@@ -131,6 +133,12 @@ impl Registry {
     /// and logs) why. Empty for a registry whose schemas are all usable as they are.
     pub fn notes(&self) -> &[BuildNote] {
         &self.notes
+    }
+
+    /// The resources, resource templates and prompts given to the builder: to read, get and
+    /// complete, and to say a resource changed.
+    pub fn resources(&self) -> &Arc<crate::resources::Resources> {
+        &self.resources
     }
 
     /// A tool's spec, by name.

@@ -42,7 +42,7 @@ pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {
 }
 
 /// One content block in MCP's shape, with its annotations.
-fn block(block: &ContentBlock) -> Value {
+pub(crate) fn block(block: &ContentBlock) -> Value {
     let mut wire = match block {
         ContentBlock::Text { text, .. } => json!({"type": "text", "text": text}),
         ContentBlock::Image {

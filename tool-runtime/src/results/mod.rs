@@ -43,6 +43,8 @@
 mod anthropic;
 mod gemini;
 mod mcp;
+/// One content block in MCP's wire shape (prompt messages use it too).
+pub(crate) use mcp::block as mcp_block;
 mod openai_chat;
 mod openai_responses;
 mod tensorzero;

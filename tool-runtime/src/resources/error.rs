@@ -1,0 +1,58 @@
+//! Why a resource couldn't be read, a prompt got, or an argument completed.
+
+/// An error from a reader or a prompt, kept whole.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// A read, prompt or completion that failed. Over MCP, [`NotFound`](Self::NotFound) is the
+/// spec's `-32002`, the prompt errors `-32602`, and [`Failed`](Self::Failed) `-32603`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResourceError {
+    /// No resource has this URI and no template matches it.
+    #[error("no resource has the URI `{uri}`")]
+    NotFound {
+        /// The URI asked for.
+        uri: String,
+    },
+    /// No prompt has this name.
+    #[error("no prompt is named `{name}`")]
+    UnknownPrompt {
+        /// The name asked for.
+        name: String,
+    },
+    /// A prompt was asked for without an argument it requires.
+    #[error("prompt `{prompt}` requires the argument `{argument}`")]
+    MissingArgument {
+        /// The prompt.
+        prompt: String,
+        /// The argument left out.
+        argument: String,
+    },
+    /// The reader or the prompt itself failed, or the server it was imported from did.
+    #[error("{message}")]
+    Failed {
+        /// What to tell the client.
+        message: String,
+        /// The error underneath, when there is one.
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+impl ResourceError {
+    /// A failure with a message for the client and no error underneath.
+    pub fn failed(message: impl Into<String>) -> ResourceError {
+        ResourceError::Failed {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A failure caused by `source`, whose text is the message.
+    pub fn caused_by(source: impl std::error::Error + Send + Sync + 'static) -> ResourceError {
+        ResourceError::Failed {
+            message: source.to_string(),
+            source: Some(Box::new(source)),
+        }
+    }
+}
