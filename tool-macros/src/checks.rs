@@ -175,4 +175,3 @@ pub(crate) fn output_schema_type(
     }
     Some(value.clone())
 }
-

@@ -354,7 +354,10 @@ mod tests {
         let string = result(
             json!({"content": [{"type": "text", "text": "HEY!"}], "structuredContent": {"result": "HEY!"}}),
         );
-        assert_eq!(remote_structured_output(&string, true), ToolOutput::text("HEY!"));
+        assert_eq!(
+            remote_structured_output(&string, true),
+            ToolOutput::text("HEY!")
+        );
         // Text that says more than the JSON: the structured result is kept, as JSON.
         let named = result(
             json!({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"n": 1}}),

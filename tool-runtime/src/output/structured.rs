@@ -149,10 +149,7 @@ mod tests {
         assert_eq!(structured(&list, false), Some(json!({"result": [1, 2]})));
         let object = ToolOutput::Json(JsonOutput::from(json!({"a": 1})));
         assert_eq!(structured(&object, false), Some(json!({"a": 1})));
-        assert_eq!(
-            structured(&object, true),
-            Some(json!({"result": {"a": 1}}))
-        );
+        assert_eq!(structured(&object, true), Some(json!({"result": {"a": 1}})));
         assert_eq!(
             structured(&ToolOutput::text("hi"), true),
             Some(json!({"result": "hi"}))

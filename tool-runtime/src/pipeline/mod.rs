@@ -487,7 +487,11 @@ fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
 /// so tools without one pay nothing.
 #[cold]
 #[inline(never)]
-fn checked_output(check: &output_check::OutputCheck, output: ToolOutput, entry: &Entry) -> ToolOutput {
+fn checked_output(
+    check: &output_check::OutputCheck,
+    output: ToolOutput,
+    entry: &Entry,
+) -> ToolOutput {
     check.check(output, &entry.spec.name, entry.max_output)
 }
 

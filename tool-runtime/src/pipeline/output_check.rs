@@ -54,7 +54,8 @@ impl OutputCheck {
                 format!("{tool} declares an output schema but returned {kind}, which has no structured result; it was not sent."),
             );
         };
-        let violations = validate::violations(&self.validator, &value, SchemaNav::new(&self.schema));
+        let violations =
+            validate::violations(&self.validator, &value, SchemaNav::new(&self.schema));
         if !violations.is_empty() {
             let described: Vec<String> = violations
                 .iter()
@@ -120,11 +121,18 @@ mod tests {
         let out = points().check(json(json!({"x": "one"})), "t", 1000);
         let error = out.as_error().unwrap();
         assert_eq!(error.code, ErrorCode::OutputError);
-        assert!(error.message.contains("does not match its output schema"), "{}", error.message);
+        assert!(
+            error.message.contains("does not match its output schema"),
+            "{}",
+            error.message
+        );
         assert!(error.message.contains("/x"), "{}", error.message);
         assert_eq!(error.violations[0].keyword, "type");
         let missing = points().check(json(json!({})), "t", 1000);
-        assert!(missing.as_error().unwrap().message.contains("missing"), "{missing:?}");
+        assert!(
+            missing.as_error().unwrap().message.contains("missing"),
+            "{missing:?}"
+        );
         let text = points().check(ToolOutput::text("x"), "t", 1000);
         assert!(text.as_error().unwrap().message.contains("returned text"));
     }
@@ -134,7 +142,10 @@ mod tests {
         let big = json(json!({"x": 1, "label": "a".repeat(500)}));
         let out = points().check(big, "t", 100);
         let message = &out.as_error().unwrap().message;
-        assert!(message.contains("over its output cap of 100 bytes"), "{message}");
+        assert!(
+            message.contains("over its output cap of 100 bytes"),
+            "{message}"
+        );
         assert!(message.contains("never cut"), "{message}");
     }
 
@@ -142,7 +153,10 @@ mod tests {
     fn wrapped_schemas_take_text_and_values() {
         let schema = json!({"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]});
         let check = OutputCheck::new(&schema, true).unwrap();
-        assert_eq!(check.check(ToolOutput::text("hi"), "t", 100), ToolOutput::text("hi"));
+        assert_eq!(
+            check.check(ToolOutput::text("hi"), "t", 100),
+            ToolOutput::text("hi")
+        );
         assert!(check.check(json(json!(5)), "t", 100).is_error());
     }
 }

@@ -139,7 +139,9 @@ impl Candidate {
             error_format: tool.error_format,
             schema,
             output_schema: match &tool.output_schema {
-                Some(given) => structured::from_given(given).map(|s| Some((s, tool.output_wrapped))),
+                Some(given) => {
+                    structured::from_given(given).map(|s| Some((s, tool.output_wrapped)))
+                }
                 None => Ok(None),
             },
             typed: false,
