@@ -32,10 +32,12 @@ fn weather(city: String) -> Result<Weather, ToolError> {
     if city.is_empty() {
         return Err(ToolError::new("which city?"));
     }
-    Ok(Weather {
-        celsius: 21.5,
-        sky: Sky::Clear,
-    })
+    let sky = if city == "Brest" {
+        Sky::Cloudy
+    } else {
+        Sky::Clear
+    };
+    Ok(Weather { celsius: 21.5, sky })
 }
 
 /// The first `n` square numbers.

@@ -17,6 +17,7 @@ pub struct ToolSpec {
     pub(crate) output_schema: Option<Value>,
     /// Whether the structured result is the output wrapped as `{"result": output}`: the
     /// output's own schema has no object root, which MCP requires of `outputSchema`.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))] // read when served over MCP
     pub(crate) output_wrapped: bool,
     pub(crate) flags: ToolFlags,
     pub(crate) location: Option<SourceLocation>,

@@ -58,6 +58,7 @@ pub(crate) fn from_given(schema: &Value) -> Result<Value, String> {
 
 /// Whether a given object schema is the `{"result": ...}` wrapper, as servers (this crate's,
 /// the Python SDK's) describe a return value that is not an object.
+#[cfg(feature = "mcp")]
 pub(crate) fn is_wrapper(schema: &Value) -> bool {
     let only_result = |key: &str| {
         schema
@@ -131,8 +132,11 @@ mod tests {
         assert_eq!(list["properties"]["result"]["type"], "array");
         assert_eq!(list["required"], json!(["result"]));
         assert!(list["$defs"]["Point"].is_object(), "{list}");
-        assert!(is_wrapper(&list));
-        assert!(!is_wrapper(&point));
+        #[cfg(feature = "mcp")]
+        {
+            assert!(is_wrapper(&list));
+            assert!(!is_wrapper(&point));
+        }
     }
 
     #[test]
