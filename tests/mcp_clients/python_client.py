@@ -62,6 +62,8 @@ async def drive(session, legacy):
     seen["pages"] = pages
 
     seen["good"] = wire(await step(session.call_tool("read_file", {"path": "hello.txt"})))
+    # `search_files` declares an `outputSchema`: the SDK validates the structured result
+    # against it, and fails the call if it doesn't conform.
     seen["json"] = wire(await step(session.call_tool("search_files", {"query": "world"})))
     seen["bad"] = wire(await step(session.call_tool("read_file", {"path": 5, "limit": "many"})))
     try:

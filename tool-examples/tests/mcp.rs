@@ -125,6 +125,19 @@ fn check_python_session(seen: &Value, protocol: &str) {
         .find(|t| t["name"] == "read_file")
         .unwrap();
     assert_eq!(read_file["annotations"]["readOnlyHint"], true);
+    // `#[tool(output_schema)]`: listed, and (the SDK validates the call below against it).
+    let search = seen["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "search_files")
+        .unwrap();
+    assert_eq!(search["outputSchema"]["type"], "object", "{search}");
+    assert_eq!(
+        search["outputSchema"]["properties"]["matches"]["type"], "array",
+        "{search}"
+    );
+    assert!(read_file.get("outputSchema").is_none(), "{read_file}");
 
     assert_eq!(seen["good"]["isError"], false);
     assert_eq!(seen["good"]["content"][0]["text"], "L1: hello\nL2: world\n");

@@ -414,6 +414,18 @@ async fn foreign_servers_tools_are_called_and_export_to_every_dialect() {
     // A dotted name, renamed, still reaches its tool; the default fills `b`.
     let add = bounded(30, registry.call("py__math_add", r#"{"a": 2}"#)).await;
     assert_eq!(add.to_model_text(), "3");
+    // The Python SDK declares `-> int` as `{"result": integer}`: kept, and the result (checked
+    // against it) is the number; `-> str` the same, as text.
+    let declared = registry
+        .get("py__math_add")
+        .unwrap()
+        .output_schema()
+        .unwrap();
+    assert_eq!(
+        declared["properties"]["result"]["type"], "integer",
+        "{declared}"
+    );
+    assert!(registry.get("py__shout").unwrap().output_schema().is_some());
     let tally = bounded(
         30,
         registry.call("py__tally", r#"{"counts": {"a": 2, "b": 5}}"#),
@@ -511,6 +523,52 @@ async fn a_server_that_cannot_start_is_a_build_error() {
         .build()
         .unwrap_err();
     assert!(error.to_string().contains("build_async"), "{error}");
+}
+
+/// A tool of ours that declares its output schema, served, imported back and served again:
+/// the schema travels both hops, and the structured result is checked on the way back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_output_schema_is_kept_checked_and_served_again() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"count": {"type": "integer"}, "unit": {"type": "string"}},
+        "required": ["count"]
+    });
+    let counter = DynamicTool::new(
+        "count",
+        "Count things.",
+        json!({"type": "object"}),
+        |_, _| async { ToolOutput::json(&json!({"count": 3, "unit": "apples"})) },
+    )
+    .with_output_schema(schema.clone());
+    let served = Registry::builder()
+        .without_inventory()
+        .dynamic(counter)
+        .build()
+        .unwrap();
+    let (url, stop) = serve(McpServer::new(served), HttpOptions::default()).await;
+    let imported = bounded(30, McpImport::http(&url).named("far").connect())
+        .await
+        .unwrap();
+    let registry = Registry::builder()
+        .without_inventory()
+        .mcp_tools(imported)
+        .build()
+        .unwrap();
+
+    assert_eq!(
+        registry.get("far__count").unwrap().output_schema(),
+        Some(&schema)
+    );
+    let out = bounded(30, registry.call("far__count", "{}")).await;
+    assert_eq!(
+        out,
+        ToolOutput::json(&json!({"count": 3, "unit": "apples"}))
+    );
+    // Served again, it lists the same schema.
+    let export = registry.export(tool_runtime::Provider::Mcp).to_value();
+    assert_eq!(export[0]["outputSchema"], schema);
+    stop.cancel();
 }
 
 /// A server whose schema is written the way hand-made and generated schemas often are:

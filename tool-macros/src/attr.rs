@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -36,6 +36,9 @@ pub(crate) struct FnAttrs {
     /// `error_format = "json"`: how the tool's errors read to the model, as the name of the
     /// runtime's `ErrorFormat` variant.
     pub error_format: Option<&'static str>,
+    /// `output_schema`: the return value's schema is declared, and outputs are checked
+    /// against it; the key's span, for the errors that refuse it.
+    pub output_schema: Option<Span>,
 }
 
 /// What `#[tool(...)]` on one parameter says.
@@ -96,6 +99,12 @@ impl FnAttrs {
                 let mut inline = self.inline.is_some();
                 set_flag(&mut inline, meta)?;
                 self.inline = Some(syn::spanned::Spanned::span(&meta.path));
+                Ok(())
+            }
+            "output_schema" => {
+                let mut declared = self.output_schema.is_some();
+                set_flag(&mut declared, meta)?;
+                self.output_schema = Some(syn::spanned::Spanned::span(&meta.path));
                 Ok(())
             }
             "strict" => {

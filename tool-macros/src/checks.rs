@@ -3,7 +3,8 @@
 //! error and lets the others run, so the user sees every mistake at once.
 
 use crate::attr::{Errors, FnAttrs};
-use syn::{GenericArgument, ItemFn, PathArguments, Type};
+use crate::model::last_segment;
+use syn::{GenericArgument, ItemFn, PathArguments, ReturnType, Type};
 
 /// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`. The error says what breaks it.
 pub(crate) fn check_name(name: &str) -> Result<(), String> {
@@ -128,4 +129,49 @@ pub(crate) fn borrowed_or_opaque(ty: &Type) -> Option<&Type> {
         }
         _ => None,
     }
+}
+
+/// The type whose schema `#[tool(output_schema)]` declares: the return type, or the `T` of a
+/// `Result<T, E>`. `None` (with the error pushed) when there is no such type to describe.
+pub(crate) fn output_schema_type(
+    attrs: &FnAttrs,
+    output: &ReturnType,
+    errors: &mut Errors,
+) -> Option<Type> {
+    let span = attrs.output_schema?;
+    let ty = match output {
+        ReturnType::Type(_, ty) if !matches!(&**ty, Type::Tuple(t) if t.elems.is_empty()) => ty,
+        _ => {
+            errors.push(syn::Error::new(
+                span,
+                "`output_schema` declares the schema of the return value, but this fn returns nothing: return the value (a type that derives `schemars::JsonSchema`), or remove `output_schema`",
+            ));
+            return None;
+        }
+    };
+    let value = match last_segment(ty) {
+        Some(segment) if segment.ident == "Result" => match &segment.arguments {
+            PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+                GenericArgument::Type(ty) => Some(ty),
+                _ => None,
+            }),
+            _ => None,
+        },
+        _ => Some(&**ty),
+    };
+    let Some(value) = value else {
+        errors.push(syn::Error::new_spanned(
+            ty,
+            "`output_schema` needs to see the value type of this `Result`: write it as `Result<T, E>`",
+        ));
+        return None;
+    };
+    if let Some(opaque) = borrowed_or_opaque(value).filter(|t| matches!(t, Type::ImplTrait(_))) {
+        errors.push(syn::Error::new_spanned(
+            opaque,
+            "`output_schema` needs a concrete return type to describe: write the type instead of `impl Trait`, or remove `output_schema`",
+        ));
+        return None;
+    }
+    Some(value.clone())
 }

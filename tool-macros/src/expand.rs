@@ -18,6 +18,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
         attrs,
         params,
         output,
+        output_schema,
     } = &model;
     let fn_ident = &item.sig.ident;
     let vis = &item.vis;
@@ -61,6 +62,13 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
     let max_output = optional(attrs.max_output.as_ref());
     let timeout_ms = optional(attrs.timeout.as_ref().map(|(_, ms)| ms));
     let title = optional(attrs.title.as_ref());
+    // Spanned on the type, so a type without a schema is reported at the return type.
+    let output_schema = match output_schema {
+        Some(ty) => quote_spanned! {ty.span()=>
+            ::core::option::Option::Some(__tr::output_schema_of::<#ty>)
+        },
+        None => quote!(::core::option::Option::None),
+    };
     let error_format = Ident::new(attrs.error_format.unwrap_or("Text"), Span::call_site());
     // The derives' own call site is where rustc points when an argument type lacks
     // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
@@ -129,6 +137,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
                         inline: #inline,
                     },
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
+                    output_schema: #output_schema,
                     invoke: __tool_invoke,
                     requires: &[#(#requirements),*],
                     resolver: #resolver,

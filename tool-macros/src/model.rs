@@ -2,7 +2,9 @@
 //! attributes. The checks that turn misuse into compile errors are in `checks`.
 
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
-use crate::checks::{check_argument_type, check_inline, check_name, check_signature_shape};
+use crate::checks::{
+    check_argument_type, check_inline, check_name, check_signature_shape, output_schema_type,
+};
 use crate::docs::{self, FnDocs};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
@@ -20,6 +22,8 @@ pub(crate) struct ToolFn {
     pub attrs: FnAttrs,
     pub params: Vec<Param>,
     pub output: OutputKind,
+    /// `#[tool(output_schema)]`: the type whose schema the output is declared to have.
+    pub output_schema: Option<Type>,
 }
 
 /// One parameter of the fn.
@@ -91,6 +95,7 @@ impl ToolFn {
 
         let params = parse_params(&mut item, &fn_docs, &mut errors);
         let output = output_kind(&item.sig.output);
+        let output_schema = output_schema_type(&attrs, &item.sig.output, &mut errors);
         errors.finish()?;
         Ok(ToolFn {
             item,
@@ -99,6 +104,7 @@ impl ToolFn {
             attrs,
             params,
             output,
+            output_schema,
         })
     }
 }
@@ -281,7 +287,7 @@ fn contains(tokens: TokenStream, word: &str) -> bool {
 }
 
 /// The last path segment of a type, if it is a path: `std::option::Option<T>` → `Option`.
-fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+pub(crate) fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     match ty {
         Type::Path(path) if path.qself.is_none() => path.path.segments.last(),
         Type::Group(group) => last_segment(&group.elem),

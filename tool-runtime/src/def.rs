@@ -26,6 +26,9 @@ pub struct ToolDef {
     pub flags: ToolFlags,
     #[doc(hidden)]
     pub schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    /// The return value's schema, from `#[tool(output_schema)]`.
+    #[doc(hidden)]
+    pub output_schema: Option<fn(&mut schemars::SchemaGenerator) -> schemars::Schema>,
     #[doc(hidden)]
     pub invoke: Invoke,
     #[doc(hidden)]
@@ -250,6 +253,7 @@ pub const fn fallback_tool(name: &'static str) -> ToolDef {
         description: "",
         flags: ToolFlags::DEFAULT,
         schema,
+        output_schema: None,
         invoke,
         requires: &[],
         resolver: None,

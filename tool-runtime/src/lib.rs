@@ -162,6 +162,7 @@ pub mod __private {
         ToolFlags,
     };
     pub use crate::error_format::ErrorFormat;
+    pub use crate::output::structured::output_schema_of;
     pub use crate::output::{result_output, unit_output, value_output};
     pub use crate::pipeline::ResolverFn;
     pub use crate::state::StateRequirement;

@@ -13,6 +13,12 @@ pub struct ToolSpec {
     pub(crate) title: Option<String>,
     pub(crate) description: String,
     pub(crate) input_schema: Value,
+    /// The declared schema of the structured result, an object at the root.
+    pub(crate) output_schema: Option<Value>,
+    /// Whether the structured result is the output wrapped as `{"result": output}`: the
+    /// output's own schema has no object root, which MCP requires of `outputSchema`.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))] // read when served over MCP
+    pub(crate) output_wrapped: bool,
     pub(crate) flags: ToolFlags,
     pub(crate) location: Option<SourceLocation>,
     pub(crate) error_format: ErrorFormat,
@@ -37,6 +43,20 @@ impl ToolSpec {
     /// The JSON Schema of the arguments object.
     pub fn input_schema(&self) -> &Value {
         &self.input_schema
+    }
+
+    /// The JSON Schema every successful call's structured result conforms to, when the tool
+    /// declares one (`#[tool(output_schema)]`, [`DynamicTool::with_output_schema`], an
+    /// imported tool's `outputSchema`): exported as MCP's `outputSchema`, and checked against
+    /// each output before it leaves the registry.
+    ///
+    /// Its root is always an object, as MCP requires: a return type whose schema is not an
+    /// object (`Vec<T>`, `String`, an enum) is described as `{"result": ...}`, the form its
+    /// `structuredContent` takes.
+    ///
+    /// [`DynamicTool::with_output_schema`]: crate::DynamicTool::with_output_schema
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_ref()
     }
 
     /// The `#[tool(...)]` flags.

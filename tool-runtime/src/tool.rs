@@ -111,6 +111,10 @@ pub struct DynamicTool {
     pub(crate) title: Option<String>,
     pub(crate) description: String,
     pub(crate) input_schema: Value,
+    pub(crate) output_schema: Option<Value>,
+    /// Whether the structured result wraps the output as `{"result": ...}` (an imported
+    /// tool's schema in that form; see `output::structured`).
+    pub(crate) output_wrapped: bool,
     pub(crate) flags: ToolFlags,
     pub(crate) error_format: ErrorFormat,
     run: DynamicFn,
@@ -138,6 +142,8 @@ impl DynamicTool {
             title: None,
             description: description.into(),
             input_schema,
+            output_schema: None,
+            output_wrapped: false,
             flags: ToolFlags::default(),
             error_format: ErrorFormat::Text,
             run: Arc::new(move |args, cx| Box::pin(run(args, cx))),
@@ -148,6 +154,19 @@ impl DynamicTool {
     #[must_use]
     pub fn with_flags(mut self, flags: ToolFlags) -> DynamicTool {
         self.flags = flags;
+        self
+    }
+
+    /// Declares the schema of the tool's structured result (an object at the root, as MCP
+    /// requires), exported as MCP's `outputSchema`. Every successful output must then be JSON
+    /// that conforms to it, within the tool's output cap; one that isn't is replaced by an
+    /// `output_error` saying why ([`ToolSpec::output_schema`](crate::ToolSpec::output_schema)).
+    /// A schema without an object root leaves the tool out with a note, like a bad input
+    /// schema.
+    #[must_use]
+    pub fn with_output_schema(mut self, schema: Value) -> DynamicTool {
+        self.output_schema = Some(schema);
+        self.output_wrapped = false;
         self
     }
 

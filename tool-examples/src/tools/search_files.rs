@@ -16,7 +16,7 @@ const MAX_TEXT_CHARS: usize = 200;
 const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules", "target"];
 
 /// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SearchResults {
     /// The matching lines, in path order, then line order.
     pub matches: Vec<Match>,
@@ -30,7 +30,7 @@ pub struct SearchResults {
 }
 
 /// One matching line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Match {
     /// The file, relative to the workspace root.
     pub path: String,
@@ -46,7 +46,8 @@ pub struct Match {
 /// below it. Binary files, files over 1 MiB, symbolic links and the directories `.git`,
 /// `.hg`, `.svn`, `node_modules` and `target` are skipped. Returns JSON: the matches, and
 /// whether the search stopped at `max_results`.
-#[tool(read_only, idempotent)]
+// `output_schema`: MCP clients get the result's schema, and every result conforms to it.
+#[tool(read_only, idempotent, output_schema)]
 pub async fn search_files(
     /// The text to look for, on one line.
     query: String,

@@ -1,4 +1,5 @@
-//! MCP `tools/list` entries: `{name, title?, description, inputSchema, annotations?}`
+//! MCP `tools/list` entries: `{name, title?, description, inputSchema, outputSchema?,
+//! annotations?}`
 //! (MCP 2025-11-25 `schema.ts` `Tool`; `inputSchema` is JSON Schema 2020-12 with an object
 //! root, which the registry's schemas already are).
 
@@ -25,6 +26,9 @@ fn tool(name: &str, spec: &ToolSpec) -> Value {
     }
     tool.insert("description".into(), spec.description().into());
     tool.insert("inputSchema".into(), spec.input_schema().clone());
+    if let Some(output_schema) = spec.output_schema() {
+        tool.insert("outputSchema".into(), output_schema.clone());
+    }
     let flags = spec.flags();
     let mut annotations = Map::new();
     // MCP's defaults are readOnly=false, destructive=true, idempotent=false, openWorld=true:

@@ -5,6 +5,7 @@
 
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::LogLevel;
+use crate::output::structured;
 use crate::output::{Annotations, ContentBlock, JsonOutput, Resource, ResourceBody};
 use crate::Provider;
 use crate::{results, ToolCall, ToolOutput};
@@ -38,7 +39,16 @@ pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
 /// result (the official SDKs refuse one without it); rmcp's handler strips it again for a
 /// client that negotiated an older version. Read from JSON, rmcp leaves the field unset (an
 /// absent field is how older results look), so it is set here, once for every result.
-pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult {
+///
+/// `wrapped` is `Some` for a tool that declares an output schema: its `structuredContent` is
+/// then the structured result in the schema's form (`output::structured`), which the
+/// registry has already checked against the schema.
+pub(crate) fn call_result(
+    call: &ToolCall,
+    output: ToolOutput,
+    wrapped: Option<bool>,
+) -> CallToolResult {
+    let structured = wrapped.and_then(|wrapped| structured::structured(&output, wrapped));
     let text = output.to_model_text();
     let formatted = results::answer(
         Provider::Mcp,
@@ -52,7 +62,33 @@ pub(crate) fn call_result(call: &ToolCall, output: ToolOutput) -> CallToolResult
         .and_then(|message| serde_json::from_value::<CallToolResult>(message).ok())
         .unwrap_or_else(|| CallToolResult::error(vec![rmcp::model::ContentBlock::text(text)]));
     result.result_type = Some(ResultType::COMPLETE);
+    if structured.is_some() {
+        result.structured_content = structured;
+    }
     result
+}
+
+/// A remote result of a tool with an output schema (`wrapped` as `output::structured` has
+/// it): [`remote_output`], unless that output would not go out again with the same
+/// `structuredContent` when we serve the tool; then the structured result itself, as JSON.
+/// Whether it conforms is the registry's check, on every output of the tool.
+pub(crate) fn remote_structured_output(result: &CallToolResult, wrapped: bool) -> ToolOutput {
+    let output = remote_output(result);
+    let Some(remote) = result
+        .structured_content
+        .as_ref()
+        .filter(|_| result.is_error != Some(true))
+    else {
+        return output;
+    };
+    if structured::structured(&output, wrapped).as_ref() == Some(remote) {
+        return output;
+    }
+    let value = match remote.get("result") {
+        Some(inner) if wrapped => inner.clone(),
+        _ => remote.clone(),
+    };
+    ToolOutput::Json(JsonOutput::from(value))
 }
 
 /// A remote server's `CallToolResult` as an output: an error when `isError`, JSON for
@@ -289,6 +325,7 @@ mod tests {
                 ContentBlock::text("x"),
                 ContentBlock::audio_base64("audio/wav", "UklGRg=="),
             ]),
+            None,
         );
         let wire = serde_json::to_value(&out).unwrap();
         assert_eq!(
@@ -297,10 +334,38 @@ mod tests {
         );
         assert_eq!(wire["isError"], false);
 
-        let out = call_result(&call, ToolOutput::json(&json!([1, 2])));
+        let out = call_result(&call, ToolOutput::json(&json!([1, 2])), None);
         let wire = serde_json::to_value(&out).unwrap();
         assert_eq!(wire["structuredContent"], json!({"result": [1, 2]}));
         assert_eq!(wire["content"][0]["text"], "[1,2]");
+    }
+
+    #[test]
+    fn declared_schemas_keep_structured_content_whole_both_ways() {
+        let call = ToolCall::new("1", "t", "{}");
+        // A `-> String` tool with a wrapped schema: text, and the string as the result.
+        let out = call_result(&call, ToolOutput::text("hi"), Some(true));
+        assert_eq!(out.structured_content, Some(json!({"result": "hi"})));
+        // An object under a wrapped schema (`Option<Struct>`) is wrapped too.
+        let out = call_result(&call, ToolOutput::json(&json!({"a": 1})), Some(true));
+        assert_eq!(out.structured_content, Some(json!({"result": {"a": 1}})));
+
+        // The Python SDK's `-> str`: text, which goes out again as the same result.
+        let string = result(
+            json!({"content": [{"type": "text", "text": "HEY!"}], "structuredContent": {"result": "HEY!"}}),
+        );
+        assert_eq!(
+            remote_structured_output(&string, true),
+            ToolOutput::text("HEY!")
+        );
+        // Text that says more than the JSON: the structured result is kept, as JSON.
+        let named = result(
+            json!({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"n": 1}}),
+        );
+        assert_eq!(
+            remote_structured_output(&named, false),
+            ToolOutput::json(&json!({"n": 1}))
+        );
     }
 
     /// MCP content annotations come in with a remote result and go out again when we serve it.
@@ -321,7 +386,7 @@ mod tests {
 
         let call = ToolCall::new("1", "annotated", "{}");
         // As the wire has it: text (rmcp's `f32` priority written as its shortest decimal).
-        let wire = serde_json::to_string(&call_result(&call, output)).unwrap();
+        let wire = serde_json::to_string(&call_result(&call, output, None)).unwrap();
         let served: Value = serde_json::from_str(&wire).unwrap();
         assert_eq!(
             served["content"][0]["annotations"],

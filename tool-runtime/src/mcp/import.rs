@@ -368,14 +368,28 @@ impl Connected {
                 .map(str::to_owned)
                 .or_else(|| tool.title.clone())
                 .unwrap_or_else(|| format!("The `{remote_name}` tool of {}.", self.remote.prefix));
+            // Kept as the server wrote it (but for a draft marker, which would change the
+            // validator's dialect); the registry checks every result against it.
+            let output_schema = tool.output_schema.as_ref().map(|schema| {
+                let mut schema = (**schema).clone();
+                schema.remove("$schema");
+                Value::Object(schema)
+            });
+            let wrapped = output_schema
+                .as_ref()
+                .map(crate::output::structured::is_wrapper);
             let remote = Arc::clone(&self.remote);
             let called = remote_name.clone();
             let mut dynamic = DynamicTool::new(name, description, schema, move |args, cx| {
                 let remote = Arc::clone(&remote);
                 let called = called.clone();
-                async move { remote.call(&called, args, cx).await }
+                async move { remote.call(&called, args, cx, wrapped).await }
             })
             .with_flags(flags(tool.annotations.as_ref()));
+            if let Some(output_schema) = output_schema {
+                dynamic = dynamic.with_output_schema(output_schema);
+                dynamic.output_wrapped = wrapped.unwrap_or(false);
+            }
             if let Some(title) = tool
                 .title
                 .clone()
@@ -559,8 +573,15 @@ struct Remote {
 }
 
 impl Remote {
-    /// Forwards one call; every failure is an error output.
-    async fn call(&self, tool: &str, args: Value, cx: ToolContext) -> ToolOutput {
+    /// Forwards one call; every failure is an error output. `wrapped` is `Some` for a tool
+    /// with an output schema (`content::remote_structured_output`).
+    async fn call(
+        &self,
+        tool: &str,
+        args: Value,
+        cx: ToolContext,
+        wrapped: Option<bool>,
+    ) -> ToolOutput {
         let arguments = match args {
             Value::Object(map) => map,
             _ => serde_json::Map::new(),
@@ -605,7 +626,10 @@ impl Remote {
             ))
         };
         match forwarded.await {
-            Ok(Some(ServerResult::CallToolResult(result))) => content::remote_output(&result),
+            Ok(Some(ServerResult::CallToolResult(result))) => match wrapped {
+                Some(wrapped) => content::remote_structured_output(&result, wrapped),
+                None => content::remote_output(&result),
+            },
             Ok(Some(_)) => failed(
                 ErrorCode::RuntimeError,
                 format!(

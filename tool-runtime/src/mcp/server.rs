@@ -179,7 +179,11 @@ impl McpServer {
             let data = serde_json::json!({"suggestions": error.suggestions});
             return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
         }
-        Ok(content::call_result(&call, output))
+        let wrapped = self
+            .registry
+            .called(&call.name)
+            .and_then(|spec| spec.output_schema.as_ref().map(|_| spec.output_wrapped));
+        Ok(content::call_result(&call, output, wrapped))
     }
 }
 

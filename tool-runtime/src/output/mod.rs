@@ -4,12 +4,14 @@
 //! its middle, JSON stays JSON, [`Truncation`] says what went).
 //!
 //! - `content.rs`: rich content blocks and their annotations;
+//! - `structured.rs`: a declared output schema, and the structured result it describes;
 //! - `safe.rs`: the serializer that turns any `Serialize` value into JSON without failing;
 //! - `truncate.rs`, `truncate_json.rs` (+ `json_text.rs`): the cuts, the JSON one read in place.
 
 mod content;
 mod json_text;
 pub(crate) mod safe;
+pub(crate) mod structured;
 mod truncate;
 mod truncate_json;
 

@@ -5,7 +5,8 @@
 //! 2. `repair`: harmless mistakes fixed under a [`RepairPolicy`], each recorded;
 //! 3. `resolve`: the ParamResolver fills what the model left out;
 //! 4. `validate`: JSON Schema validation, every error described for the model;
-//! 5. deserialize into the typed arguments, and run.
+//! 5. deserialize into the typed arguments, and run;
+//! 6. `output_check`: a declared output schema checked, and the output cap kept.
 //!
 //! Tools whose schema the typed deserializer enforces exactly skip the intermediate JSON
 //! value when the call is good (see `exact`); any call that fails there takes the full
@@ -15,6 +16,7 @@ pub(crate) mod checked;
 pub(crate) mod exact;
 pub(crate) mod limits;
 pub(crate) mod number_text;
+pub(crate) mod output_check;
 pub(crate) mod repair;
 pub(crate) mod report;
 pub(crate) mod resolve;
@@ -472,10 +474,25 @@ impl Registry {
 /// takes what it doesn't say itself from the tool ([`own_error`]).
 #[inline(always)]
 fn named(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
+    if let Some(check) = &entry.output_check {
+        output = checked_output(check, output, entry);
+    }
     if let ToolOutput::Error(error) = &mut output {
         own_error(error, entry);
     }
     output.bounded(entry.max_output)
+}
+
+/// A tool with an output schema: its output checked against it (`output_check`). Out of line,
+/// so tools without one pay nothing.
+#[cold]
+#[inline(never)]
+fn checked_output(
+    check: &output_check::OutputCheck,
+    output: ToolOutput,
+    entry: &Entry,
+) -> ToolOutput {
+    check.check(output, &entry.spec.name, entry.max_output)
 }
 
 /// Errors a tool returns itself don't know the tool's name; the runtime's errors do. One

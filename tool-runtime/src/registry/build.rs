@@ -11,6 +11,7 @@ use crate::approval::ApprovalPolicy;
 use crate::def::ToolDef;
 use crate::export::names::ExportNames;
 use crate::pipeline::checked::PropertyChecks;
+use crate::pipeline::output_check::OutputCheck;
 use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::tool_lookup::NameIndex;
 use crate::pipeline::{exact, validate};
@@ -205,6 +206,7 @@ fn entry(
         max_output,
         error_format,
         schema,
+        output_schema,
         typed,
         outside,
         schema_changes,
@@ -251,6 +253,21 @@ fn entry(
     } else {
         None
     };
+    // Checked whether or not arguments are validated: it is a promise to the tool's callers.
+    let (output_schema, output_wrapped, output_check) = match output_schema {
+        Ok(None) => (None, false, None),
+        Ok(Some((schema, wrapped))) => match OutputCheck::new(&schema, wrapped) {
+            Ok(check) => (Some(schema), wrapped, Some(Box::new(check))),
+            Err(reason) => {
+                unusable(name, format!("its output schema: {reason}"), errors, notes);
+                return None;
+            }
+        },
+        Err(reason) => {
+            unusable(name, reason, errors, notes);
+            return None;
+        }
+    };
     if !schema_changes.is_empty() {
         notes.push(BuildNote::SchemaRewritten {
             tool: name.clone(),
@@ -275,6 +292,7 @@ fn entry(
             .as_ref()
             .and_then(|_| PropertyChecks::build(&input_schema, closed_by_us)),
         validator,
+        output_check,
         // The resolver named on #[tool] first, then those added on the builder.
         resolvers: resolver
             .map(|f| Arc::new(f) as SharedResolver)
@@ -309,6 +327,8 @@ fn entry(
             title,
             description,
             input_schema,
+            output_schema,
+            output_wrapped,
             flags,
             location,
             error_format,

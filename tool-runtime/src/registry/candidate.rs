@@ -6,6 +6,7 @@ use super::schema_depth::{self, MAX_SCHEMA_DEPTH};
 use crate::context::CallContext;
 use crate::def::{Args, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
 use crate::error_format::ErrorFormat;
+use crate::output::structured;
 use crate::pipeline::ResolverFn;
 use crate::schema;
 use crate::state::StateRequirement;
@@ -48,6 +49,9 @@ pub(crate) struct Candidate {
     pub error_format: ErrorFormat,
     /// The input schema, and whether the runtime closed objects the Rust type leaves open.
     pub schema: Result<(Value, bool), String>,
+    /// The declared output schema and whether it wraps the output as `{"result": ...}`
+    /// (`output::structured`); `Ok(None)` for a tool that declares none.
+    pub output_schema: Result<Option<(Value, bool)>, String>,
     /// Whether arguments are deserialized into a Rust type, which applies the schema's
     /// defaults by itself (a dynamic tool's `Value` doesn't).
     pub typed: bool,
@@ -73,6 +77,7 @@ impl From<ToolDef> for Candidate {
             max_output: def.max_output,
             error_format: def.error_format,
             schema: Ok(schema::input_schema(def.schema)),
+            output_schema: Ok(def.output_schema.map(structured::from_type)),
             typed: true,
             outside: false,
             schema_changes: Vec::new(),
@@ -96,6 +101,7 @@ impl Candidate {
             schema: Ok(schema::input_schema(
                 <T::Args as schemars::JsonSchema>::json_schema,
             )),
+            output_schema: Ok(None),
             typed: true,
             outside: false,
             schema_changes: Vec::new(),
@@ -132,6 +138,12 @@ impl Candidate {
             max_output: None,
             error_format: tool.error_format,
             schema,
+            output_schema: match &tool.output_schema {
+                Some(given) => {
+                    structured::from_given(given).map(|s| Some((s, tool.output_wrapped)))
+                }
+                None => Ok(None),
+            },
             typed: false,
             outside: true,
             schema_changes,

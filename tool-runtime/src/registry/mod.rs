@@ -24,6 +24,7 @@ use crate::dispatch::gate::Gate;
 use crate::export::names::ExportNames;
 use crate::export::{Dialect, Export};
 use crate::pipeline::checked::PropertyChecks;
+use crate::pipeline::output_check::OutputCheck;
 use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::tool_lookup::NameIndex;
 use crate::pipeline::validate::Validator;
@@ -85,6 +86,8 @@ pub(crate) struct Entry {
     pub handler: Handler,
     /// `None` when validation is turned off.
     pub validator: Option<Validator>,
+    /// The declared output schema, compiled; `None` for a tool that declares none.
+    pub output_check: Option<Box<OutputCheck>>,
     /// Whether serde enforces the schema exactly (see `pipeline::exact`).
     pub exact: bool,
     /// Checks of the parameters serde doesn't fully enforce, when that is all that stands
@@ -144,6 +147,13 @@ impl Registry {
     /// A tool's spec, by name.
     pub fn get(&self, name: &str) -> Option<&ToolSpec> {
         self.index.get(name).map(|&i| &*self.tools[i].spec)
+    }
+
+    /// The spec of the tool a call names: by its own name, or the name an export gave it.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn called(&self, name: &str) -> Option<&ToolSpec> {
+        self.get(name)
+            .or_else(|| Some(&*self.tools[self.exported.tool(name)?].spec))
     }
 
     /// Every tool's spec, in the registry's order: the `#[tool]` fns `inventory` collected,
