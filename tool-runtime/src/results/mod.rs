@@ -44,6 +44,7 @@ mod anthropic;
 mod gemini;
 mod mcp;
 /// One content block in MCP's wire shape (prompt messages use it too).
+#[cfg(feature = "mcp")]
 pub(crate) use mcp::block as mcp_block;
 mod openai_chat;
 mod openai_responses;
