@@ -41,6 +41,7 @@ mod error;
 mod http;
 mod import;
 mod import_ask;
+mod input_required;
 mod local_names;
 mod raw_arguments;
 mod schema_in;

@@ -1,15 +1,16 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
 use super::content;
+use super::input_required::{self, InputRound, RequestStates};
 use crate::client::Client;
 use crate::error::ErrorCode;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, ErrorData, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig, Tool,
 };
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -44,6 +45,8 @@ pub struct McpServer {
     page_size: usize,
     /// The client's `logging/setLevel`: one per session.
     log_level: Arc<Mutex<LogLevel>>,
+    /// Seals protocol 2026-07-28's `requestState`.
+    request_states: Arc<RequestStates>,
 }
 
 impl McpServer {
@@ -61,7 +64,24 @@ impl McpServer {
             instructions: None,
             page_size: 100,
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
+            request_states: Arc::new(RequestStates::random()),
         }
+    }
+
+    /// The key that seals the `requestState` of protocol 2026-07-28's input-required
+    /// results (an HMAC; at least 32 bytes). By default each server draws a random one, so
+    /// a client must bring its answers back to the same process: give every replica behind
+    /// a load balancer the same key.
+    ///
+    /// # Errors
+    ///
+    /// rmcp's `RequestStateError` when the key is shorter than 32 bytes.
+    pub fn request_state_key(
+        mut self,
+        key: impl Into<Vec<u8>>,
+    ) -> Result<McpServer, rmcp::model::RequestStateError> {
+        self.request_states = Arc::new(RequestStates::with_key(key.into())?);
+        Ok(self)
     }
 
     /// The name and version the server gives clients in `initialize`.
@@ -122,7 +142,11 @@ impl McpServer {
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
+        // 2026-07-28 has no server-to-client requests: questions end the call instead.
+        let round = input_required::sessionless(&cx)
+            .then(|| InputRound::open(&self.request_states, &request, &cx))
+            .transpose()?;
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
             Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
@@ -142,7 +166,10 @@ impl McpServer {
             level: *lock(&self.log_level),
         };
         let (notifier, mut messages) = Notifier::channel();
-        let client = Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone()));
+        let client = match &round {
+            Some(round) => round.client(),
+            None => Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone())),
+        };
         let run = client.scope(notifier.scope(async {
             let mut outputs = self
                 .registry
@@ -162,6 +189,11 @@ impl McpServer {
         while let Ok(message) = messages.try_recv() {
             forward.send(message).await;
         }
+        if let Some(round) = &round {
+            if let Some(input_required) = round.outcome(&self.request_states)? {
+                return Ok(CallToolResponse::InputRequired(input_required));
+            }
+        }
         let output = output.unwrap_or_else(|| ToolOutput::error(ErrorCode::RuntimeError, ""));
         if let Some(error) = output
             .as_error()
@@ -170,7 +202,7 @@ impl McpServer {
             let data = serde_json::json!({"suggestions": error.suggestions});
             return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
         }
-        Ok(content::call_result(&call, output))
+        Ok(content::call_result(&call, output).into())
     }
 }
 
@@ -214,7 +246,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, cx).await.map(CallToolResponse::from)
+        self.call(request, cx).await
     }
 
     #[allow(deprecated)] // logging: see the import above
