@@ -244,8 +244,12 @@ fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
             Some("accept" | "decline" | "cancel") => Ok(()),
             _ => Err("an elicitation result needs `action`: accept, decline or cancel"),
         },
-        "sampling/createMessage" if object.contains_key("content") => Ok(()),
-        "sampling/createMessage" => Err("a sampling result needs `content`"),
+        "sampling/createMessage"
+            if object.contains_key("content") && object.contains_key("role") =>
+        {
+            Ok(())
+        }
+        "sampling/createMessage" => Err("a sampling result needs `role` and `content`"),
         _ if object.get("roots").is_some_and(Value::is_array) => Ok(()),
         _ => Err("a roots result needs a `roots` array"),
     }

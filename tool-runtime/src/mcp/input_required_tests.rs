@@ -45,7 +45,7 @@ fn a_state_opens_only_unchanged_and_for_its_own_call() {
 
 #[tokio::test]
 async fn a_question_without_an_answer_yields_once_then_waits_for_the_next_round() {
-    let mut asked = std::pin::pin!(pending("user_name".to_owned()));
+    let mut asked = pending("user_name".to_owned());
     let waker = futures_util::task::noop_waker();
     let mut cx = std::task::Context::from_waker(&waker);
     assert!(asked.as_mut().poll(&mut cx).is_pending());
