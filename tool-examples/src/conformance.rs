@@ -42,6 +42,9 @@ pub const TOOLS: &[ToolDef] = &[
     input_required::test_input_required_result_multi_round::TOOL,
     input_required::test_input_required_result_tampered_state::TOOL,
     input_required::test_input_required_result_capabilities::TOOL,
+    input_required::test_streaming_elicitation::TOOL,
+    input_required::test_logging_tool::TOOL,
+    input_required::test_missing_capability::TOOL,
 ];
 
 /// A builder holding only the conformance tools, and [`json_schema_2020_12_tool`].

@@ -419,12 +419,13 @@ fn the_conformance_suite_passes_every_tools_scenario() {
 }
 
 /// The alpha's scenarios `tool-examples serve --conformance` must pass: those of 0.1.16 it
-/// still runs (some are 2025-only and run with their version), the transport's 2026-07-28
-/// checks, and every input-required scenario but `-non-tool-request` (it needs a prompt).
+/// still runs (some are 2025-only and run with their version), the transport's and the
+/// stateless protocol's 2026-07-28 checks, and every input-required scenario but `-non-tool-request` (it needs a prompt).
 /// The rest, and why, are in docs/mcp.md.
 const ALPHA_PROFILE: &[&str] = &[
     "server-initialize",
     "server-session-lifecycle",
+    "server-stateless",
     "ping",
     "logging-set-level",
     "tools-list",

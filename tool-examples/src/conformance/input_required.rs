@@ -173,3 +173,43 @@ pub(super) async fn test_input_required_result_capabilities(
     }
     Ok(said.join(" "))
 }
+
+/// Asks the user a question, which under 2026-07-28 must not be a request on the call's
+/// stream.
+///
+/// Scenario `server-stateless` (`sep-2575-http-server-no-independent-requests-on-stream`):
+/// the call's response stream holds the input-required result, no `elicitation/create`.
+#[tool]
+pub(super) async fn test_streaming_elicitation(cx: ToolContext) -> Result<String, ToolError> {
+    let answer = cx.elicit::<Name>("What is your name?").await?;
+    Ok(format!("Hello, {}!", name_of(answer)))
+}
+
+/// Logs a line at every level.
+///
+/// Scenario `server-stateless` (`sep-2575-server-no-log-without-loglevel`): a 2026-07-28
+/// request without `_meta["io.modelcontextprotocol/logLevel"]` gets none of them.
+#[tool]
+pub(super) async fn test_logging_tool(cx: ToolContext) -> String {
+    use tool_runtime::notify::LogLevel;
+    for level in [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Warning,
+        LogLevel::Error,
+    ] {
+        cx.log(level, format!("a line at {level:?}"));
+    }
+    "logged".into()
+}
+
+/// Needs the client's model: a client that did not declare `sampling` can't have the call.
+///
+/// Scenario `server-stateless` (`sep-2575-server-rejects-undeclared-capability`,
+/// `-missing-capability-http-400`): the ask fails with `AskError::Unsupported`, the tool
+/// with it, and the call is error `-32021` naming `sampling`, HTTP 400.
+#[tool]
+pub(super) async fn test_missing_capability(cx: ToolContext) -> Result<String, ToolError> {
+    let request = SamplingRequest::user("Say hello").max_tokens(20);
+    Ok(cx.sample(request).await?.text())
+}

@@ -180,6 +180,12 @@ impl ToolContext {
     }
 }
 
+/// The error for a question the client can't answer, told to the client too.
+fn refused(client: &Client, capability: &'static str) -> AskError {
+    client.requests().refused(capability);
+    AskError::Unsupported { capability }
+}
+
 /// One question of a tool to its client, maybe named: [`ToolContext::ask`]. Its methods are
 /// [`ToolContext`]'s, with the same errors.
 #[derive(Debug)]
@@ -202,16 +208,12 @@ impl Ask<'_> {
         let client = self.client("sampling")?;
         let capabilities = client.capabilities();
         if !capabilities.sampling {
-            return Err(AskError::Unsupported {
-                capability: "sampling",
-            });
+            return Err(refused(client, "sampling"));
         }
         if (!request.tools.is_empty() || request.tool_choice.is_some())
             && !capabilities.sampling_tools
         {
-            return Err(AskError::Unsupported {
-                capability: "sampling.tools",
-            });
+            return Err(refused(client, "sampling.tools"));
         }
         let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
             method: SAMPLING,
@@ -259,9 +261,7 @@ impl Ask<'_> {
     pub async fn roots(self) -> Result<Vec<Root>, AskError> {
         let client = self.client("roots")?;
         if !client.capabilities().roots {
-            return Err(AskError::Unsupported {
-                capability: "roots",
-            });
+            return Err(refused(client, "roots"));
         }
         let answer = self
             .send(client, ROOTS, Value::Object(Default::default()))
@@ -285,9 +285,7 @@ impl Ask<'_> {
     ) -> Result<Elicitation<T>, AskError> {
         let client = self.client("elicitation")?;
         if !client.capabilities().elicitation {
-            return Err(AskError::Unsupported {
-                capability: "elicitation",
-            });
+            return Err(refused(client, "elicitation"));
         }
         let request = ElicitationRequest {
             message,

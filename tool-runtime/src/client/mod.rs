@@ -141,6 +141,13 @@ pub trait ClientRequests: Send + Sync + 'static {
         }
     }
 
+    /// Told when a question is not sent because the client did not declare `capability`
+    /// (`sampling`, `sampling.tools`, `elicitation`, `roots`): a server may then answer a call
+    /// that fails for it with an error naming the capability. Does nothing by default.
+    fn refused(&self, capability: &'static str) {
+        let _ = capability;
+    }
+
     /// Whether the call runs again with answers to an earlier run's questions
     /// ([`ToolContext::is_retry`](crate::ToolContext::is_retry)); false by default.
     fn is_retry(&self) -> bool {

@@ -95,6 +95,8 @@ struct Asked {
     requests: InputRequests,
     /// An answer that is not what its question takes: the call is a protocol error.
     invalid: Option<String>,
+    /// A capability a question needed and the client did not declare.
+    refused: Option<&'static str>,
 }
 
 impl InputRound {
@@ -149,22 +151,31 @@ impl InputRound {
         Client::new(RoundClient(Arc::clone(self)))
     }
 
-    /// What the call gives instead of the tool's output, once it has run: an input-required
-    /// result when a question had no answer, nothing when the output stands.
+    /// What the call gives instead of the tool's output, once it has run (`failed`: the
+    /// output is an error): an input-required result when a question had no answer, nothing
+    /// when the output stands.
     ///
     /// # Errors
     ///
-    /// `-32602` when an answer the client gave does not fit its question.
+    /// `-32602` when an answer the client gave does not fit its question; `-32021` (HTTP 400)
+    /// when the tool failed after asking what the client did not declare, as the spec asks
+    /// of a request that needs a capability the client lacks.
     pub(crate) fn outcome(
         &self,
         states: &RequestStates,
+        failed: bool,
     ) -> Result<Option<InputRequiredResult>, ErrorData> {
         let asked = lock(&self.asked);
         if let Some(invalid) = &asked.invalid {
             return Err(ErrorData::invalid_params(invalid.clone(), None));
         }
         if asked.requests.is_empty() {
-            return Ok(None);
+            return match asked.refused {
+                Some(capability) if failed => Err(ErrorData::missing_required_client_capability(
+                    required(capability),
+                )),
+                _ => Ok(None),
+            };
         }
         let options = SealOptions::new()
             .associated_data(self.bound_to.as_bytes())
@@ -255,6 +266,16 @@ fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
     }
 }
 
+/// The capabilities that name `capability`, for `-32021`'s `requiredCapabilities`.
+fn required(capability: &str) -> rmcp::model::ClientCapabilities {
+    let declared = match capability {
+        "sampling.tools" => serde_json::json!({"sampling": {"tools": {}}}),
+        "elicitation" => serde_json::json!({"elicitation": {"form": {}}}),
+        other => serde_json::json!({ other: {} }),
+    };
+    serde_json::from_value(declared).unwrap_or_default()
+}
+
 /// The tool and its arguments, which a `requestState` is only good for.
 fn bound_to(request: &CallToolRequestParams) -> String {
     let arguments = request
@@ -291,6 +312,10 @@ impl ClientRequests for RoundClient {
 
     fn is_retry(&self) -> bool {
         self.0.retry
+    }
+
+    fn refused(&self, capability: &'static str) {
+        lock(&self.0.asked).refused.get_or_insert(capability);
     }
 }
 

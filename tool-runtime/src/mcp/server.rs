@@ -163,7 +163,14 @@ impl McpServer {
         let forward = Forward {
             peer: cx.peer.clone(),
             progress: cx.meta.get_progress_token(),
-            level: *lock(&self.log_level),
+            // 2026-07-28 has no `logging/setLevel`: a request that names no level in its
+            // `_meta` wants no log lines.
+            level: if round.is_some() {
+                #[allow(deprecated)] // logging: see the import above
+                cx.meta.log_level().map(content::log_level)
+            } else {
+                Some(*lock(&self.log_level))
+            },
         };
         let (notifier, mut messages) = Notifier::channel();
         let client = match &round {
@@ -190,7 +197,8 @@ impl McpServer {
             forward.send(message).await;
         }
         if let Some(round) = &round {
-            if let Some(input_required) = round.outcome(&self.request_states)? {
+            let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
+            if let Some(input_required) = round.outcome(&self.request_states, failed)? {
                 return Ok(CallToolResponse::InputRequired(input_required));
             }
         }
@@ -265,8 +273,8 @@ struct Forward {
     peer: Peer<RoleServer>,
     /// The call's `progressToken`: without one, the client asked for no progress.
     progress: Option<ProgressToken>,
-    /// The least severe level the client wants.
-    level: LogLevel,
+    /// The least severe level the client wants; none for no log lines.
+    level: Option<LogLevel>,
 }
 
 impl Forward {
@@ -287,7 +295,7 @@ impl Forward {
             NotificationKind::Log {
                 level,
                 message: line,
-            } if level >= self.level => {
+            } if self.level.is_some_and(|least| level >= least) => {
                 #[allow(deprecated)] // logging: see the import above
                 let params =
                     LoggingMessageNotificationParam::new(content::mcp_level(level), line.into())
