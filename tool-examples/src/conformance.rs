@@ -4,9 +4,11 @@
 //! Each returns what its scenario expects (the suite's own descriptions, quoted on each fn):
 //! rich content through [`ToolOutput::content`], an error through `Err`, and log and progress
 //! notifications through the injected [`ToolContext`]; the tools that ask the client for
-//! sampling and elicitation are in `ask`, the resources and prompts in [`resources`].
+//! sampling and elicitation are in `ask`, the resources and prompts in [`resources`], those of
+//! protocol 2026-07-28's input-required results in [`input_required`].
 
 mod ask;
+mod input_required;
 pub mod resources;
 
 use serde_json::json;
@@ -33,6 +35,17 @@ pub const TOOLS: &[ToolDef] = &[
     ask::test_elicitation::TOOL,
     ask::test_elicitation_sep1034_defaults::TOOL,
     ask::test_elicitation_sep1330_enums::TOOL,
+    input_required::test_input_required_result_elicitation::TOOL,
+    input_required::test_input_required_result_sampling::TOOL,
+    input_required::test_input_required_result_list_roots::TOOL,
+    input_required::test_input_required_result_request_state::TOOL,
+    input_required::test_input_required_result_multiple_inputs::TOOL,
+    input_required::test_input_required_result_multi_round::TOOL,
+    input_required::test_input_required_result_tampered_state::TOOL,
+    input_required::test_input_required_result_capabilities::TOOL,
+    input_required::test_streaming_elicitation::TOOL,
+    input_required::test_logging_tool::TOOL,
+    input_required::test_missing_capability::TOOL,
 ];
 
 /// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the

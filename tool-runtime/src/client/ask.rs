@@ -1,9 +1,9 @@
 //! The questions a tool asks through its [`ToolContext`]: the capability checks, then one
-//! request each for sampling and elicitation.
+//! request each for sampling, elicitation and roots, through an [`Ask`] that may name them.
 
 use super::elicitation::ElicitationRequest;
-use super::error::AskError;
-use super::{schema, Client, Elicitation, SamplingRequest, SamplingResult};
+use super::error::{AskError, InputPending};
+use super::{schema, Client, Elicitation, Root, SamplingRequest, SamplingResult};
 use crate::ToolContext;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -11,6 +11,7 @@ use serde_json::Value;
 
 const SAMPLING: &str = "sampling/createMessage";
 const ELICITATION: &str = "elicitation/create";
+const ROOTS: &str = "roots/list";
 
 impl ToolContext {
     /// Whether the call's client answers sampling requests ([`sample`](Self::sample)):
@@ -27,6 +28,70 @@ impl ToolContext {
         self.client
             .as_ref()
             .is_some_and(|client| client.capabilities().elicitation)
+    }
+
+    /// Whether the call's client lists its roots ([`roots`](Self::roots)): false outside
+    /// MCP, and for a client that did not declare `roots`.
+    pub fn can_list_roots(&self) -> bool {
+        self.client
+            .as_ref()
+            .is_some_and(|client| client.capabilities().roots)
+    }
+
+    /// Whether this run of the call is a client's retry carrying answers to questions an
+    /// earlier run asked (protocol 2026-07-28's input-required results): the tool runs
+    /// again from the start, so whatever it did before its first question was done already.
+    /// Check it to skip a side effect that must happen once.
+    pub fn is_retry(&self) -> bool {
+        self.client
+            .as_ref()
+            .is_some_and(|client| client.requests().is_retry())
+    }
+
+    /// The next question under a name of the tool's choosing: under protocol 2026-07-28 it
+    /// is the key of the request in the `inputRequests` of the input-required result, and of
+    /// the answer in the client's retry. Unnamed questions ([`sample`](Self::sample),
+    /// [`elicit`](Self::elicit), ...) are `sampling-1`, `elicitation-1`, `roots-1`, ... in
+    /// the order asked. Names only matter to clients that look at them; in the handshake
+    /// protocols they are not sent.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, ToolContext, ToolError};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// /// Greet the user by name.
+    /// #[tool]
+    /// async fn greet(cx: ToolContext) -> Result<String, ToolError> {
+    ///     let name = cx.ask("user_name").elicit::<Name>("What is your name?").await?;
+    ///     Ok(format!("Hello, {}!", name.accepted().map_or("stranger".into(), |n| n.name)))
+    /// }
+    /// ```
+    pub fn ask(&self, key: impl Into<String>) -> Ask<'_> {
+        Ask {
+            cx: self,
+            key: Some(key.into()),
+        }
+    }
+
+    fn unnamed(&self) -> Ask<'_> {
+        Ask {
+            cx: self,
+            key: None,
+        }
+    }
+
+    /// Asks the client for its roots (`roots/list`): the directories or files it lets the
+    /// server work in.
+    ///
+    /// # Errors
+    ///
+    /// As [`sample`](Self::sample), for the capability `roots`.
+    pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
+        self.unnamed().roots().await
     }
 
     /// Asks the client's model for a message (`sampling/createMessage`): a [`SamplingRequest`],
@@ -57,37 +122,7 @@ impl ToolContext {
         &self,
         request: impl Into<SamplingRequest>,
     ) -> Result<SamplingResult, AskError> {
-        let request = request.into();
-        let client = self.asked("sampling")?;
-        let capabilities = client.capabilities();
-        if !capabilities.sampling {
-            return Err(AskError::Unsupported {
-                capability: "sampling",
-            });
-        }
-        if (!request.tools.is_empty() || request.tool_choice.is_some())
-            && !capabilities.sampling_tools
-        {
-            return Err(AskError::Unsupported {
-                capability: "sampling.tools",
-            });
-        }
-        let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
-            method: SAMPLING,
-            source,
-        })?;
-        let answer = client
-            .requests()
-            .create_message(params)
-            .await
-            .map_err(|source| AskError::Request {
-                method: SAMPLING,
-                source,
-            })?;
-        serde_json::from_value(answer).map_err(|source| AskError::Answer {
-            method: SAMPLING,
-            source,
-        })
+        self.unnamed().sample(request).await
     }
 
     /// Asks the user to fill in a form (`elicitation/create`) shaped by `T`: a struct of
@@ -126,8 +161,7 @@ impl ToolContext {
         &self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {
-        let schema = schema::elicitation_schema_for::<T>()?;
-        self.ask_form(message.into(), schema).await
+        self.unnamed().elicit(message).await
     }
 
     /// Asks the user to fill in a form given as a JSON schema (flattened as
@@ -142,20 +176,116 @@ impl ToolContext {
         message: impl Into<String>,
         schema: &Value,
     ) -> Result<Elicitation<Value>, AskError> {
-        let schema = schema::elicitation_schema(schema)?;
-        self.ask_form(message.into(), schema).await
+        self.unnamed().elicit_json(message, schema).await
+    }
+}
+
+/// The error for a question the client can't answer, told to the client too.
+fn refused(client: &Client, capability: &'static str) -> AskError {
+    client.requests().refused(capability);
+    AskError::Unsupported { capability }
+}
+
+/// One question of a tool to its client, maybe named: [`ToolContext::ask`]. Its methods are
+/// [`ToolContext`]'s, with the same errors.
+#[derive(Debug)]
+pub struct Ask<'a> {
+    cx: &'a ToolContext,
+    key: Option<String>,
+}
+
+impl Ask<'_> {
+    /// [`ToolContext::sample`], under this name.
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::sample`].
+    pub async fn sample(
+        self,
+        request: impl Into<SamplingRequest>,
+    ) -> Result<SamplingResult, AskError> {
+        let request = request.into();
+        let client = self.client("sampling")?;
+        let capabilities = client.capabilities();
+        if !capabilities.sampling {
+            return Err(refused(client, "sampling"));
+        }
+        if (!request.tools.is_empty() || request.tool_choice.is_some())
+            && !capabilities.sampling_tools
+        {
+            return Err(refused(client, "sampling.tools"));
+        }
+        let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
+            method: SAMPLING,
+            source,
+        })?;
+        let answer = self.send(client, SAMPLING, params).await?;
+        serde_json::from_value(answer).map_err(|source| AskError::Answer {
+            method: SAMPLING,
+            source,
+        })
     }
 
-    async fn ask_form<T: DeserializeOwned>(
-        &self,
+    /// [`ToolContext::elicit`], under this name.
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::elicit`].
+    pub async fn elicit<T: JsonSchema + DeserializeOwned>(
+        self,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<T>, AskError> {
+        let schema = schema::elicitation_schema_for::<T>()?;
+        self.form(message.into(), schema).await
+    }
+
+    /// [`ToolContext::elicit_json`], under this name.
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::elicit`].
+    pub async fn elicit_json(
+        self,
+        message: impl Into<String>,
+        schema: &Value,
+    ) -> Result<Elicitation<Value>, AskError> {
+        let schema = schema::elicitation_schema(schema)?;
+        self.form(message.into(), schema).await
+    }
+
+    /// [`ToolContext::roots`], under this name.
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::roots`].
+    pub async fn roots(self) -> Result<Vec<Root>, AskError> {
+        let client = self.client("roots")?;
+        if !client.capabilities().roots {
+            return Err(refused(client, "roots"));
+        }
+        let answer = self
+            .send(client, ROOTS, Value::Object(Default::default()))
+            .await?;
+        #[derive(serde::Deserialize)]
+        struct Listed {
+            roots: Vec<Root>,
+        }
+        serde_json::from_value::<Listed>(answer)
+            .map(|listed| listed.roots)
+            .map_err(|source| AskError::Answer {
+                method: ROOTS,
+                source,
+            })
+    }
+
+    async fn form<T: DeserializeOwned>(
+        self,
         message: String,
         requested_schema: Value,
     ) -> Result<Elicitation<T>, AskError> {
-        let client = self.asked("elicitation")?;
+        let client = self.client("elicitation")?;
         if !client.capabilities().elicitation {
-            return Err(AskError::Unsupported {
-                capability: "elicitation",
-            });
+            return Err(refused(client, "elicitation"));
         }
         let request = ElicitationRequest {
             message,
@@ -165,24 +295,38 @@ impl ToolContext {
             method: ELICITATION,
             source,
         })?;
-        let answer =
-            client
-                .requests()
-                .elicit(params)
-                .await
-                .map_err(|source| AskError::Request {
-                    method: ELICITATION,
-                    source,
-                })?;
+        let answer = self.send(client, ELICITATION, params).await?;
         serde_json::from_value(answer).map_err(|source| AskError::Answer {
             method: ELICITATION,
             source,
         })
     }
 
+    /// Sends the request; an answer still to come in the client's retry is
+    /// [`AskError::InputRequired`].
+    async fn send(
+        &self,
+        client: &Client,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value, AskError> {
+        client
+            .requests()
+            .request(self.key.as_deref(), method, params)
+            .await
+            .map_err(|source| match source.downcast::<InputPending>() {
+                Ok(pending) => AskError::InputRequired {
+                    method,
+                    key: pending.key,
+                },
+                Err(source) => AskError::Request { method, source },
+            })
+    }
+
     /// The call's client, or the error saying there is none.
-    fn asked(&self, capability: &'static str) -> Result<&Client, AskError> {
-        self.client
+    fn client(&self, capability: &'static str) -> Result<&Client, AskError> {
+        self.cx
+            .client
             .as_ref()
             .ok_or(AskError::NoClient { capability })
     }

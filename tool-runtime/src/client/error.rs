@@ -43,6 +43,17 @@ pub enum AskError {
         #[source]
         source: BoxError,
     },
+    /// The answer comes with the client's next try of the call: under protocol 2026-07-28 the
+    /// server can't ask the client during a call, so the call ends with an input-required
+    /// result holding this question, and the client calls again with the answer. Let it
+    /// end the tool (`?`): whatever the tool returns after it is not sent.
+    #[error("{method} ({key}) is asked of the client; the call goes on when it answers")]
+    InputRequired {
+        /// The MCP method.
+        method: &'static str,
+        /// The question's key in the input-required result.
+        key: String,
+    },
     /// The client's answer does not have the expected shape (for [`elicit`](crate::ToolContext::elicit):
     /// the accepted content does not fit the type).
     #[error("the client's answer to {method} could not be read: {source}")]
@@ -53,6 +64,15 @@ pub enum AskError {
         #[source]
         source: serde_json::Error,
     },
+}
+
+/// What a [`ClientRequests`](super::ClientRequests) gives for a question whose answer comes
+/// with the client's next try: [`AskError::InputRequired`] to the tool.
+#[derive(Debug, thiserror::Error)]
+#[error("input required: {key}")]
+pub struct InputPending {
+    /// The question's key.
+    pub key: String,
 }
 
 /// So that `?` in a tool returning `Result<_, ToolError>` works: the model reads what went

@@ -43,11 +43,14 @@
 mod ask;
 mod elicitation;
 mod error;
+mod roots;
 mod sampling;
 mod schema;
 
+pub use ask::Ask;
 pub use elicitation::{Elicitation, ElicitationRequest};
-pub use error::{AskError, SchemaError, SchemaErrorKind};
+pub use error::{AskError, InputPending, SchemaError, SchemaErrorKind};
+pub use roots::Root;
 pub use sampling::{
     ModelPreferences, Role, SamplingContent, SamplingMessage, SamplingRequest, SamplingResult,
     SamplingTool, StopReason, ToolChoice,
@@ -80,6 +83,8 @@ pub struct ClientCapabilities {
     pub sampling_tools: bool,
     /// It answers `elicitation/create` in form mode.
     pub elicitation: bool,
+    /// It answers `roots/list`.
+    pub roots: bool,
 }
 
 impl ClientCapabilities {
@@ -89,6 +94,7 @@ impl ClientCapabilities {
             sampling: true,
             sampling_tools: true,
             elicitation: true,
+            roots: true,
         }
     }
 }
@@ -109,6 +115,44 @@ pub trait ClientRequests: Send + Sync + 'static {
 
     /// Sends `elicitation/create` with `params`, and gives the result's JSON.
     fn elicit(&self, params: Value) -> ClientFuture;
+
+    /// Sends `roots/list`, and gives the result's JSON (`{"roots": [...]}`). By default the
+    /// client has no roots to give: an error.
+    fn list_roots(&self) -> ClientFuture {
+        Box::pin(async { Err("this client does not list roots".into()) })
+    }
+
+    /// Sends the request `method` (`sampling/createMessage`, `elicitation/create` or
+    /// `roots/list`) with `params`, named `key` when the tool named it
+    /// ([`ToolContext::ask`](crate::ToolContext::ask)). By default the name is dropped and
+    /// the method's own function called; an implementation that keeps questions by name
+    /// (protocol 2026-07-28's input-required results) overrides it, and answers a question
+    /// whose answer is still to come with an [`InputPending`] error.
+    fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
+        let _ = key;
+        match method {
+            "sampling/createMessage" => self.create_message(params),
+            "elicitation/create" => self.elicit(params),
+            "roots/list" => self.list_roots(),
+            other => {
+                let error = format!("no such client request: {other}");
+                Box::pin(async move { Err(error.into()) })
+            }
+        }
+    }
+
+    /// Told when a question is not sent because the client did not declare `capability`
+    /// (`sampling`, `sampling.tools`, `elicitation`, `roots`): a server may then answer a call
+    /// that fails for it with an error naming the capability. Does nothing by default.
+    fn refused(&self, capability: &'static str) {
+        let _ = capability;
+    }
+
+    /// Whether the call runs again with answers to an earlier run's questions
+    /// ([`ToolContext::is_retry`](crate::ToolContext::is_retry)); false by default.
+    fn is_retry(&self) -> bool {
+        false
+    }
 }
 
 /// The client of the calls run inside [`scope`](Client::scope): where their sampling and

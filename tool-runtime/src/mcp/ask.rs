@@ -2,6 +2,9 @@
 //! go to the MCP client over the call's own session, on the call's own HTTP stream.
 
 use crate::client::{BoxError, ClientCapabilities, ClientFuture, ClientRequests};
+#[allow(deprecated)]
+// roots: deprecated by SEP-2577 (a later draft), in 2025-11-25 and 2026-07-28.
+use rmcp::model::ListRootsRequest;
 use rmcp::model::{
     CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams, GetExtensions,
     RequestId, ServerRequest,
@@ -84,15 +87,37 @@ impl ClientRequests for PeerClient {
             }
         })
     }
+
+    fn list_roots(&self) -> ClientFuture {
+        self.roots()
+    }
+}
+
+impl PeerClient {
+    /// `roots/list`, kept apart from the trait impl so that it reads like the other two.
+    fn roots(&self) -> ClientFuture {
+        #[allow(deprecated)]
+        let sent = self.send(ServerRequest::ListRootsRequest(ListRootsRequest::default()));
+        Box::pin(async move {
+            match sent.await? {
+                ClientResult::ListRootsResult(result) => Ok(serde_json::to_value(result)?),
+                other => Err(unexpected("roots/list", &other)),
+            }
+        })
+    }
 }
 
 /// What the client declared in `initialize`. A client that negotiated no handshake (protocol
-/// 2026-07-28, which has no server-to-client requests) declared nothing.
+/// 2026-07-28, which has no server-to-client requests) declared nothing here: its requests
+/// carry their capabilities (see `input_required.rs`).
 pub(crate) fn capabilities(peer: &Peer<RoleServer>) -> ClientCapabilities {
-    let Some(info) = peer.peer_info() else {
-        return ClientCapabilities::default();
-    };
-    let declared = &info.capabilities;
+    peer.peer_info()
+        .map(|info| declared(&info.capabilities))
+        .unwrap_or_default()
+}
+
+/// What a client's declared capabilities let a tool ask.
+pub(crate) fn declared(declared: &rmcp::model::ClientCapabilities) -> ClientCapabilities {
     let sampling = declared.sampling.as_ref();
     let elicitation = declared.elicitation.as_ref();
     ClientCapabilities {
@@ -100,6 +125,7 @@ pub(crate) fn capabilities(peer: &Peer<RoleServer>) -> ClientCapabilities {
         sampling_tools: sampling.is_some_and(|s| s.tools.is_some()),
         // `elicitation: {}` (as before modes existed) means form mode.
         elicitation: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
+        roots: declared.roots.is_some(),
     }
 }
 
@@ -107,6 +133,7 @@ fn unexpected(method: &str, answer: &ClientResult) -> BoxError {
     let kind = match answer {
         ClientResult::EmptyResult(_) => "an empty result",
         ClientResult::ListRootsResult(_) => "a roots list",
+        ClientResult::ElicitResult(_) => "an elicitation result",
         _ => "another kind of result",
     };
     format!("the client answered {method} with {kind}").into()

@@ -44,6 +44,7 @@ mod http;
 mod import;
 mod import_ask;
 mod import_resources;
+mod input_required;
 mod local_names;
 mod paging;
 mod raw_arguments;

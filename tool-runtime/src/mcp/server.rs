@@ -1,14 +1,15 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
 use super::content;
+use super::input_required::{self, InputRound, RequestStates};
 use crate::client::Client;
 use crate::error::ErrorCode;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
     ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
@@ -50,6 +51,8 @@ pub struct McpServer {
     log_level: Arc<Mutex<LogLevel>>,
     /// The resources the client subscribed to: one set per session.
     subscriptions: Arc<super::serve_resources::Subscriptions>,
+    /// Seals protocol 2026-07-28's `requestState`.
+    request_states: Arc<RequestStates>,
 }
 
 impl McpServer {
@@ -68,7 +71,24 @@ impl McpServer {
             page_size: 100,
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
+            request_states: Arc::new(RequestStates::random()),
         }
+    }
+
+    /// The key that seals the `requestState` of protocol 2026-07-28's input-required
+    /// results (an HMAC; at least 32 bytes). By default each server draws a random one, so
+    /// a client must bring its answers back to the same process: give every replica behind
+    /// a load balancer the same key.
+    ///
+    /// # Errors
+    ///
+    /// rmcp's `RequestStateError` when the key is shorter than 32 bytes.
+    pub fn request_state_key(
+        mut self,
+        key: impl Into<Vec<u8>>,
+    ) -> Result<McpServer, rmcp::model::RequestStateError> {
+        self.request_states = Arc::new(RequestStates::with_key(key.into())?);
+        Ok(self)
     }
 
     /// The name and version the server gives clients in `initialize`.
@@ -131,7 +151,11 @@ impl McpServer {
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
+        // 2026-07-28 has no server-to-client requests: questions end the call instead.
+        let round = input_required::sessionless(&cx)
+            .then(|| InputRound::open(&self.request_states, &request, &cx))
+            .transpose()?;
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
             Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
@@ -148,10 +172,20 @@ impl McpServer {
         let forward = Forward {
             peer: cx.peer.clone(),
             progress: cx.meta.get_progress_token(),
-            level: *lock(&self.log_level),
+            // 2026-07-28 has no `logging/setLevel`: a request that names no level in its
+            // `_meta` wants no log lines.
+            level: if round.is_some() {
+                #[allow(deprecated)] // logging: see the import above
+                cx.meta.log_level().map(content::log_level)
+            } else {
+                Some(*lock(&self.log_level))
+            },
         };
         let (notifier, mut messages) = Notifier::channel();
-        let client = Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone()));
+        let client = match &round {
+            Some(round) => round.client(),
+            None => Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone())),
+        };
         let run = client.scope(notifier.scope(async {
             let mut outputs = self
                 .registry
@@ -171,6 +205,12 @@ impl McpServer {
         while let Ok(message) = messages.try_recv() {
             forward.send(message).await;
         }
+        if let Some(round) = &round {
+            let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
+            if let Some(input_required) = round.outcome(&self.request_states, failed)? {
+                return Ok(CallToolResponse::InputRequired(input_required));
+            }
+        }
         let output = output.unwrap_or_else(|| ToolOutput::error(ErrorCode::RuntimeError, ""));
         if let Some(error) = output
             .as_error()
@@ -183,7 +223,7 @@ impl McpServer {
             .registry
             .called(&call.name)
             .and_then(|spec| spec.output_schema.as_ref().map(|_| spec.output_wrapped));
-        Ok(content::call_result(&call, output, wrapped))
+        Ok(content::call_result(&call, output, wrapped).into())
     }
 }
 
@@ -229,7 +269,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, cx).await.map(CallToolResponse::from)
+        self.call(request, cx).await
     }
 
     async fn list_resources(
@@ -275,6 +315,20 @@ impl ServerHandler for McpServer {
         Ok(())
     }
 
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        super::serve_resources::accepted_filter(requested, self.registry.resources())
+    }
+
+    async fn listen(
+        &self,
+        subscription: rmcp::service::SubscriptionContext,
+    ) -> Result<(), ErrorData> {
+        super::serve_resources::listen(subscription, self.registry.resources()).await
+    }
+
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -317,8 +371,8 @@ struct Forward {
     peer: Peer<RoleServer>,
     /// The call's `progressToken`: without one, the client asked for no progress.
     progress: Option<ProgressToken>,
-    /// The least severe level the client wants.
-    level: LogLevel,
+    /// The least severe level the client wants; none for no log lines.
+    level: Option<LogLevel>,
 }
 
 impl Forward {
@@ -339,7 +393,7 @@ impl Forward {
             NotificationKind::Log {
                 level,
                 message: line,
-            } if level >= self.level => {
+            } if self.level.is_some_and(|least| level >= least) => {
                 #[allow(deprecated)] // logging: see the import above
                 let params =
                     LoggingMessageNotificationParam::new(content::mcp_level(level), line.into())
