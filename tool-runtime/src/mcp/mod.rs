@@ -45,6 +45,7 @@ mod import;
 mod import_ask;
 mod import_resources;
 mod input_required;
+mod listen;
 mod local_names;
 mod paging;
 mod raw_arguments;

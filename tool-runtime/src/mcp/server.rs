@@ -319,14 +319,14 @@ impl ServerHandler for McpServer {
         &self,
         requested: &rmcp::model::SubscriptionFilter,
     ) -> Option<rmcp::model::SubscriptionFilter> {
-        super::serve_resources::accepted_filter(requested, self.registry.resources())
+        super::listen::accepted_filter(requested, self.registry.resources())
     }
 
     async fn listen(
         &self,
         subscription: rmcp::service::SubscriptionContext,
     ) -> Result<(), ErrorData> {
-        super::serve_resources::listen(subscription, self.registry.resources()).await
+        super::listen::listen(subscription, self.registry.resources()).await
     }
 
     async fn list_prompts(
