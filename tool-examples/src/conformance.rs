@@ -4,10 +4,11 @@
 //! Each returns what its scenario expects (the suite's own descriptions, quoted on each fn):
 //! rich content through [`ToolOutput::content`], an error through `Err`, and log and progress
 //! notifications through the injected [`ToolContext`]; the tools that ask the client for
-//! sampling and elicitation are in `ask`, the resources and prompts in [`resources`].
+//! sampling and elicitation are in `ask`, those the tasks scenarios call in `tasks`, the resources and prompts in [`resources`].
 
 mod ask;
 pub mod resources;
+mod tasks;
 
 use serde_json::json;
 use std::time::Duration;
@@ -33,6 +34,10 @@ pub const TOOLS: &[ToolDef] = &[
     ask::test_elicitation::TOOL,
     ask::test_elicitation_sep1034_defaults::TOOL,
     ask::test_elicitation_sep1330_enums::TOOL,
+    tasks::greet::TOOL,
+    tasks::slow_compute::TOOL,
+    tasks::failing_job::TOOL,
+    tasks::protocol_error_job::TOOL,
 ];
 
 /// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the

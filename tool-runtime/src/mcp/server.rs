@@ -7,11 +7,12 @@ use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestParams, CompleteResult, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetTaskParams, GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -50,6 +51,8 @@ pub struct McpServer {
     log_level: Arc<Mutex<LogLevel>>,
     /// The resources the client subscribed to: one set per session.
     subscriptions: Arc<super::serve_resources::Subscriptions>,
+    /// Calls running as tasks; shared by every session (each task answers only its own).
+    pub(super) tasks: Arc<super::task_store::TaskStore>,
 }
 
 impl McpServer {
@@ -68,7 +71,25 @@ impl McpServer {
             page_size: 100,
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
+            tasks: Arc::new(super::tasks::default_store()),
         }
+    }
+
+    /// How long a task (a `#[tool(task)]` call) is kept after it starts, result included
+    /// (default 10 minutes): `tasks/get` finds it until then, and a call still running then
+    /// is cancelled.
+    #[must_use]
+    pub fn task_ttl(mut self, ttl: std::time::Duration) -> McpServer {
+        self.tasks = Arc::new(super::tasks::store_with(ttl, self.tasks.max()));
+        self
+    }
+
+    /// How many tasks are kept at once (default 1,024): past it, a call that would start a
+    /// task is refused with an error until one expires.
+    #[must_use]
+    pub fn max_tasks(mut self, max: usize) -> McpServer {
+        self.tasks = Arc::new(super::tasks::store_with(self.tasks.ttl(), max));
+        self
     }
 
     /// The name and version the server gives clients in `initialize`.
@@ -132,6 +153,17 @@ impl McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
+        let (call, output) = self.run_call(request, cx).await?;
+        Ok(content::call_result(&call, output))
+    }
+
+    /// Runs a call through the registry, its notifications forwarded to the client: the
+    /// output as the registry gave it (a task reads it before it becomes a `CallToolResult`).
+    pub(super) async fn run_call(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<(ToolCall, ToolOutput), ErrorData> {
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
             Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
@@ -159,12 +191,14 @@ impl McpServer {
                 .await;
             outputs.pop()
         }));
-        let mut run = std::pin::pin!(run);
-        let output = loop {
-            tokio::select! {
-                biased;
-                Some(message) = messages.recv() => forward.send(message).await,
-                output = &mut run => break output,
+        let output = {
+            let mut run = std::pin::pin!(run);
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(message) = messages.recv() => forward.send(message).await,
+                    output = &mut run => break output,
+                }
             }
         };
         // What the call sent last, before its result: the client sees it in order.
@@ -179,7 +213,7 @@ impl McpServer {
             let data = serde_json::json!({"suggestions": error.suggestions});
             return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
         }
-        Ok(content::call_result(&call, output))
+        Ok((call, output))
     }
 }
 
@@ -199,8 +233,17 @@ impl ServerHandler for McpServer {
             .enable_tools()
             .enable_logging()
             .build();
-        let capabilities =
+        let mut capabilities =
             super::serve_resources::capabilities(capabilities, self.registry.resources());
+        if self.has_task_tools() {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(
+                    rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                    Default::default(),
+                );
+        }
         let mut config = ServerConfig::new(capabilities).with_server_info((*self.info).clone());
         if let Some(text) = &self.instructions {
             config = config.with_instructions(text.to_string());
@@ -225,7 +268,34 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(task) = self.call_as_task(&request, &cx)? {
+            return Ok(task);
+        }
         self.call(request, cx).await.map(CallToolResponse::from)
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.get_task_state(&request, &cx)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_inputs(&request, &cx)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_call(&request, &cx)
     }
 
     async fn list_resources(
