@@ -52,3 +52,22 @@ pub(super) async fn protocol_error_job() -> String {
     tokio::time::sleep(Duration::from_millis(100)).await;
     panic!("protocol_error_job breaks the server on purpose")
 }
+
+#[cfg(test)]
+mod tests {
+    use tool_runtime::spec::TaskSupport;
+
+    #[test]
+    fn the_task_tools_say_how_they_run() {
+        let registry = super::super::builder().build().unwrap();
+        let task = |name: &str| registry.get(name).unwrap().flags().task;
+        assert_eq!(task("greet"), TaskSupport::Forbidden);
+        assert_eq!(task("slow_compute"), TaskSupport::Optional);
+        assert_eq!(task("protocol_error_job"), TaskSupport::Optional);
+        assert_eq!(task("failing_job"), TaskSupport::Required);
+        let greeting = registry.call_blocking("greet", r#"{"name": "World"}"#);
+        assert_eq!(greeting.to_model_text(), "Hello, World!");
+        let computed = registry.call_blocking("slow_compute", r#"{"seconds": 0, "label": "x"}"#);
+        assert_eq!(computed.to_model_text(), "Computed x in 0s");
+    }
+}
