@@ -5,11 +5,13 @@
 //! rich content through [`ToolOutput::content`], an error through `Err`, and log and progress
 //! notifications through the injected [`ToolContext`]; the tools that ask the client for
 //! sampling and elicitation are in `ask`, the resources and prompts in [`resources`], those of
-//! protocol 2026-07-28's input-required results in [`input_required`].
+//! protocol 2026-07-28's input-required results in [`input_required`], those the tasks
+//! scenarios call in `tasks`.
 
 mod ask;
 mod input_required;
 pub mod resources;
+mod tasks;
 
 use serde_json::json;
 use std::time::Duration;
@@ -46,6 +48,10 @@ pub const TOOLS: &[ToolDef] = &[
     input_required::test_streaming_elicitation::TOOL,
     input_required::test_logging_tool::TOOL,
     input_required::test_missing_capability::TOOL,
+    tasks::greet::TOOL,
+    tasks::slow_compute::TOOL,
+    tasks::failing_job::TOOL,
+    tasks::protocol_error_job::TOOL,
 ];
 
 /// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the

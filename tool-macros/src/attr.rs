@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`, `task`, `task = \"required\"`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -39,6 +39,9 @@ pub(crate) struct FnAttrs {
     /// `output_schema`: the return value's schema is declared, and outputs are checked
     /// against it; the key's span, for the errors that refuse it.
     pub output_schema: Option<Span>,
+    /// `task` or `task = "optional" | "required" | "forbidden"`: whether an MCP client may
+    /// run the tool as a task, as the name of the runtime's `TaskSupport` variant.
+    pub task: Option<&'static str>,
 }
 
 /// What `#[tool(...)]` on one parameter says.
@@ -147,6 +150,14 @@ impl FnAttrs {
             "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
             "error_format" => set_once(&mut self.error_format, meta, || {
                 parse_error_format(&meta.value()?.parse()?)
+            }),
+            "task" => set_once(&mut self.task, meta, || {
+                if meta.input.peek(syn::Token![=]) {
+                    parse_task_support(&meta.value()?.parse()?)
+                } else {
+                    // `task` alone: a task when the client can, a plain call otherwise.
+                    Ok("Optional")
+                }
             }),
             _ => Err(unknown_key(meta, FN_KEYS)),
         }
@@ -266,6 +277,39 @@ const ERROR_FORMATS: [(&str, &str); 3] = [
 ];
 
 /// `"json"` → `Json`; anything else (a bare `json` too) is an error naming the choices.
+/// `task = "..."`'s values, and the runtime's `TaskSupport` variant each names.
+const TASK_SUPPORTS: [(&str, &str); 3] = [
+    ("optional", "Optional"),
+    ("required", "Required"),
+    ("forbidden", "Forbidden"),
+];
+
+fn parse_task_support(value: &Expr) -> syn::Result<&'static str> {
+    let choices = "write `task` or `task = \"optional\"` (a task when the client supports tasks), `task = \"required\"` (only as a task) or `task = \"forbidden\"` (the default)";
+    let text = match value {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => text,
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                format!("task takes a string: {choices}"),
+            ))
+        }
+    };
+    TASK_SUPPORTS
+        .iter()
+        .find(|(name, _)| *name == text.value())
+        .map(|(_, variant)| *variant)
+        .ok_or_else(|| {
+            syn::Error::new(
+                text.span(),
+                format!("unknown task support {:?}: {choices}", text.value()),
+            )
+        })
+}
+
 fn parse_error_format(value: &Expr) -> syn::Result<&'static str> {
     let choices = "write `error_format = \"text\"` (the default), `\"json\"` or `\"traceback\"`";
     let text = match value {

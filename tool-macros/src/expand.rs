@@ -70,6 +70,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let error_format = Ident::new(attrs.error_format.unwrap_or("Text"), Span::call_site());
+    let task = Ident::new(attrs.task.unwrap_or("Forbidden"), Span::call_site());
     // The derives' own call site is where rustc points when an argument type lacks
     // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
     // parameter list, not the `#[tool]` attribute.
@@ -135,6 +136,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
                         strict: #strict,
                         parallel: #parallel,
                         inline: #inline,
+                        task: __tr::TaskSupport::#task,
                     },
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
                     output_schema: #output_schema,

@@ -83,6 +83,25 @@ pub struct ToolFlags {
     /// the work. A slow one would hold up the executor's thread, and a timeout can't stop
     /// it, so the macro refuses `inline` with `timeout` (and on an async fn).
     pub inline: bool,
+    /// Whether an MCP client may run the tool as a task (`#[tool(task)]`,
+    /// `#[tool(task = "required")]`): answered at once with a task id, the result
+    /// fetched later. Only MCP reads it; elsewhere a call runs as any other.
+    pub task: TaskSupport,
+}
+
+/// Whether a tool runs as an MCP task (the `io.modelcontextprotocol/tasks` extension):
+/// its call answered at once with a task id, the result polled for with `tasks/get`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TaskSupport {
+    /// Never a task: every call answers with its result (the default).
+    #[default]
+    Forbidden,
+    /// A task for clients that support tasks, a plain call for the others
+    /// (`#[tool(task)]`, `#[tool(task = "optional")]`).
+    Optional,
+    /// Only as a task: a client without task support gets the spec's
+    /// "missing required client capability" error (`#[tool(task = "required")]`).
+    Required,
 }
 
 impl ToolFlags {
@@ -96,6 +115,7 @@ impl ToolFlags {
         strict: true,
         parallel: None,
         inline: false,
+        task: TaskSupport::Forbidden,
     };
 }
 

@@ -158,8 +158,8 @@ pub mod __private {
     pub use crate::__submit as submit;
     pub use crate::context::{CallContext, Inject};
     pub use crate::def::{
-        fallback_tool, sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, ToolDef,
-        ToolFlags,
+        fallback_tool, sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, TaskSupport,
+        ToolDef, ToolFlags,
     };
     pub use crate::error_format::ErrorFormat;
     pub use crate::output::structured::output_schema_of;

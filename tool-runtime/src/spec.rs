@@ -2,7 +2,7 @@
 //! [`ToolSpec`], its [`ToolFlags`], where it was written ([`SourceLocation`]), and the
 //! [`ToolDef`] a `#[tool]` fn's `TOOL` constant is.
 
-pub use crate::def::{SourceLocation, ToolDef, ToolFlags};
+pub use crate::def::{SourceLocation, TaskSupport, ToolDef, ToolFlags};
 use crate::error_format::ErrorFormat;
 use serde_json::Value;
 

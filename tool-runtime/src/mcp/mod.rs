@@ -53,9 +53,12 @@ mod schema_in;
 mod serve_resources;
 mod server;
 mod stdio;
+mod task_store;
+mod tasks;
 
 pub use error::{BoxError, McpError};
 pub use http::{serve_http, HttpOptions, HttpServer};
 pub use import::{ImportNote, McpImport, McpTools};
 pub use server::McpServer;
 pub use stdio::serve_stdio;
+pub use task_store::TaskStoreError;

@@ -8,11 +8,12 @@ use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestParams, CompleteResult, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetTaskParams, GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 #[allow(deprecated)] // MCP logging: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::{LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -53,6 +54,8 @@ pub struct McpServer {
     subscriptions: Arc<super::serve_resources::Subscriptions>,
     /// Seals protocol 2026-07-28's `requestState`.
     request_states: Arc<RequestStates>,
+    /// Calls running as tasks; shared by every session (each task answers only its own).
+    pub(super) tasks: Arc<super::task_store::TaskStore>,
 }
 
 impl McpServer {
@@ -72,6 +75,7 @@ impl McpServer {
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
             request_states: Arc::new(RequestStates::random()),
+            tasks: Arc::new(super::tasks::default_store()),
         }
     }
 
@@ -89,6 +93,23 @@ impl McpServer {
     ) -> Result<McpServer, rmcp::model::RequestStateError> {
         self.request_states = Arc::new(RequestStates::with_key(key.into())?);
         Ok(self)
+    }
+
+    /// How long a task (a `#[tool(task)]` call) is kept after it starts, result included
+    /// (default 10 minutes): `tasks/get` finds it until then, and a call still running then
+    /// is cancelled.
+    #[must_use]
+    pub fn task_ttl(mut self, ttl: std::time::Duration) -> McpServer {
+        self.tasks = Arc::new(super::tasks::store_with(ttl, self.tasks.max()));
+        self
+    }
+
+    /// How many tasks are kept at once (default 1,024): past it, a call that would start a
+    /// task is refused with an error until one expires.
+    #[must_use]
+    pub fn max_tasks(mut self, max: usize) -> McpServer {
+        self.tasks = Arc::new(super::tasks::store_with(self.tasks.ttl(), max));
+        self
     }
 
     /// The name and version the server gives clients in `initialize`.
@@ -156,6 +177,36 @@ impl McpServer {
         let round = input_required::sessionless(&cx)
             .then(|| InputRound::open(&self.request_states, &request, &cx))
             .transpose()?;
+        let (call, output) = self.run_call(request, cx, round.as_ref()).await?;
+        if let Some(round) = &round {
+            let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
+            if let Some(input_required) = round.outcome(&self.request_states, failed)? {
+                return Ok(CallToolResponse::InputRequired(input_required));
+            }
+        }
+        let (call, output) = finish(call, output)?;
+        Ok(self.call_result(&call, output).into())
+    }
+
+    /// The `CallToolResult` of a call's output, its structured content wrapped as the
+    /// tool's output schema says.
+    pub(super) fn call_result(&self, call: &ToolCall, output: ToolOutput) -> CallToolResult {
+        let wrapped = self
+            .registry
+            .called(&call.name)
+            .and_then(|spec| spec.output_schema.as_ref().map(|_| spec.output_wrapped));
+        content::call_result(call, output, wrapped)
+    }
+
+    /// Runs a call through the registry, its notifications forwarded to the client and its
+    /// questions answered by `round` under 2026-07-28: the output as the registry gave it
+    /// (a task reads it before it becomes a `CallToolResult`), `None` if it gave none.
+    pub(super) async fn run_call(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+        round: Option<&Arc<InputRound>>,
+    ) -> Result<(ToolCall, Option<ToolOutput>), ErrorData> {
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
             Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
@@ -182,7 +233,7 @@ impl McpServer {
             },
         };
         let (notifier, mut messages) = Notifier::channel();
-        let client = match &round {
+        let client = match round {
             Some(round) => round.client(),
             None => Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone())),
         };
@@ -193,38 +244,39 @@ impl McpServer {
                 .await;
             outputs.pop()
         }));
-        let mut run = std::pin::pin!(run);
-        let output = loop {
-            tokio::select! {
-                biased;
-                Some(message) = messages.recv() => forward.send(message).await,
-                output = &mut run => break output,
+        let output = {
+            let mut run = std::pin::pin!(run);
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(message) = messages.recv() => forward.send(message).await,
+                    output = &mut run => break output,
+                }
             }
         };
         // What the call sent last, before its result: the client sees it in order.
         while let Ok(message) = messages.try_recv() {
             forward.send(message).await;
         }
-        if let Some(round) = &round {
-            let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
-            if let Some(input_required) = round.outcome(&self.request_states, failed)? {
-                return Ok(CallToolResponse::InputRequired(input_required));
-            }
-        }
-        let output = output.unwrap_or_else(|| ToolOutput::error(ErrorCode::RuntimeError, ""));
-        if let Some(error) = output
-            .as_error()
-            .filter(|e| e.code == ErrorCode::UnknownTool)
-        {
-            let data = serde_json::json!({"suggestions": error.suggestions});
-            return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
-        }
-        let wrapped = self
-            .registry
-            .called(&call.name)
-            .and_then(|spec| spec.output_schema.as_ref().map(|_| spec.output_wrapped));
-        Ok(content::call_result(&call, output, wrapped).into())
+        Ok((call, output))
     }
+}
+
+/// A call's output, or the protocol error it is: an unknown tool is `-32602` with the closest
+/// names, as the 2025-11-25 spec asks; no output at all is a runtime error.
+pub(super) fn finish(
+    call: ToolCall,
+    output: Option<ToolOutput>,
+) -> Result<(ToolCall, ToolOutput), ErrorData> {
+    let output = output.unwrap_or_else(|| ToolOutput::error(ErrorCode::RuntimeError, ""));
+    if let Some(error) = output
+        .as_error()
+        .filter(|e| e.code == ErrorCode::UnknownTool)
+    {
+        let data = serde_json::json!({"suggestions": error.suggestions});
+        return Err(ErrorData::invalid_params(error.message.clone(), Some(data)));
+    }
+    Ok((call, output))
 }
 
 impl std::fmt::Debug for McpServer {
@@ -243,8 +295,17 @@ impl ServerHandler for McpServer {
             .enable_tools()
             .enable_logging()
             .build();
-        let capabilities =
+        let mut capabilities =
             super::serve_resources::capabilities(capabilities, self.registry.resources());
+        if self.has_task_tools() {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(
+                    rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                    Default::default(),
+                );
+        }
         let mut config = ServerConfig::new(capabilities).with_server_info((*self.info).clone());
         if let Some(text) = &self.instructions {
             config = config.with_instructions(text.to_string());
@@ -269,7 +330,34 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(task) = self.call_as_task(&request, &cx)? {
+            return Ok(task);
+        }
         self.call(request, cx).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.get_task_state(&request, &cx)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_inputs(&request, &cx)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_call(&request, &cx)
     }
 
     async fn list_resources(
