@@ -572,7 +572,8 @@ fn the_conformance_suite_passes_every_scenario() {
 /// The alpha's scenarios `tool-examples serve --conformance` must pass: those of 0.1.16 it
 /// still runs (some are 2025-only and run with their version), the transport's and the
 /// stateless protocol's 2026-07-28 checks (`subscriptions/listen` included), caching hints,
-/// and every input-required scenario but `-non-tool-request` (it needs a prompt that asks).
+/// every input-required scenario but `-non-tool-request` (it needs a prompt that asks), and
+/// the tasks scenarios whose tasks need no input.
 /// The rest, and why, are in docs/mcp.md.
 const ALPHA_PROFILE: &[&str] = &[
     "server-initialize",
@@ -625,6 +626,12 @@ const ALPHA_PROFILE: &[&str] = &[
     "input-required-result-capability-check",
     "input-required-result-ignore-extra-params",
     "input-required-result-validate-input",
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-required-task-error",
+    "tasks-request-headers",
 ];
 
 #[test]
