@@ -5,7 +5,7 @@
 //! rich content through [`ToolOutput::content`], an error through `Err`, and log and progress
 //! notifications through the injected [`ToolContext`]; the tools that ask the client for
 //! sampling and elicitation are in `ask`, the resources and prompts in [`resources`], those of
-//! protocol 2026-07-28's input-required results in [`input_required`], those the tasks
+//! protocol 2026-07-28's input-required results in `input_required`, those the tasks
 //! scenarios call in `tasks`.
 
 mod ask;
