@@ -26,6 +26,21 @@ impl PeerClient {
         PeerClient { peer, call }
     }
 
+    /// Sends the request built from a tool's parameters (or reports why it couldn't be
+    /// built) and reads the client's answer with `read`.
+    fn ask(
+        &self,
+        request: Result<ServerRequest, serde_json::Error>,
+        read: fn(ClientResult) -> Result<Value, BoxError>,
+    ) -> ClientFuture {
+        let request = match request {
+            Ok(request) => request,
+            Err(error) => return Box::pin(async move { Err(error.into()) }),
+        };
+        let sent = self.send(request);
+        Box::pin(async move { read(sent.await?) })
+    }
+
     /// Sends `request` and waits for the answer, telling the client when the call stops
     /// waiting first (its timeout, a cancel), so that it can close its dialog.
     fn send(
@@ -59,32 +74,18 @@ impl ClientRequests for PeerClient {
         #[allow(deprecated)]
         let request = serde_json::from_value::<CreateMessageRequestParams>(params)
             .map(|params| ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params)));
-        let request = match request {
-            Ok(request) => request,
-            Err(error) => return Box::pin(async move { Err(error.into()) }),
-        };
-        let sent = self.send(request);
-        Box::pin(async move {
-            match sent.await? {
-                ClientResult::CreateMessageResult(result) => Ok(serde_json::to_value(result)?),
-                other => Err(unexpected("sampling/createMessage", &other)),
-            }
+        self.ask(request, |answer| match answer {
+            ClientResult::CreateMessageResult(result) => Ok(serde_json::to_value(result)?),
+            other => Err(unexpected("sampling/createMessage", &other)),
         })
     }
 
     fn elicit(&self, params: Value) -> ClientFuture {
         let request = serde_json::from_value::<ElicitRequestParams>(params)
             .map(|params| ServerRequest::ElicitRequest(ElicitRequest::new(params)));
-        let request = match request {
-            Ok(request) => request,
-            Err(error) => return Box::pin(async move { Err(error.into()) }),
-        };
-        let sent = self.send(request);
-        Box::pin(async move {
-            match sent.await? {
-                ClientResult::ElicitResult(result) => Ok(serde_json::to_value(result)?),
-                other => Err(unexpected("elicitation/create", &other)),
-            }
+        self.ask(request, |answer| match answer {
+            ClientResult::ElicitResult(result) => Ok(serde_json::to_value(result)?),
+            other => Err(unexpected("elicitation/create", &other)),
         })
     }
 
