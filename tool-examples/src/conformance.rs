@@ -52,6 +52,9 @@ pub const TOOLS: &[ToolDef] = &[
     tasks::slow_compute::TOOL,
     tasks::failing_job::TOOL,
     tasks::protocol_error_job::TOOL,
+    tasks::confirm_delete::TOOL,
+    tasks::multi_input::TOOL,
+    tasks::test_tool_with_task::TOOL,
 ];
 
 /// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the

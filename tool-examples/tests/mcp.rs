@@ -573,7 +573,7 @@ fn the_conformance_suite_passes_every_scenario() {
 /// still runs (some are 2025-only and run with their version), the transport's and the
 /// stateless protocol's 2026-07-28 checks (`subscriptions/listen` included), caching hints,
 /// every input-required scenario but `-non-tool-request` (it needs a prompt that asks), and
-/// the tasks scenarios whose tasks need no input.
+/// every tasks scenario the suite runs (tasks that wait for input included).
 /// The rest, and why, are in docs/mcp.md.
 const ALPHA_PROFILE: &[&str] = &[
     "server-initialize",
@@ -632,6 +632,9 @@ const ALPHA_PROFILE: &[&str] = &[
     "tasks-request-state-removal",
     "tasks-required-task-error",
     "tasks-request-headers",
+    "tasks-dispatch-and-envelope",
+    "tasks-mrtr-input",
+    "tasks-mrtr-composition",
 ];
 
 #[test]

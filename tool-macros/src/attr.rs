@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
-const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`, `task`, `task = \"required\"`";
+const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`, `task`, `task = \"required\"`, `defer_task`";
 /// The keys `#[tool(...)]` accepts on a parameter.
 const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
 
@@ -42,6 +42,9 @@ pub(crate) struct FnAttrs {
     /// `task` or `task = "optional" | "required" | "forbidden"`: whether an MCP client may
     /// run the tool as a task, as the name of the runtime's `TaskSupport` variant.
     pub task: Option<&'static str>,
+    /// `defer_task`: the call becomes a task only when the tool says so
+    /// (`cx.continue_as_task()`); the key's span, for the error that refuses it without `task`.
+    pub defer_task: Option<Span>,
 }
 
 /// What `#[tool(...)]` on one parameter says.
@@ -108,6 +111,12 @@ impl FnAttrs {
                 let mut declared = self.output_schema.is_some();
                 set_flag(&mut declared, meta)?;
                 self.output_schema = Some(syn::spanned::Spanned::span(&meta.path));
+                Ok(())
+            }
+            "defer_task" => {
+                let mut deferred = self.defer_task.is_some();
+                set_flag(&mut deferred, meta)?;
+                self.defer_task = Some(syn::spanned::Spanned::span(&meta.path));
                 Ok(())
             }
             "strict" => {

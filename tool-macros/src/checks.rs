@@ -47,6 +47,19 @@ pub(crate) fn check_inline(attrs: &FnAttrs, item: &ItemFn, errors: &mut Errors) 
     }
 }
 
+/// `defer_task` says when a task starts: meaningless for a tool that never runs as one.
+pub(crate) fn check_defer_task(attrs: &FnAttrs, errors: &mut Errors) {
+    let Some(span) = attrs.defer_task else {
+        return;
+    };
+    if matches!(attrs.task, None | Some("Forbidden")) {
+        errors.push(syn::Error::new(
+            span,
+            "`defer_task` says when a call becomes an MCP task, and this tool never runs as one: add `task` (or `task = \"required\"`), or remove `defer_task`",
+        ));
+    }
+}
+
 pub(crate) fn check_signature_shape(item: &ItemFn, errors: &mut Errors) {
     let sig = &item.sig;
     if !sig.generics.params.is_empty() {

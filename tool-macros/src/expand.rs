@@ -71,6 +71,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
     };
     let error_format = Ident::new(attrs.error_format.unwrap_or("Text"), Span::call_site());
     let task = Ident::new(attrs.task.unwrap_or("Forbidden"), Span::call_site());
+    let defer_task = attrs.defer_task.is_some();
     // The derives' own call site is where rustc points when an argument type lacks
     // `Deserialize` somewhere it can't name the field (serde's missing-field path): the
     // parameter list, not the `#[tool]` attribute.
@@ -137,6 +138,7 @@ pub(crate) fn expand(model: ToolFn) -> TokenStream {
                         parallel: #parallel,
                         inline: #inline,
                         task: __tr::TaskSupport::#task,
+                        defer_task: #defer_task,
                     },
                     schema: <__ToolArgs as __tr::schemars::JsonSchema>::json_schema,
                     output_schema: #output_schema,

@@ -3,7 +3,8 @@
 
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
 use crate::checks::{
-    check_argument_type, check_inline, check_name, check_signature_shape, output_schema_type,
+    check_argument_type, check_defer_task, check_inline, check_name, check_signature_shape,
+    output_schema_type,
 };
 use crate::docs::{self, FnDocs};
 use proc_macro2::{TokenStream, TokenTree};
@@ -80,6 +81,7 @@ impl ToolFn {
         }
         check_signature_shape(&item, &mut errors);
         check_inline(&attrs, &item, &mut errors);
+        check_defer_task(&attrs, &mut errors);
 
         let fn_docs = FnDocs::parse(&docs::doc_lines(&item.attrs));
         let description = match &attrs.description {

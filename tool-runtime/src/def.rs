@@ -87,6 +87,13 @@ pub struct ToolFlags {
     /// `#[tool(task = "required")]`): answered at once with a task id, the result
     /// fetched later. Only MCP reads it; elsewhere a call runs as any other.
     pub task: TaskSupport,
+    /// The call becomes a task when the tool says so (`#[tool(task, defer_task)]`), not
+    /// when it starts: until the tool calls
+    /// [`ToolContext::continue_as_task`](crate::ToolContext::continue_as_task) it is a plain
+    /// call, whose questions to the client are answered in input-required rounds (protocol
+    /// 2026-07-28) or as requests; a call that finishes first answers with its result.
+    /// Ignored when `task` is [`TaskSupport::Forbidden`].
+    pub defer_task: bool,
 }
 
 /// Whether a tool runs as an MCP task (the `io.modelcontextprotocol/tasks` extension):
@@ -116,6 +123,7 @@ impl ToolFlags {
         parallel: None,
         inline: false,
         task: TaskSupport::Forbidden,
+        defer_task: false,
     };
 }
 

@@ -46,6 +46,7 @@ mod error;
 mod roots;
 mod sampling;
 mod schema;
+mod task;
 
 pub use ask::Ask;
 pub use elicitation::{Elicitation, ElicitationRequest};
@@ -151,6 +152,14 @@ pub trait ClientRequests: Send + Sync + 'static {
     /// Whether the call runs again with answers to an earlier run's questions
     /// ([`ToolContext::is_retry`](crate::ToolContext::is_retry)); false by default.
     fn is_retry(&self) -> bool {
+        false
+    }
+
+    /// Answers the call's request with a task now, the call running on
+    /// ([`ToolContext::continue_as_task`](crate::ToolContext::continue_as_task)): whether the
+    /// call runs as a task from here on. False by default: only a server that runs tasks
+    /// can.
+    fn continue_as_task(&self) -> bool {
         false
     }
 }

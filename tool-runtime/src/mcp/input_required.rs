@@ -196,16 +196,7 @@ impl InputRound {
         let mut asked = lock(&self.asked);
         let key = match key {
             Some(key) => key.to_owned(),
-            None => {
-                let (prefix, method) = match method {
-                    "sampling/createMessage" => ("sampling", "sampling/createMessage"),
-                    "elicitation/create" => ("elicitation", "elicitation/create"),
-                    _ => ("roots", "roots/list"),
-                };
-                let count = asked.counts.entry(method).or_default();
-                *count += 1;
-                format!("{prefix}-{count}")
-            }
+            None => unnamed_key(&mut asked.counts, method),
         };
         if let Some(answer) = self.answers.get(&key) {
             return match fits(method, answer) {
@@ -222,8 +213,7 @@ impl InputRound {
                 }
             };
         }
-        let wire = serde_json::json!({"method": method, "params": params});
-        match serde_json::from_value::<InputRequest>(wire) {
+        match input_request(method, params) {
             Ok(request) => {
                 asked.requests.insert(key.clone(), request);
                 pending(key)
@@ -246,9 +236,30 @@ fn pending(key: String) -> ClientFuture {
     })
 }
 
+/// The key of the next unnamed question asking `method`: `sampling-1`, `elicitation-1`,
+/// `roots-1`, ... counted in `counts`, per method.
+pub(super) fn unnamed_key(counts: &mut BTreeMap<&'static str, usize>, method: &str) -> String {
+    let (prefix, method) = match method {
+        "sampling/createMessage" => ("sampling", "sampling/createMessage"),
+        "elicitation/create" => ("elicitation", "elicitation/create"),
+        _ => ("roots", "roots/list"),
+    };
+    let count = counts.entry(method).or_default();
+    *count += 1;
+    format!("{prefix}-{count}")
+}
+
+/// A question as the input request the client reads.
+pub(super) fn input_request(
+    method: &str,
+    params: Value,
+) -> Result<InputRequest, serde_json::Error> {
+    serde_json::from_value(serde_json::json!({"method": method, "params": params}))
+}
+
 /// Whether `answer` is a result of `method`'s kind: the spec's shapes, checked before the
 /// tool reads them (and again, typed, when it does).
-fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
+pub(super) fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
     let object = answer.as_object().ok_or("not an object")?;
     match method {
         "elicitation/create" => match object.get("action").and_then(Value::as_str) {

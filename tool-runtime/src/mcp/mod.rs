@@ -53,6 +53,7 @@ mod schema_in;
 mod serve_resources;
 mod server;
 mod stdio;
+mod task_client;
 mod task_store;
 mod tasks;
 

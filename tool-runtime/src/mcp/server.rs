@@ -168,17 +168,63 @@ impl McpServer {
     }
 
     /// Runs one call through the registry, forwarding its notifications as they come.
-    async fn call(
+    pub(super) async fn call(
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // 2026-07-28 has no server-to-client requests: questions end the call instead.
-        let round = input_required::sessionless(&cx)
-            .then(|| InputRound::open(&self.request_states, &request, &cx))
-            .transpose()?;
-        let (call, output) = self.run_call(request, cx, round.as_ref()).await?;
-        if let Some(round) = &round {
+        let round = self.input_round(&request, &cx)?;
+        let client = self.request_client_of(&cx, round.as_ref());
+        let ran = self.run_call(request, cx, client).await?;
+        self.respond(ran, round.as_ref())
+    }
+
+    /// Under 2026-07-28, which has no server-to-client requests, the round whose answers the
+    /// call's questions get (questions without one end the call instead).
+    ///
+    /// # Errors
+    ///
+    /// `-32602` for a `requestState` this server didn't give for this call.
+    pub(super) fn input_round(
+        &self,
+        request: &CallToolRequestParams,
+        cx: &RequestContext<RoleServer>,
+    ) -> Result<Option<Arc<InputRound>>, ErrorData> {
+        input_required::sessionless(cx)
+            .then(|| InputRound::open(&self.request_states, request, cx))
+            .transpose()
+    }
+
+    /// The client the request's call asks: its input-required round, or the session.
+    pub(super) fn request_client_of(
+        &self,
+        cx: &RequestContext<RoleServer>,
+        round: Option<&Arc<InputRound>>,
+    ) -> Client {
+        match round {
+            Some(round) => round.client(),
+            None => Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone())),
+        }
+    }
+
+    /// [`request_client_of`](Self::request_client_of) the request's own round.
+    pub(super) fn request_client(
+        &self,
+        request: &CallToolRequestParams,
+        cx: &RequestContext<RoleServer>,
+    ) -> Result<Client, ErrorData> {
+        let round = self.input_round(request, cx)?;
+        Ok(self.request_client_of(cx, round.as_ref()))
+    }
+
+    /// The answer to a call that ran: an input-required result when its round has questions
+    /// without answers, its result otherwise.
+    pub(super) fn respond(
+        &self,
+        (call, output): Ran,
+        round: Option<&Arc<InputRound>>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(round) = round {
             let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
             if let Some(input_required) = round.outcome(&self.request_states, failed)? {
                 return Ok(CallToolResponse::InputRequired(input_required));
@@ -199,14 +245,14 @@ impl McpServer {
     }
 
     /// Runs a call through the registry, its notifications forwarded to the client and its
-    /// questions answered by `round` under 2026-07-28: the output as the registry gave it
-    /// (a task reads it before it becomes a `CallToolResult`), `None` if it gave none.
+    /// questions asking `client`: the output as the registry gave it (a task reads it before
+    /// it becomes a `CallToolResult`), `None` if it gave none.
     pub(super) async fn run_call(
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
-        round: Option<&Arc<InputRound>>,
-    ) -> Result<(ToolCall, Option<ToolOutput>), ErrorData> {
+        client: Client,
+    ) -> Result<Ran, ErrorData> {
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
             Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
@@ -225,7 +271,7 @@ impl McpServer {
             progress: cx.meta.get_progress_token(),
             // 2026-07-28 has no `logging/setLevel`: a request that names no level in its
             // `_meta` wants no log lines.
-            level: if round.is_some() {
+            level: if input_required::sessionless(&cx) {
                 #[allow(deprecated)] // logging: see the import above
                 cx.meta.log_level().map(content::log_level)
             } else {
@@ -233,10 +279,6 @@ impl McpServer {
             },
         };
         let (notifier, mut messages) = Notifier::channel();
-        let client = match round {
-            Some(round) => round.client(),
-            None => Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone())),
-        };
         let run = client.scope(notifier.scope(async {
             let mut outputs = self
                 .registry
@@ -261,6 +303,9 @@ impl McpServer {
         Ok((call, output))
     }
 }
+
+/// A call that ran: the call, and the output the registry gave (`None`: it gave none).
+pub(super) type Ran = (ToolCall, Option<ToolOutput>);
 
 /// A call's output, or the protocol error it is: an unknown tool is `-32602` with the closest
 /// names, as the 2025-11-25 spec asks; no output at all is a runtime error.
@@ -330,10 +375,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(task) = self.call_as_task(&request, &cx)? {
-            return Ok(task);
-        }
-        self.call(request, cx).await
+        self.call_tool_request(request, cx).await
     }
 
     async fn get_task(
@@ -349,7 +391,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.update_task_inputs(&request, &cx)
+        self.update_task_inputs(request, &cx)
     }
 
     async fn cancel_task(

@@ -7,12 +7,19 @@
 //! Each task remembers its owner (the HTTP session that created it, when the protocol has
 //! sessions) and answers nobody else; sessionless clients are told apart by the task id
 //! alone, 122 random bits no other client can guess.
+//!
+//! A task's call may wait on its client: each question it asks is kept here under a key
+//! unique over the task's life, the task is `input_required` while any waits, and
+//! [`answer`](TaskStore::answer) (the client's `tasks/update`) hands each answer to the
+//! question waiting for it.
 
-use rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
+use rmcp::model::{DetailedTask, InputRequest, InputResponses, Task, TaskPayload, TaskStatus};
 use rmcp::task_manager::current_timestamp;
-use std::collections::HashMap;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 /// Why a task could not be created.
@@ -47,6 +54,31 @@ struct Entry {
     outcome: Option<TaskPayload>,
     cancel: CancellationToken,
     created: Instant,
+    /// The questions the call waits on, by key.
+    questions: BTreeMap<String, Question>,
+    /// Every key given so far, answered or not: a key names one question in a task's life.
+    keys: BTreeSet<String>,
+    /// How many unnamed questions of each kind were asked: their keys.
+    unnamed: BTreeMap<&'static str, usize>,
+}
+
+/// A question a task's call waits on.
+#[derive(Debug)]
+struct Question {
+    /// The method, for checking the answer's shape.
+    method: String,
+    request: InputRequest,
+    answer: oneshot::Sender<Value>,
+}
+
+/// Why a `tasks/update` was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum AnswerError {
+    /// No such task for this owner, or it expired.
+    Unknown,
+    /// An answer to a waiting question is not a result of that question's kind; none of
+    /// the answers were taken.
+    Invalid(String),
 }
 
 impl TaskStore {
@@ -74,6 +106,18 @@ impl TaskStore {
     /// token that cancels its call. The task is visible to [`get`](Self::get) before this
     /// returns, as the spec requires of a created task.
     pub(crate) fn create(&self, owner: Owner) -> Result<(Task, CancellationToken), TaskStoreError> {
+        let cancel = CancellationToken::new();
+        self.create_with(owner, cancel.clone())
+            .map(|task| (task, cancel))
+    }
+
+    /// Records a new working task for `owner` whose call `cancel` stops: a call that was
+    /// running before it became a task already has its token.
+    pub(crate) fn create_with(
+        &self,
+        owner: Owner,
+        cancel: CancellationToken,
+    ) -> Result<Task, TaskStoreError> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
         if tasks.len() >= self.max {
@@ -83,18 +127,90 @@ impl TaskStore {
         let task = Task::new(new_id(), TaskStatus::Working, now.clone(), now)
             .with_ttl_ms(millis(self.ttl))
             .with_poll_interval_ms(millis(self.poll_interval).max(1));
-        let cancel = CancellationToken::new();
         tasks.insert(
             task.task_id.clone(),
             Entry {
                 owner,
                 task: task.clone(),
                 outcome: None,
-                cancel: cancel.clone(),
+                cancel,
                 created: Instant::now(),
+                questions: BTreeMap::new(),
+                keys: BTreeSet::new(),
+                unnamed: BTreeMap::new(),
             },
         );
-        Ok((task, cancel))
+        Ok(task)
+    }
+
+    /// Keeps a question of task `id`'s call for its client, under `key` (made unique in the
+    /// task's life) or `sampling-1`, `elicitation-1`, ... when unnamed: the task is
+    /// `input_required` until it is answered. The answer comes through the receiver; `None`
+    /// if the task has settled or is gone, when nobody could answer.
+    pub(crate) fn ask(
+        &self,
+        id: &str,
+        key: Option<&str>,
+        method: &str,
+        request: InputRequest,
+    ) -> Option<oneshot::Receiver<Value>> {
+        let mut tasks = self.lock();
+        let entry = tasks.get_mut(id).filter(|e| e.outcome.is_none())?;
+        let key = match key {
+            Some(key) => key.to_owned(),
+            None => super::input_required::unnamed_key(&mut entry.unnamed, method),
+        };
+        let key = unique(&entry.keys, key);
+        entry.keys.insert(key.clone());
+        let (answer, answered) = oneshot::channel();
+        entry.questions.insert(
+            key,
+            Question {
+                method: method.to_owned(),
+                request,
+                answer,
+            },
+        );
+        entry.task.status = TaskStatus::InputRequired;
+        entry.task.last_updated_at = current_timestamp();
+        Some(answered)
+    }
+
+    /// The client's answers (`tasks/update`) to task `id`'s questions: each goes to the
+    /// question waiting under its key, and the task works again once none waits. Keys that
+    /// name no waiting question (unknown, answered already) are ignored, as the spec says.
+    pub(crate) fn answer(
+        &self,
+        id: &str,
+        owner: &Owner,
+        responses: InputResponses,
+    ) -> Result<(), AnswerError> {
+        let mut tasks = self.lock();
+        self.sweep(&mut tasks);
+        let entry = tasks
+            .get_mut(id)
+            .filter(|e| e.owner == *owner)
+            .ok_or(AnswerError::Unknown)?;
+        // Every answer checked before any is taken: a refused update changes nothing.
+        for (key, answer) in &responses {
+            if let Some(question) = entry.questions.get(key) {
+                super::input_required::fits(&question.method, answer)
+                    .map_err(|why| AnswerError::Invalid(format!("inputResponses.{key}: {why}")))?;
+            }
+        }
+        let mut answered = false;
+        for (key, answer) in responses {
+            if let Some(question) = entry.questions.remove(&key) {
+                // A call that stopped waiting (cancelled) has no receiver: nothing to tell.
+                let _ = question.answer.send(answer);
+                answered = true;
+            }
+        }
+        if answered && entry.outcome.is_none() && entry.questions.is_empty() {
+            entry.task.status = TaskStatus::Working;
+            entry.task.last_updated_at = current_timestamp();
+        }
+        Ok(())
     }
 
     /// Settles a task with what its call gave; a task already settled (cancelled) or gone
@@ -105,6 +221,7 @@ impl TaskStore {
                 entry.task.status = outcome.status();
                 entry.task.last_updated_at = current_timestamp();
                 entry.outcome = Some(outcome);
+                entry.questions.clear();
             }
         }
     }
@@ -114,7 +231,17 @@ impl TaskStore {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
         let entry = tasks.get(id).filter(|e| e.owner == *owner)?;
-        let payload = entry.outcome.clone().unwrap_or(TaskPayload::Working);
+        let payload = match &entry.outcome {
+            Some(outcome) => outcome.clone(),
+            None if entry.questions.is_empty() => TaskPayload::Working,
+            None => TaskPayload::InputRequired {
+                input_requests: entry
+                    .questions
+                    .iter()
+                    .map(|(key, q)| (key.clone(), q.request.clone()))
+                    .collect(),
+            },
+        };
         Some(DetailedTask::new(entry.task.clone(), payload))
     }
 
@@ -128,6 +255,7 @@ impl TaskStore {
             entry.task.status = TaskStatus::Cancelled;
             entry.task.last_updated_at = current_timestamp();
             entry.outcome = Some(TaskPayload::Cancelled);
+            entry.questions.clear();
             entry.cancel.cancel();
         }
         Some(())
@@ -160,6 +288,17 @@ impl TaskStore {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+}
+
+/// `key`, or `key-2`, `key-3`, ... when a question of the task had it already.
+fn unique(keys: &BTreeSet<String>, key: String) -> String {
+    let mut candidate = key.clone();
+    let mut n = 1;
+    while keys.contains(&candidate) {
+        n += 1;
+        candidate = format!("{key}-{n}");
+    }
+    candidate
 }
 
 /// A random (version 4) UUID: task ids are the only key sessionless clients have.
@@ -270,6 +409,87 @@ mod tests {
         assert!(store.cancel(&task.task_id, &theirs).is_none());
         assert!(!token.is_cancelled());
         assert!(store.get(&task.task_id, &mine).is_some());
+    }
+
+    fn elicitation() -> InputRequest {
+        let params = json!({"mode": "form", "message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}});
+        super::super::input_required::input_request("elicitation/create", params).unwrap()
+    }
+
+    #[test]
+    fn questions_get_keys_unique_in_the_tasks_life_and_their_answers() {
+        let store = store(60_000, 10);
+        let (task, _) = store.create(None).unwrap();
+        let id = &task.task_id;
+        let mut first = store
+            .ask(id, None, "elicitation/create", elicitation())
+            .unwrap();
+        let mut named = store
+            .ask(id, Some("confirm"), "elicitation/create", elicitation())
+            .unwrap();
+        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        assert_eq!(got["status"], "input_required");
+        let keys: Vec<_> = got["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, ["confirm", "elicitation-1"]);
+
+        let accept = json!({"action": "accept", "content": {}});
+        let answers = InputResponses::from([("confirm".to_owned(), accept.clone())]);
+        store.answer(id, &None, answers).unwrap();
+        assert_eq!(named.try_recv().unwrap(), accept);
+        assert!(first.try_recv().is_err(), "unanswered");
+        // A key asked again after its answer is another question.
+        store
+            .ask(id, Some("confirm"), "elicitation/create", elicitation())
+            .unwrap();
+        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        let keys: Vec<_> = got["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, ["confirm-2", "elicitation-1"]);
+
+        // Another session can't answer; a settled task takes no more questions.
+        let theirs = Some("session-b".to_owned());
+        assert_eq!(
+            store.answer(id, &theirs, InputResponses::new()),
+            Err(AnswerError::Unknown)
+        );
+        store.finish(id, TaskPayload::Cancelled);
+        assert!(first.try_recv().is_err(), "dropped with the task");
+        assert!(store
+            .ask(id, None, "elicitation/create", elicitation())
+            .is_none());
+        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        assert!(got.get("inputRequests").is_none(), "{got}");
+    }
+
+    #[test]
+    fn the_last_answer_puts_the_task_back_to_work() {
+        let store = store(60_000, 10);
+        let (task, _) = store.create(None).unwrap();
+        let id = &task.task_id;
+        store
+            .ask(id, Some("q"), "elicitation/create", elicitation())
+            .unwrap();
+        let wrong = InputResponses::from([("q".to_owned(), json!({"content": {}}))]);
+        assert!(matches!(
+            store.answer(id, &None, wrong),
+            Err(AnswerError::Invalid(_))
+        ));
+        assert_eq!(
+            store.get(id, &None).unwrap().status(),
+            TaskStatus::InputRequired
+        );
+        let right = InputResponses::from([("q".to_owned(), json!({"action": "decline"}))]);
+        store.answer(id, &None, right).unwrap();
+        assert_eq!(store.get(id, &None).unwrap().status(), TaskStatus::Working);
     }
 
     #[test]

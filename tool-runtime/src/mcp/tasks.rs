@@ -1,14 +1,22 @@
 //! Tool calls as tasks (SEP-2663, the `io.modelcontextprotocol/tasks` extension): a call to a
 //! `#[tool(task)]` tool from a client that declared the extension is answered at once with a
 //! `CreateTaskResult`, runs on, and is read with `tasks/get` or stopped with `tasks/cancel`.
+//! A `#[tool(task, defer_task)]` call runs as a plain call (input-required rounds and all)
+//! until the tool calls `continue_as_task`, and is answered with the task then.
+//!
+//! A task's questions to its client wait in the task: `tasks/get` shows them
+//! (`input_required`, `inputRequests`), and `tasks/update` brings the answers, each to the
+//! question waiting for it, while the call waits where it asked.
 //!
 //! The server alone decides which calls become tasks (a tool's
 //! [`TaskSupport`](crate::spec::TaskSupport)); rmcp's handler answers `-32021` to `tasks/*`
 //! from a client that didn't declare the extension, and `-32601` to the removed
 //! `tasks/result` and `tasks/list`.
 
-use super::server::McpServer;
-use super::task_store::{Owner, TaskStore};
+use super::server::{finish, Ran};
+use super::task_client::{DeferredTask, TaskClient};
+use super::task_store::{AnswerError, Owner, TaskStore};
+use super::McpServer;
 use crate::error::ErrorCode;
 use crate::spec::TaskSupport;
 use rmcp::model::{
@@ -18,7 +26,9 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// How long a task is kept after it is created, unless [`McpServer::task_ttl`] says otherwise.
 pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
@@ -37,6 +47,14 @@ pub(crate) fn store_with(ttl: Duration, max: usize) -> TaskStore {
     TaskStore::new(ttl, POLL_INTERVAL, max.max(1))
 }
 
+/// When a call that may be a task becomes one.
+enum Start {
+    /// With the call.
+    Now,
+    /// When the tool says so (`defer_task`).
+    Deferred,
+}
+
 impl McpServer {
     /// Whether any tool may run as a task: then the server advertises the extension.
     pub(crate) fn has_task_tools(&self) -> bool {
@@ -45,72 +63,149 @@ impl McpServer {
             .any(|spec| spec.flags().task != TaskSupport::Forbidden)
     }
 
-    /// Starts the call as a task when its tool and the client allow it: the
-    /// `CreateTaskResult` to answer with, or `None` to run the call as usual. A
-    /// `task = "required"` tool called by a client without the extension is the spec's
-    /// `-32021` error, naming the capability it needs.
-    pub(crate) fn call_as_task(
+    /// Runs a `tools/call`: as a task when its tool and the client allow it, as a plain call
+    /// otherwise. A `task = "required"` tool called by a client without the extension is
+    /// the spec's `-32021` error, naming the capability it needs.
+    pub(crate) async fn call_tool_request(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match self.task_start(&request, &cx)? {
+            None => self.call(request, cx).await,
+            Some(Start::Now) => self.start_task(request, cx),
+            Some(Start::Deferred) => self.call_deferred(request, cx).await,
+        }
+    }
+
+    /// Whether and when the call becomes a task.
+    fn task_start(
         &self,
         request: &CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
-    ) -> Result<Option<CallToolResponse>, ErrorData> {
-        let support = self
-            .registry()
-            .get(&request.name)
-            .map_or(TaskSupport::Forbidden, |spec| spec.flags().task);
+    ) -> Result<Option<Start>, ErrorData> {
+        let flags = self.registry().get(&request.name).map(|spec| spec.flags());
+        let support = flags.map_or(TaskSupport::Forbidden, |flags| flags.task);
         let declared = cx
             .client_capabilities()
             .is_some_and(|caps| caps.supports_tasks());
         match (support, declared) {
-            (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => return Ok(None),
-            (TaskSupport::Required, false) => {
-                return Err(ErrorData::missing_required_client_capability(
-                    ClientCapabilities::builder().enable_tasks().build(),
-                ))
-            }
-            (_, true) => {}
+            (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => Ok(None),
+            (TaskSupport::Required, false) => Err(ErrorData::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            )),
+            (_, true) if flags.is_some_and(|flags| flags.defer_task) => Ok(Some(Start::Deferred)),
+            (_, true) => Ok(Some(Start::Now)),
         }
-        let (task, cancel) = self
-            .tasks
-            .create(owner(cx))
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        // The call runs on after this request is answered: its own context, cancelled by
-        // `tasks/cancel` or the task's expiry instead of by the request's end.
-        let mut call_cx = cx.clone();
-        call_cx.ct = cancel;
-        let (server, request, id) = (self.clone(), request.clone(), task.task_id.clone());
-        tokio::spawn(async move {
-            let ran = server.run_call(request, call_cx, None).await;
-            let outcome = match ran.and_then(|(call, output)| super::server::finish(call, output)) {
-                Ok((call, output)) => match output.as_error() {
-                    // A panic is the server failing, not the tool reporting an error: the
-                    // spec's `failed` status, with the JSON-RPC error it would have been.
-                    Some(error) if error.code == ErrorCode::Panicked => TaskPayload::Failed {
-                        error: object(ErrorData::internal_error(error.message.clone(), None)),
-                    },
-                    _ => TaskPayload::Completed {
-                        result: object(server.call_result(&call, output)),
-                    },
-                },
-                Err(error) => TaskPayload::Failed {
-                    error: object(error),
-                },
-            };
-            server.tasks.finish(&id, outcome);
-        });
-        Ok(Some(CallToolResponse::Task(CreateTaskResult::new(task))))
     }
 
-    /// `tasks/get`: the task with its result or error inlined once it has settled.
+    /// Answers with a new task at once; the call runs on, its questions waiting in the task.
+    fn start_task(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let (task, cancel) = self
+            .tasks
+            .create(owner(&cx))
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let capabilities = self.request_client(&request, &cx)?.capabilities();
+        let client = TaskClient::new(Arc::clone(&self.tasks), task.task_id.clone(), capabilities);
+        // The call runs on after this request is answered: its own context, cancelled by
+        // `tasks/cancel` or the task's expiry instead of by the request's end.
+        let mut call_cx = cx;
+        call_cx.ct = cancel;
+        let (server, id) = (self.clone(), task.task_id.clone());
+        tokio::spawn(async move {
+            let ran = server
+                .run_call(request, call_cx, crate::client::Client::new(client))
+                .await;
+            server.tasks.finish(&id, server.settled(ran));
+        });
+        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+    }
+
+    /// Runs a `defer_task` call as a plain call, answering with its task if the tool
+    /// continues as one, with its result (or input-required round) if it ends first.
+    async fn call_deferred(
+        &self,
+        request: CallToolRequestParams,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let round = self.input_round(&request, &cx)?;
+        let before = self.request_client_of(&cx, round.as_ref());
+        let cancel = CancellationToken::new();
+        let (deferred, mut started) =
+            DeferredTask::new(before, Arc::clone(&self.tasks), owner(&cx), cancel.clone());
+        // Until the call is a task, the request's end (its cancellation, or this handler
+        // dropped) stops it.
+        let stop_plain_call = cancel.clone().drop_guard();
+        let mut call_cx = cx.clone();
+        call_cx.ct = cancel;
+        let (server, client) = (self.clone(), deferred.client());
+        let mut run = tokio::spawn(async move {
+            let ran = server.run_call(request, call_cx, client).await;
+            match deferred.task_id() {
+                Some(id) => {
+                    server.tasks.finish(&id, server.settled(ran));
+                    None
+                }
+                None => Some(ran),
+            }
+        });
+        tokio::select! {
+            biased;
+            Ok(task) = &mut started => {
+                stop_plain_call.disarm();
+                Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+            }
+            () = cx.ct.cancelled() => Err(ErrorData::internal_error("the request was cancelled", None)),
+            joined = &mut run => match joined {
+                Ok(Some(ran)) => self.respond(ran?, round.as_ref()),
+                // The call became a task as it ended: the task was sent before it ended.
+                Ok(None) => match started.await {
+                    Ok(task) => {
+                        stop_plain_call.disarm();
+                        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+                    }
+                    Err(_) => Err(ErrorData::internal_error("the task was lost", None)),
+                },
+                Err(panicked) => Err(ErrorData::internal_error(panicked.to_string(), None)),
+            },
+        }
+    }
+
+    /// What a task settles to once its call has run.
+    fn settled(&self, ran: Result<Ran, ErrorData>) -> TaskPayload {
+        match ran.and_then(|(call, output)| finish(call, output)) {
+            Ok((call, output)) => match output.as_error() {
+                // A panic is the server failing, not the tool reporting an error: the spec's
+                // `failed` status, with the JSON-RPC error it would have been.
+                Some(error) if error.code == ErrorCode::Panicked => TaskPayload::Failed {
+                    error: object(ErrorData::internal_error(error.message.clone(), None)),
+                },
+                _ => TaskPayload::Completed {
+                    result: object(self.call_result(&call, output)),
+                },
+            },
+            Err(error) => TaskPayload::Failed {
+                error: object(error),
+            },
+        }
+    }
+
+    /// `tasks/get`: the task with its result or error inlined once it has settled, and the
+    /// questions it waits on while it does.
     pub(crate) fn get_task_state(
         &self,
         request: &GetTaskParams,
         cx: &RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.tasks
-            .get(&request.task_id, &owner(cx))
-            .map(GetTaskResult::new)
-            .ok_or_else(|| unknown_task(&request.task_id))
+        known(
+            &request.task_id,
+            self.tasks.get(&request.task_id, &owner(cx)),
+        )
+        .map(GetTaskResult::new)
     }
 
     /// `tasks/cancel`: stops a running task's call; a settled task is acknowledged as is.
@@ -119,22 +214,26 @@ impl McpServer {
         request: &CancelTaskParams,
         cx: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks
-            .cancel(&request.task_id, &owner(cx))
-            .ok_or_else(|| unknown_task(&request.task_id))
+        known(
+            &request.task_id,
+            self.tasks.cancel(&request.task_id, &owner(cx)),
+        )
     }
 
-    /// `tasks/update`: our tasks never wait for input, so every response is one the spec says
-    /// to ignore; an unknown task is still an error.
+    /// `tasks/update`: the client's answers to the questions the task waits on.
     pub(crate) fn update_task_inputs(
         &self,
-        request: &UpdateTaskParams,
+        request: UpdateTaskParams,
         cx: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.tasks
-            .get(&request.task_id, &owner(cx))
-            .map(drop)
-            .ok_or_else(|| unknown_task(&request.task_id))
+        let answered = self
+            .tasks
+            .answer(&request.task_id, &owner(cx), request.input_responses);
+        match answered {
+            Ok(()) => Ok(()),
+            Err(AnswerError::Unknown) => known(&request.task_id, None),
+            Err(AnswerError::Invalid(why)) => Err(ErrorData::invalid_params(why, None)),
+        }
     }
 }
 
@@ -145,8 +244,12 @@ fn owner(cx: &RequestContext<RoleServer>) -> Owner {
     session.to_str().ok().map(str::to_owned)
 }
 
-fn unknown_task(id: &str) -> ErrorData {
-    ErrorData::invalid_params(format!("unknown task {id:?} (or it has expired)"), None)
+/// What the store found for a task id the client gave, or the spec's `-32602` for an id
+/// it doesn't know (or one that expired, or another session's).
+fn known<T>(id: &str, found: Option<T>) -> Result<T, ErrorData> {
+    found.ok_or_else(|| {
+        ErrorData::invalid_params(format!("unknown task {id:?} (or it has expired)"), None)
+    })
 }
 
 /// A result or error as the JSON object a `DetailedTask` inlines.
@@ -159,237 +262,5 @@ fn object(value: impl serde::Serialize) -> JsonObject {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::mcp::{HttpOptions, HttpServer, McpServer};
-    use crate::spec::{TaskSupport, ToolFlags};
-    use crate::{DynamicTool, Registry, ToolOutput};
-    use serde_json::{json, Value};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
-    use std::time::{Duration, Instant};
-
-    /// Sets its flag when dropped unfinished: the tool's future was stopped.
-    struct Stopped(Arc<AtomicBool>, bool);
-
-    impl Drop for Stopped {
-        fn drop(&mut self) {
-            if !self.1 {
-                self.0.store(true, Ordering::SeqCst);
-            }
-        }
-    }
-
-    fn tool(name: &str, task: TaskSupport, stopped: Arc<AtomicBool>) -> DynamicTool {
-        let flags = ToolFlags {
-            parallel: Some(true),
-            task,
-            ..ToolFlags::default()
-        };
-        DynamicTool::new(
-            name,
-            "Waits `ms` milliseconds.",
-            json!({"type": "object", "properties": {"ms": {"type": "integer"}}}),
-            move |args, _| {
-                let guard = Stopped(Arc::clone(&stopped), false);
-                async move {
-                    // Moved whole: the block would otherwise capture only the field it sets.
-                    let mut guard = guard;
-                    let ms = args["ms"].as_u64().unwrap_or(0);
-                    tokio::time::sleep(Duration::from_millis(ms)).await;
-                    guard.1 = true;
-                    ToolOutput::text(format!("waited {ms} ms"))
-                }
-            },
-        )
-        .with_flags(flags)
-    }
-
-    /// A 2026-07-28 request (sessionless: capabilities in `_meta`), posted and answered.
-    fn post(addr: std::net::SocketAddr, method: &str, params: Value, tasks: bool) -> Value {
-        use std::io::{Read, Write};
-        let capabilities = if tasks {
-            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
-        } else {
-            json!({})
-        };
-        let mut params = params;
-        params["_meta"] = json!({
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": capabilities,
-            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
-        });
-        let name = params
-            .get("name")
-            .or_else(|| params.get("taskId"))
-            .and_then(Value::as_str)
-            .map(|name| format!("Mcp-Name: {name}\r\n"))
-            .unwrap_or_default();
-        let body =
-            json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-        let head = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n{name}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        let mut stream = std::net::TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        stream.write_all(head.as_bytes()).unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        // A result comes as an SSE event, an error refused early as a plain JSON body.
-        let data = answer
-            .lines()
-            .find_map(|line| {
-                let line = line.strip_prefix("data: ").unwrap_or(line);
-                line.starts_with('{').then_some(line)
-            })
-            .unwrap_or_else(|| panic!("no JSON-RPC answer in {answer}"));
-        serde_json::from_str(data).unwrap()
-    }
-
-    async fn serve(
-        tools: Vec<DynamicTool>,
-    ) -> (std::net::SocketAddr, tokio_util::sync::CancellationToken) {
-        let registry = tools
-            .into_iter()
-            .fold(Registry::builder().without_inventory(), |b, t| b.dynamic(t))
-            .build()
-            .unwrap();
-        let server = McpServer::new(registry);
-        let http = HttpServer::bind(
-            server,
-            "127.0.0.1:0".parse().unwrap(),
-            HttpOptions::default(),
-        )
-        .await
-        .unwrap();
-        let (addr, stop) = (http.local_addr(), http.stop_token());
-        tokio::spawn(http.run());
-        (addr, stop)
-    }
-
-    /// Polls `tasks/get` until the task settles (at most 10 s).
-    fn settled(addr: std::net::SocketAddr, id: &str) -> Value {
-        let start = Instant::now();
-        loop {
-            let got = post(addr, "tasks/get", json!({"taskId": id}), true);
-            let status = got["result"]["status"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned();
-            if status != "working" {
-                return got["result"].clone();
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "still working: {got}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_task_runs_on_and_its_result_is_read_with_tasks_get() {
-        let stopped = Arc::new(AtomicBool::new(false));
-        let (addr, stop) = serve(vec![tool(
-            "wait",
-            TaskSupport::Optional,
-            Arc::clone(&stopped),
-        )])
-        .await;
-        tokio::task::spawn_blocking(move || {
-            let created = post(
-                addr,
-                "tools/call",
-                json!({"name": "wait", "arguments": {"ms": 50}}),
-                true,
-            );
-            let result = &created["result"];
-            assert_eq!(result["resultType"], "task", "{created}");
-            assert_eq!(result["status"], "working");
-            assert_eq!(result["ttlMs"], 600_000);
-            let done = settled(addr, result["taskId"].as_str().unwrap());
-            assert_eq!(done["status"], "completed", "{done}");
-            assert_eq!(done["resultType"], "complete");
-            assert_eq!(done["result"]["content"][0]["text"], "waited 50 ms");
-
-            // A client without the extension gets the result itself.
-            let plain = post(
-                addr,
-                "tools/call",
-                json!({"name": "wait", "arguments": {"ms": 0}}),
-                false,
-            );
-            assert_eq!(
-                plain["result"]["content"][0]["text"], "waited 0 ms",
-                "{plain}"
-            );
-            assert!(plain["result"].get("taskId").is_none());
-        })
-        .await
-        .unwrap();
-        assert!(!stopped.load(Ordering::SeqCst));
-        stop.cancel();
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn cancelling_a_task_stops_its_call() {
-        let stopped = Arc::new(AtomicBool::new(false));
-        let (addr, stop) = serve(vec![tool(
-            "wait",
-            TaskSupport::Optional,
-            Arc::clone(&stopped),
-        )])
-        .await;
-        tokio::task::spawn_blocking(move || {
-            let created = post(
-                addr,
-                "tools/call",
-                json!({"name": "wait", "arguments": {"ms": 60_000}}),
-                true,
-            );
-            let id = created["result"]["taskId"].as_str().unwrap().to_owned();
-            let ack = post(addr, "tasks/cancel", json!({"taskId": id}), true);
-            assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
-            assert_eq!(settled(addr, &id)["status"], "cancelled");
-            let unknown = post(addr, "tasks/get", json!({"taskId": "no-such-task"}), true);
-            assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
-        })
-        .await
-        .unwrap();
-        // The tool's future is dropped once the cancellation reaches the dispatcher.
-        let start = Instant::now();
-        while !stopped.load(Ordering::SeqCst) {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "the call still runs"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        stop.cancel();
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_required_task_needs_a_client_with_the_extension() {
-        let stopped = Arc::new(AtomicBool::new(false));
-        let (addr, stop) = serve(vec![tool("job", TaskSupport::Required, stopped)]).await;
-        tokio::task::spawn_blocking(move || {
-            let refused = post(
-                addr,
-                "tools/call",
-                json!({"name": "job", "arguments": {}}),
-                false,
-            );
-            assert_eq!(refused["error"]["code"], -32021, "{refused}");
-            let extensions = &refused["error"]["data"]["requiredCapabilities"]["extensions"];
-            assert!(
-                extensions.get("io.modelcontextprotocol/tasks").is_some(),
-                "{refused}"
-            );
-        })
-        .await
-        .unwrap();
-        stop.cancel();
-    }
-}
+#[path = "tasks_tests.rs"]
+mod tests;

@@ -1,0 +1,206 @@
+//! The [`Client`](crate::client::Client) of a call running as a task: its questions wait in
+//! the task (`input_required`) for the client's `tasks/update`, since the request that
+//! started the call has been answered. And the client of a `defer_task` call, which asks
+//! as a plain call does until the tool continues as a task.
+
+use super::input_required::input_request;
+use super::task_store::{Owner, TaskStore};
+use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
+use rmcp::model::Task;
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+/// `create_message`, `elicit` and `list_roots` of a [`ClientRequests`] whose questions all go
+/// through its `request`, unnamed.
+macro_rules! unnamed_requests {
+    () => {
+        fn create_message(&self, params: Value) -> ClientFuture {
+            self.request(None, "sampling/createMessage", params)
+        }
+
+        fn elicit(&self, params: Value) -> ClientFuture {
+            self.request(None, "elicitation/create", params)
+        }
+
+        fn list_roots(&self) -> ClientFuture {
+            self.request(None, "roots/list", Value::Object(Default::default()))
+        }
+    };
+}
+
+/// Asks the client of task `id` through the task store.
+pub(crate) struct TaskClient {
+    store: Arc<TaskStore>,
+    id: String,
+    /// What the client declared on the request that started the call.
+    capabilities: ClientCapabilities,
+}
+
+impl TaskClient {
+    pub(crate) fn new(
+        store: Arc<TaskStore>,
+        id: String,
+        capabilities: ClientCapabilities,
+    ) -> TaskClient {
+        TaskClient {
+            store,
+            id,
+            capabilities,
+        }
+    }
+}
+
+impl ClientRequests for TaskClient {
+    fn capabilities(&self) -> ClientCapabilities {
+        self.capabilities
+    }
+
+    unnamed_requests!();
+
+    fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
+        let request = match input_request(method, params) {
+            Ok(request) => request,
+            Err(error) => {
+                let error: BoxError = format!("{method} could not be asked: {error}").into();
+                return Box::pin(async move { Err(error) });
+            }
+        };
+        let Some(answer) = self.store.ask(&self.id, key, method, request) else {
+            return Box::pin(async { Err("the task has ended: nobody can answer".into()) });
+        };
+        Box::pin(async move {
+            answer
+                .await
+                .map_err(|_| BoxError::from("the task ended before the client answered"))
+        })
+    }
+
+    fn continue_as_task(&self) -> bool {
+        true
+    }
+}
+
+/// The client of a `#[tool(task, defer_task)]` call: the request's own client (its
+/// questions answered in input-required rounds or as requests) until the tool calls
+/// `continue_as_task`, which creates the task and hands it to the waiting request; a
+/// [`TaskClient`] from then on.
+pub(crate) struct DeferredTask {
+    before: Client,
+    store: Arc<TaskStore>,
+    owner: Owner,
+    /// Stops the call: the request's cancellation until the task starts, `tasks/cancel`
+    /// and the task's expiry after.
+    cancel: CancellationToken,
+    state: Mutex<State>,
+}
+
+enum State {
+    /// A plain call; the request waits on the receiver for a task.
+    Plain(Option<oneshot::Sender<Task>>),
+    Task {
+        id: String,
+        client: TaskClient,
+    },
+}
+
+impl DeferredTask {
+    /// The call's client, and the receiver its request waits on for the task.
+    pub(crate) fn new(
+        before: Client,
+        store: Arc<TaskStore>,
+        owner: Owner,
+        cancel: CancellationToken,
+    ) -> (Arc<DeferredTask>, oneshot::Receiver<Task>) {
+        let (started, task) = oneshot::channel();
+        let deferred = DeferredTask {
+            before,
+            store,
+            owner,
+            cancel,
+            state: Mutex::new(State::Plain(Some(started))),
+        };
+        (Arc::new(deferred), task)
+    }
+
+    /// The task the call became, if it did.
+    pub(crate) fn task_id(&self) -> Option<String> {
+        match &*lock(&self.state) {
+            State::Task { id, .. } => Some(id.clone()),
+            State::Plain(_) => None,
+        }
+    }
+
+    /// The client the call asks (`ToolContext`'s), as a [`Client`].
+    pub(crate) fn client(self: &Arc<DeferredTask>) -> Client {
+        Client::new(Shared(Arc::clone(self)))
+    }
+}
+
+/// The deferred task as a call's client.
+struct Shared(Arc<DeferredTask>);
+
+impl ClientRequests for Shared {
+    fn capabilities(&self) -> ClientCapabilities {
+        self.0.before.capabilities()
+    }
+
+    unnamed_requests!();
+
+    fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
+        match &*lock(&self.0.state) {
+            State::Task { client, .. } => client.request(key, method, params),
+            State::Plain(_) => self.0.before.requests().request(key, method, params),
+        }
+    }
+
+    fn refused(&self, capability: &'static str) {
+        if matches!(&*lock(&self.0.state), State::Plain(_)) {
+            self.0.before.requests().refused(capability);
+        }
+    }
+
+    fn is_retry(&self) -> bool {
+        matches!(&*lock(&self.0.state), State::Plain(_)) && self.0.before.requests().is_retry()
+    }
+
+    fn continue_as_task(&self) -> bool {
+        let deferred = &self.0;
+        let mut state = lock(&deferred.state);
+        let State::Plain(started) = &mut *state else {
+            return true;
+        };
+        let task = match deferred
+            .store
+            .create_with(deferred.owner.clone(), deferred.cancel.clone())
+        {
+            Ok(task) => task,
+            Err(error) => {
+                // No room for another task: the call goes on as a plain call, and its result
+                // is the answer, which is better than no answer.
+                tracing::warn!(%error, "the call goes on as a plain call");
+                return false;
+            }
+        };
+        let id = task.task_id.clone();
+        // A request that stopped waiting (its client went away) never learns the task's id:
+        // the task runs on, and its expiry cleans it up.
+        if let Some(started) = started.take() {
+            let _ = started.send(task);
+        }
+        let client = TaskClient::new(
+            Arc::clone(&deferred.store),
+            id.clone(),
+            deferred.before.capabilities(),
+        );
+        *state = State::Task { id, client };
+        true
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
