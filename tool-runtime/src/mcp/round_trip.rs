@@ -73,7 +73,7 @@ fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(object) => {
             let mut entries: Vec<_> = object.iter().collect();
-            entries.sort_by(|(a, _), (b, _)| a.cmp(b));
+            entries.sort_by_key(|(key, _)| *key);
             Value::Object(
                 entries
                     .into_iter()
