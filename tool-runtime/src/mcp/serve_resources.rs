@@ -333,6 +333,27 @@ mod tests {
         };
         assert_eq!(code(missing), -32602);
         assert_eq!(code(ResourceError::failed("no")), -32603);
+        // A question the client can't answer names the capability, whatever the version.
+        let unsupported = error_data(ResourceError::Ask(AskError::Unsupported {
+            capability: "elicitation",
+        }));
+        assert_eq!(unsupported.code.0, -32021);
+        assert!(unsupported.message.contains("does not support elicitation"));
+        let data = unsupported.data.unwrap();
+        assert!(
+            data["requiredCapabilities"]["elicitation"].is_object(),
+            "{data}"
+        );
+        let unreadable = serde_json::from_str::<u8>("x").unwrap_err();
+        let answer = AskError::Answer {
+            method: "elicitation/create",
+            source: unreadable,
+        };
+        assert_eq!(code(ResourceError::Ask(answer)), -32602);
+        let alone = AskError::NoClient {
+            capability: "sampling",
+        };
+        assert_eq!(code(ResourceError::Ask(alone)), -32603);
     }
 
     #[test]
