@@ -27,15 +27,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-STEP_SECONDS = 20
-
-
-def wire(result):
-    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
-
-
-async def step(awaitable):
-    return await asyncio.wait_for(awaitable, STEP_SECONDS)
+from driving import STEP_SECONDS, model_says, step, wire
 
 
 @asynccontextmanager
@@ -57,12 +49,7 @@ async def asking_session():
 
     async def sample(context, params):
         seen["sampling_requests"].append(wire(params))
-        return types.CreateMessageResult(
-            role="assistant",
-            content=types.TextContent(type="text", text="the client's model says hi"),
-            model="python-test-model",
-            stop_reason="endTurn",
-        )
+        return model_says("the client's model says hi")
 
     async def elicit(context, params):
         seen["elicitation_requests"].append(wire(params))

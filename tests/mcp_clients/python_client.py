@@ -24,15 +24,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
-STEP_SECONDS = 20
-
-
-def wire(result):
-    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
-
-
-async def step(awaitable):
-    return await asyncio.wait_for(awaitable, STEP_SECONDS)
+from driving import STEP_SECONDS, step, wire
 
 
 async def drive(session, legacy):

@@ -28,19 +28,12 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
+from driving import STEP_SECONDS, step, wire
+
 # `legacy` subscribes the 2025 way on purpose: the SDK's deprecation notice is expected.
 warnings.filterwarnings("ignore", message="resources/(un)?subscribe is removed")
 
-STEP_SECONDS = 20
 WATCHED = "test://watched-resource"
-
-
-def wire(result):
-    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
-
-
-async def step(awaitable):
-    return await asyncio.wait_for(awaitable, STEP_SECONDS)
 
 
 async def error_of(awaitable):

@@ -71,12 +71,19 @@ fn workspace() -> tempfile::TempDir {
     dir
 }
 
-/// Runs `tests/mcp_clients/python_client.py` and reads the JSON it prints last.
-fn python_client(args: &[&str]) -> Value {
+/// What the SDK writes on stderr about our answers that it didn't like, without failing: a
+/// session `DELETE` it didn't take as done ("... failed"), a result it logged as a warning.
+const FAILED: &[&str] = &["failed"];
+const WARNED: &[&str] = &["failed", "WARNING"];
+
+/// Runs the script `script` of `tests/mcp_clients/` with the Python SDK's interpreter and
+/// `args`, and reads the JSON it prints last. It must succeed, and write none of `warned` on
+/// stderr.
+fn python(script: &str, args: &[&str], warned: &[&str]) -> Value {
     let clients = clients();
     let out = run_bounded(
         Command::new(&clients.python)
-            .arg(clients.script("python_client.py"))
+            .arg(clients.script(script))
             .args(args),
         LIMIT,
     );
@@ -86,14 +93,25 @@ fn python_client(args: &[&str]) -> Value {
         out.status.success(),
         "the Python client failed:\n{stdout}\n{stderr}"
     );
-    // The SDK logs what it didn't like in our answers as warnings (a session DELETE it
-    // didn't take as done, for one) without failing.
     assert!(
-        !stderr.contains("failed"),
+        !warned.iter().any(|warning| stderr.contains(warning)),
         "the Python client warned:\n{stderr}"
     );
     let last = stdout.lines().last().unwrap_or_default();
     serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+/// Runs `tests/mcp_clients/python_client.py` and reads the JSON it prints last.
+fn python_client(args: &[&str]) -> Value {
+    python("python_client.py", args, FAILED)
+}
+
+/// Calls `run` with each way a Python script reaches `serve --conformance`: `stdio COMMAND
+/// ARGS...` (the script starts the server), then `http URL` (one server for every run).
+fn each_conformance_transport(mut run: impl FnMut(&[&str])) {
+    run(&["stdio", BINARY, "serve", "--conformance"]);
+    let served = Served::start(&[], &["--conformance"]);
+    run(&["http", &served.url]);
 }
 
 /// The two ways the official Python SDK negotiates: the classic `initialize` handshake, and
@@ -217,25 +235,6 @@ fn status_of(url: &str, headers: &[(&str, &str)]) -> u16 {
     String::from_utf8_lossy(&head[9..12]).parse().unwrap()
 }
 
-/// Runs `tests/mcp_clients/python_ask_client.py` and reads the JSON it prints last.
-fn python_ask_client(args: &[&str]) -> Value {
-    let clients = clients();
-    let out = run_bounded(
-        Command::new(&clients.python)
-            .arg(clients.script("python_ask_client.py"))
-            .args(args),
-        LIMIT,
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "the Python client failed:\n{stdout}\n{stderr}"
-    );
-    let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
-}
-
 /// What the Python client must have seen from the tools that ask it.
 fn check_asking_session(seen: &Value) {
     let asking = &seen["asking"];
@@ -288,35 +287,9 @@ fn check_asking_session(seen: &Value) {
 
 #[test]
 fn the_python_sdk_answers_sampling_and_elicitation_over_stdio_and_http() {
-    let seen = python_ask_client(&["stdio", BINARY, "serve", "--conformance"]);
-    check_asking_session(&seen);
-    let served = Served::start(&[], &["--conformance"]);
-    let seen = python_ask_client(&["http", &served.url]);
-    check_asking_session(&seen);
-}
-
-/// Runs `python_resources_client.py` and returns what it printed.
-fn python_resources_client(args: &[&str]) -> Value {
-    let clients = clients();
-    let out = run_bounded(
-        Command::new(&clients.python)
-            .arg(clients.script("python_resources_client.py"))
-            .args(args),
-        LIMIT,
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "the Python client failed:\n{stdout}\n{stderr}"
-    );
-    // The SDK logs what it didn't like in our answers as warnings.
-    assert!(
-        !stderr.contains("failed") && !stderr.contains("WARNING"),
-        "the Python client warned:\n{stderr}"
-    );
-    let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+    each_conformance_transport(|target| {
+        check_asking_session(&python("python_ask_client.py", target, &[]));
+    });
 }
 
 /// What the Python client must have seen of the conformance resources and prompts.
@@ -347,7 +320,7 @@ fn check_resources_session(seen: &Value, protocol: &str) {
         seen["templates"]["resourceTemplates"][0]["uriTemplate"],
         "test://template/{id}/data"
     );
-    assert_eq!(seen["prompts"]["prompts"].as_array().unwrap().len(), 4);
+    assert_eq!(seen["prompts"]["prompts"].as_array().unwrap().len(), 5);
     let read = |uri: &str| seen["read"][uri]["contents"][0].clone();
     assert_eq!(
         read("test://static-text"),
@@ -411,15 +384,92 @@ fn check_resources_session(seen: &Value, protocol: &str) {
 
 #[test]
 fn the_python_sdk_reads_resources_and_gets_prompts_over_stdio_and_http() {
-    for (mode, protocol) in MODES {
-        let seen = python_resources_client(&[mode, "stdio", BINARY, "serve", "--conformance"]);
-        check_resources_session(&seen, protocol);
+    each_conformance_transport(|target| {
+        for (mode, protocol) in MODES {
+            let args = [&[mode], target].concat();
+            let seen = python("python_resources_client.py", &args, WARNED);
+            check_resources_session(&seen, protocol);
+        }
+    });
+}
+
+/// What the Python SDK's `mcp.Client` saw driving the conformance tools and prompt that ask,
+/// at 2026-07-28 (`modern`), and a handshake session getting the prompt (`classic`).
+fn check_input_required_session(seen: &Value) {
+    let modern = &seen["modern"];
+    assert_eq!(modern["protocol"], "2026-07-28", "{seen}");
+    // Each question reached a callback under its `inputRequests` key: the SDK's driver
+    // answered input-required results, in rounds, and retried.
+    let asked: Vec<(&str, &str)> = modern["asked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["kind"].as_str().unwrap(), a["key"].as_str().unwrap()))
+        .collect();
+    let mut together = asked[2..5].to_vec(); // asked in one round, answered in any order
+    together.sort_unstable();
+    assert_eq!(
+        asked[..2],
+        [
+            ("elicitation", "user_name"),
+            ("sampling", "capital_question")
+        ]
+    );
+    assert_eq!(
+        together,
+        [
+            ("elicitation", "user_name"),
+            ("roots", "client_roots"),
+            ("sampling", "greeting")
+        ]
+    );
+    assert_eq!(
+        asked[5..],
+        [
+            ("elicitation", "step1"),
+            ("elicitation", "step2"),
+            ("elicitation", "user_context")
+        ]
+    );
+    let prompt_question = &modern["asked"][7]["params"];
+    assert_eq!(
+        prompt_question["message"],
+        "What context should the prompt use?"
+    );
+    assert_eq!(
+        prompt_question["requestedSchema"],
+        json!({"type": "object", "properties": {"context": {"type": "string"}}, "required": ["context"]})
+    );
+    let calls = &modern["calls"];
+    for (tool, text) in [
+        ("elicitation", "Hello, Ada!"),
+        ("sampling", "Good day"),
+        ("multiple_inputs", "Good day Ada: 1 roots"),
+        ("multi_round", "Ada likes teal"),
+    ] {
+        assert_eq!(
+            calls[tool],
+            json!({"isError": false, "text": text}),
+            "{tool}"
+        );
     }
-    let served = Served::start(&[], &["--conformance"]);
-    for (mode, protocol) in MODES {
-        let seen = python_resources_client(&[mode, "http", &served.url]);
-        check_resources_session(&seen, protocol);
-    }
+    let said = json!([{"role": "user", "content": {"type": "text",
+        "text": "Answer with this context in mind: a sailing club"}}]);
+    assert_eq!(modern["prompt"]["messages"], said, "{seen}");
+    // With the handshake the prompt's question is a request to the client (a numeric id).
+    let classic = &seen["classic"];
+    assert_eq!(classic["protocol"], "2025-11-25", "{seen}");
+    assert_eq!(classic["asked"][0]["kind"], "elicitation");
+    assert!(classic["asked"][0]["key"].is_number(), "{seen}");
+    assert_eq!(classic["prompt"]["messages"], said, "{seen}");
+}
+
+#[test]
+fn the_python_sdk_answers_input_required_results_over_stdio_and_http() {
+    each_conformance_transport(|target| {
+        let seen = python("python_input_required_client.py", target, WARNED);
+        check_input_required_session(&seen);
+    });
 }
 
 #[test]
@@ -572,8 +622,8 @@ fn the_conformance_suite_passes_every_scenario() {
 /// The alpha's scenarios `tool-examples serve --conformance` must pass: those of 0.1.16 it
 /// still runs (some are 2025-only and run with their version), the transport's and the
 /// stateless protocol's 2026-07-28 checks (`subscriptions/listen` included), caching hints,
-/// every input-required scenario but `-non-tool-request` (it needs a prompt that asks), and
-/// every tasks scenario the suite runs (tasks that wait for input included).
+/// every input-required scenario (`-non-tool-request` with a prompt that asks), and every
+/// tasks scenario the suite runs (tasks that wait for input included).
 /// The rest, and why, are in docs/mcp.md.
 const ALPHA_PROFILE: &[&str] = &[
     "server-initialize",
@@ -620,6 +670,7 @@ const ALPHA_PROFILE: &[&str] = &[
     "input-required-result-multiple-input-requests",
     "input-required-result-multi-round",
     "input-required-result-missing-input-response",
+    "input-required-result-non-tool-request",
     "input-required-result-result-type",
     "input-required-result-unsupported-methods",
     "input-required-result-tampered-state",

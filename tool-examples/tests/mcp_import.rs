@@ -56,10 +56,10 @@ async fn served_resources_and_prompts_import_back() {
     let imported = bounded(30, McpImport::http(&url).named("conf").connect())
         .await
         .unwrap();
-    // Three resources and four prompts over pages of two, the template on one.
+    // Three resources and five prompts over pages of two, the template on one.
     assert_eq!(imported.resources().len(), 3, "{imported:?}");
     assert_eq!(imported.templates().len(), 1);
-    assert_eq!(imported.prompts().len(), 4);
+    assert_eq!(imported.prompts().len(), 5);
     let registry = Registry::builder()
         .without_inventory()
         .mcp_tools(imported)

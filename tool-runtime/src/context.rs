@@ -1,6 +1,6 @@
 //! The context of one call, and the values a tool can receive from it instead of from the model.
 
-use crate::client::Client;
+use crate::client::AskContext;
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::{self, LogLevel, Notification, NotificationKind, Notifier};
 use crate::output::ToolOutput;
@@ -55,8 +55,9 @@ pub struct ToolContext {
     catalog: Arc<[Arc<ToolSpec>]>,
     /// Where progress and log messages go: the caller's [`Notifier`], if it set one.
     notifier: Option<Notifier>,
-    /// Who sampling and elicitation requests go to: the caller's [`Client`], if it set one.
-    pub(crate) client: Option<Client>,
+    /// Who sampling and elicitation requests go to: the caller's
+    /// [`Client`](crate::client::Client), if it set one.
+    pub(crate) asking: AskContext,
 }
 
 impl ToolContext {
@@ -174,7 +175,7 @@ impl Inject for ToolContext {
             states: Arc::clone(cx.states),
             catalog: Arc::clone(cx.catalog),
             notifier: Notifier::current(),
-            client: Client::current(),
+            asking: AskContext::current(),
         })
     }
 }

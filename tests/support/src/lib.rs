@@ -3,6 +3,7 @@
 //! - [`attacks`]: the attack corpus (`tests/attacks/`), loaded and checked;
 //! - [`rules`]: each provider's documented rules for tool definitions, as checkers;
 //! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
+//! - [`sessionless`]: one raw protocol 2026-07-28 request, for tests of its wire shapes;
 //! - [`gateways`]: TensorZero's gateway and LiteLLM's proxy, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
@@ -27,6 +28,7 @@ pub mod openapi;
 pub mod replies;
 pub mod rules;
 pub mod sales;
+pub mod sessionless;
 pub mod spans;
 pub mod stdin;
 pub mod upstream;

@@ -7,7 +7,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tool_runtime::client::{Elicitation, SamplingRequest};
+use tool_runtime::client::{AskError, Elicitation, SamplingRequest};
 use tool_runtime::{tool, ToolContext, ToolError};
 
 /// A name.
@@ -34,6 +34,20 @@ fn name_of(answer: Elicitation<Name>) -> String {
         .map_or_else(|| "stranger".into(), |n| n.name)
 }
 
+/// "Hello, <name>!", for the user's answer to "What is your name?".
+fn hello(answer: Elicitation<Name>) -> String {
+    format!("Hello, {}!", name_of(answer))
+}
+
+/// Asks `confirm` ("Please confirm"): whether the user accepted, saying ok.
+async fn confirmed(cx: &ToolContext) -> Result<bool, AskError> {
+    let answer = cx
+        .ask("confirm")
+        .elicit::<Confirm>("Please confirm")
+        .await?;
+    Ok(answer.accepted().is_some_and(|c| c.ok))
+}
+
 /// Greets the user by the name they give.
 ///
 /// Scenarios `input-required-result-basic-elicitation`, `-result-type`, `-missing-input-response`,
@@ -43,11 +57,8 @@ fn name_of(answer: Elicitation<Name>) -> String {
 pub(super) async fn test_input_required_result_elicitation(
     cx: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = cx
-        .ask("user_name")
-        .elicit::<Name>("What is your name?")
-        .await?;
-    Ok(format!("Hello, {}!", name_of(answer)))
+    let question = cx.ask("user_name");
+    Ok(hello(question.elicit::<Name>("What is your name?").await?))
 }
 
 /// Asks the client's model a question.
@@ -83,12 +94,7 @@ pub(super) async fn test_input_required_result_list_roots(
 pub(super) async fn test_input_required_result_request_state(
     cx: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = cx
-        .ask("confirm")
-        .elicit::<Confirm>("Please confirm")
-        .await?;
-    let ok = answer.accepted().is_some_and(|c| c.ok);
-    Ok(format!("state-ok: confirmed {ok}"))
+    Ok(format!("state-ok: confirmed {}", confirmed(&cx).await?))
 }
 
 /// Asks three things at once: the user's name, a greeting from the model, the roots.
@@ -141,14 +147,7 @@ pub(super) async fn test_input_required_result_multi_round(
 pub(super) async fn test_input_required_result_tampered_state(
     cx: ToolContext,
 ) -> Result<String, ToolError> {
-    let answer = cx
-        .ask("confirm")
-        .elicit::<Confirm>("Please confirm")
-        .await?;
-    Ok(format!(
-        "confirmed {}",
-        answer.accepted().is_some_and(|c| c.ok)
-    ))
+    Ok(format!("confirmed {}", confirmed(&cx).await?))
 }
 
 /// Asks only what the client can answer.
@@ -181,8 +180,7 @@ pub(super) async fn test_input_required_result_capabilities(
 /// the call's response stream holds the input-required result, no `elicitation/create`.
 #[tool]
 pub(super) async fn test_streaming_elicitation(cx: ToolContext) -> Result<String, ToolError> {
-    let answer = cx.elicit::<Name>("What is your name?").await?;
-    Ok(format!("Hello, {}!", name_of(answer)))
+    Ok(hello(cx.elicit::<Name>("What is your name?").await?))
 }
 
 /// Logs a line at every level.

@@ -1,5 +1,6 @@
 //! The resources, resource template and prompts the conformance suite reads and gets by
-//! name, written with the registry's builder API: each says the scenario it answers.
+//! name, written with the registry's builder API: each says the scenario it answers. One
+//! prompt asks its client first ([`Prompt::asking`]).
 
 use super::RED_PIXEL_PNG;
 use std::sync::Arc;
@@ -100,6 +101,30 @@ pub fn add_to(builder: RegistryBuilder) -> RegistryBuilder {
             })
             .description("A prompt with an image."),
         )
+        // `input-required-result-non-tool-request` (SEP-2322, protocol 2026-07-28): the
+        // prompt asks `user_context` first, so `prompts/get` answers with an input-required
+        // result, and the client's retry with the answer gets the messages.
+        .prompt(
+            Prompt::asking("test_input_required_result_prompt", |_, cx| async move {
+                let answer = cx
+                    .ask("user_context")
+                    .elicit::<UserContext>("What context should the prompt use?")
+                    .await?;
+                let context = answer
+                    .accepted()
+                    .map_or_else(|| "none given".into(), |c| c.context);
+                Ok(vec![PromptMessage::user(format!(
+                    "Answer with this context in mind: {context}"
+                ))])
+            })
+            .description("A prompt that asks the user for its context first."),
+        )
+}
+
+/// What `test_input_required_result_prompt` asks: `{context: string}`, required.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct UserContext {
+    context: String,
 }
 
 /// Says [`WATCHED`] changed every `period`, for as long as the runtime runs: what an app

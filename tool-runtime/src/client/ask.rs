@@ -1,5 +1,6 @@
-//! The questions a tool asks through its [`ToolContext`]: the capability checks, then one
-//! request each for sampling, elicitation and roots, through an [`Ask`] that may name them.
+//! The questions a tool asks through its [`ToolContext`] (and a prompt or resource through its
+//! [`AskContext`](super::AskContext)): the capability checks, then one request each for
+//! sampling, elicitation and roots, through an [`Ask`] that may name them.
 
 use super::elicitation::ElicitationRequest;
 use super::error::{AskError, InputPending};
@@ -17,25 +18,19 @@ impl ToolContext {
     /// Whether the call's client answers sampling requests ([`sample`](Self::sample)):
     /// false outside MCP, and for a client that did not declare `sampling`.
     pub fn can_sample(&self) -> bool {
-        self.client
-            .as_ref()
-            .is_some_and(|client| client.capabilities().sampling)
+        self.asking.can_sample()
     }
 
     /// Whether the call's client answers elicitation requests ([`elicit`](Self::elicit)):
     /// false outside MCP, and for a client that did not declare `elicitation` (form mode).
     pub fn can_elicit(&self) -> bool {
-        self.client
-            .as_ref()
-            .is_some_and(|client| client.capabilities().elicitation)
+        self.asking.can_elicit()
     }
 
     /// Whether the call's client lists its roots ([`roots`](Self::roots)): false outside
     /// MCP, and for a client that did not declare `roots`.
     pub fn can_list_roots(&self) -> bool {
-        self.client
-            .as_ref()
-            .is_some_and(|client| client.capabilities().roots)
+        self.asking.can_list_roots()
     }
 
     /// Whether this run of the call is a client's retry carrying answers to questions an
@@ -43,9 +38,7 @@ impl ToolContext {
     /// again from the start, so whatever it did before its first question was done already.
     /// Check it to skip a side effect that must happen once.
     pub fn is_retry(&self) -> bool {
-        self.client
-            .as_ref()
-            .is_some_and(|client| client.requests().is_retry())
+        self.asking.is_retry()
     }
 
     /// The next question under a name of the tool's choosing: under protocol 2026-07-28 it
@@ -71,17 +64,7 @@ impl ToolContext {
     /// }
     /// ```
     pub fn ask(&self, key: impl Into<String>) -> Ask<'_> {
-        Ask {
-            cx: self,
-            key: Some(key.into()),
-        }
-    }
-
-    fn unnamed(&self) -> Ask<'_> {
-        Ask {
-            cx: self,
-            key: None,
-        }
+        self.asking.ask(key)
     }
 
     /// Asks the client for its roots (`roots/list`): the directories or files it lets the
@@ -91,7 +74,7 @@ impl ToolContext {
     ///
     /// As [`sample`](Self::sample), for the capability `roots`.
     pub async fn roots(&self) -> Result<Vec<Root>, AskError> {
-        self.unnamed().roots().await
+        self.asking.roots().await
     }
 
     /// Asks the client's model for a message (`sampling/createMessage`): a [`SamplingRequest`],
@@ -122,7 +105,7 @@ impl ToolContext {
         &self,
         request: impl Into<SamplingRequest>,
     ) -> Result<SamplingResult, AskError> {
-        self.unnamed().sample(request).await
+        self.asking.sample(request).await
     }
 
     /// Asks the user to fill in a form (`elicitation/create`) shaped by `T`: a struct of
@@ -161,7 +144,7 @@ impl ToolContext {
         &self,
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {
-        self.unnamed().elicit(message).await
+        self.asking.elicit(message).await
     }
 
     /// Asks the user to fill in a form given as a JSON schema (flattened as
@@ -176,7 +159,7 @@ impl ToolContext {
         message: impl Into<String>,
         schema: &Value,
     ) -> Result<Elicitation<Value>, AskError> {
-        self.unnamed().elicit_json(message, schema).await
+        self.asking.elicit_json(message, schema).await
     }
 }
 
@@ -186,15 +169,21 @@ fn refused(client: &Client, capability: &'static str) -> AskError {
     AskError::Unsupported { capability }
 }
 
-/// One question of a tool to its client, maybe named: [`ToolContext::ask`]. Its methods are
-/// [`ToolContext`]'s, with the same errors.
+/// One question to the client, maybe named: [`ToolContext::ask`],
+/// [`AskContext::ask`](super::AskContext::ask). Its methods are [`ToolContext`]'s, with the
+/// same errors.
 #[derive(Debug)]
 pub struct Ask<'a> {
-    cx: &'a ToolContext,
+    /// The client of the call or request; none outside MCP.
+    client: Option<&'a Client>,
     key: Option<String>,
 }
 
-impl Ask<'_> {
+impl<'a> Ask<'a> {
+    pub(super) fn new(client: Option<&'a Client>, key: Option<String>) -> Ask<'a> {
+        Ask { client, key }
+    }
+
     /// [`ToolContext::sample`], under this name.
     ///
     /// # Errors
@@ -205,7 +194,7 @@ impl Ask<'_> {
         request: impl Into<SamplingRequest>,
     ) -> Result<SamplingResult, AskError> {
         let request = request.into();
-        let client = self.client("sampling")?;
+        let client = self.client_for("sampling")?;
         let capabilities = client.capabilities();
         if !capabilities.sampling {
             return Err(refused(client, "sampling"));
@@ -259,7 +248,7 @@ impl Ask<'_> {
     ///
     /// As [`ToolContext::roots`].
     pub async fn roots(self) -> Result<Vec<Root>, AskError> {
-        let client = self.client("roots")?;
+        let client = self.client_for("roots")?;
         if !client.capabilities().roots {
             return Err(refused(client, "roots"));
         }
@@ -283,7 +272,7 @@ impl Ask<'_> {
         message: String,
         requested_schema: Value,
     ) -> Result<Elicitation<T>, AskError> {
-        let client = self.client("elicitation")?;
+        let client = self.client_for("elicitation")?;
         if !client.capabilities().elicitation {
             return Err(refused(client, "elicitation"));
         }
@@ -324,11 +313,8 @@ impl Ask<'_> {
     }
 
     /// The call's client, or the error saying there is none.
-    fn client(&self, capability: &'static str) -> Result<&Client, AskError> {
-        self.cx
-            .client
-            .as_ref()
-            .ok_or(AskError::NoClient { capability })
+    fn client_for(&self, capability: &'static str) -> Result<&'a Client, AskError> {
+        self.client.ok_or(AskError::NoClient { capability })
     }
 }
 

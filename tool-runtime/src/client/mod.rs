@@ -10,7 +10,8 @@
 //! sets one per call, forwarding to its client as `sampling/createMessage` and
 //! `elicitation/create`. A call with no client (a plain [`Registry::call`](crate::Registry::call))
 //! gets [`AskError::NoClient`], so a tool compiles and runs the same with or without the `mcp`
-//! feature.
+//! feature. A prompt or a resource asks the same questions through an [`AskContext`]
+//! ([`Prompt::asking`](crate::resources::Prompt::asking) and its kin).
 //!
 //! ```
 //! use serde::Deserialize;
@@ -41,6 +42,7 @@
 //! ```
 
 mod ask;
+mod ask_context;
 mod elicitation;
 mod error;
 mod roots;
@@ -49,6 +51,7 @@ mod schema;
 mod task;
 
 pub use ask::Ask;
+pub use ask_context::AskContext;
 pub use elicitation::{Elicitation, ElicitationRequest};
 pub use error::{AskError, InputPending, SchemaError, SchemaErrorKind};
 pub use roots::Root;

@@ -1,25 +1,29 @@
-//! Protocol 2026-07-28's input-required results (SEP-2322): a tool's questions to its client
-//! when the server can't send the client requests.
+//! Protocol 2026-07-28's input-required results (SEP-2322): the questions a tool, a prompt or
+//! a resource asks its client when the server can't send the client requests.
 //!
-//! From 2026-07-28 on a server sends nothing to the client during a call. A tool that asks
+//! From 2026-07-28 on a server sends nothing to the client during a request. A tool that asks
 //! ([`sample`](crate::ToolContext::sample), [`elicit`](crate::ToolContext::elicit),
-//! [`roots`](crate::ToolContext::roots)) and finds no answer in the request makes the call end
-//! with `resultType: "input_required"`: its questions as `inputRequests`, and a
-//! `requestState` holding the answers it had. The client answers and calls again with
-//! `inputResponses` and the `requestState`; the tool runs again from the start, and each
+//! [`roots`](crate::ToolContext::roots)), or a prompt or resource through its
+//! [`AskContext`](crate::client::AskContext), and finds no answer in the request makes the
+//! request (`tools/call`, `prompts/get`, `resources/read`) end with
+//! `resultType: "input_required"`: its questions as `inputRequests`, and a `requestState`
+//! holding the answers it had. The client answers and asks again with `inputResponses` and
+//! the `requestState`; the tool (prompt, resource) runs again from the start, and each
 //! question gets its answer, in the order asked, until one has none.
 //!
 //! The server keeps nothing between the rounds, so any replica can serve the next one. The
 //! state is sealed with an HMAC (rmcp's `RequestStateCodec`) under a per-server key, bound to
-//! the tool and its arguments, and expires after an hour: a client can't forge an answer a
-//! tool received earlier, nor replay one for another call.
+//! the method, the tool, prompt or URI and the arguments ([`RoundTrip`]), and expires after
+//! an hour: a client can't forge an answer received earlier, nor replay one for another
+//! request.
 
+use super::round_trip::RoundTrip;
 use crate::client::{
     BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests, InputPending,
 };
 use rmcp::model::{
-    CallToolRequestParams, ErrorData, InputRequest, InputRequests, InputRequiredResult,
-    ProtocolVersion, RequestStateCodec, SealOptions,
+    ErrorData, InputRequest, InputRequests, InputRequiredResult, ProtocolVersion,
+    RequestStateCodec, SealOptions,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -74,13 +78,14 @@ pub(crate) fn sessionless(cx: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// One run of a call under 2026-07-28: the answers it came with, the questions it asked.
+/// One run of a request under 2026-07-28 (a tool call, a prompt, a read): the answers it
+/// came with, the questions it asked.
 pub(crate) struct InputRound {
     capabilities: ClientCapabilities,
     /// The answers of earlier rounds (from `requestState`) and of this one (`inputResponses`).
     answers: BTreeMap<String, Value>,
     retry: bool,
-    /// What the state of the next round is bound to: the tool and its arguments.
+    /// What the state of the next round is bound to: [`RoundTrip::bound_to`].
     bound_to: String,
     asked: Mutex<Asked>,
 }
@@ -106,14 +111,14 @@ impl InputRound {
     /// # Errors
     ///
     /// `-32602` for a `requestState` that fails its integrity check, has expired, or was made
-    /// for another tool or other arguments.
+    /// for another request (another method, tool, prompt, URI, or other arguments).
     pub(crate) fn open(
         states: &RequestStates,
-        request: &CallToolRequestParams,
+        request: &impl RoundTrip,
         cx: &RequestContext<RoleServer>,
     ) -> Result<Arc<InputRound>, ErrorData> {
-        let bound_to = bound_to(request);
-        let mut answers = match &request.request_state {
+        let bound_to = request.bound_to();
+        let mut answers = match request.request_state() {
             None => BTreeMap::new(),
             Some(state) => states
                 .codec
@@ -123,13 +128,13 @@ impl InputRound {
                     // would help a forger.
                     tracing::debug!(%error, "requestState rejected");
                     ErrorData::invalid_params(
-                        "requestState is not one this server gave for this call",
+                        "requestState is not one this server gave for this request",
                         None,
                     )
                 })?,
         };
-        let retry = request.input_responses.is_some() || !answers.is_empty();
-        if let Some(responses) = &request.input_responses {
+        let retry = request.input_responses().is_some() || !answers.is_empty();
+        if let Some(responses) = request.input_responses() {
             answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
         let capabilities = cx
@@ -146,20 +151,20 @@ impl InputRound {
         }))
     }
 
-    /// The [`Client`] a run of the call asks.
+    /// The [`Client`] a run of the request asks.
     pub(crate) fn client(self: &Arc<InputRound>) -> Client {
         Client::new(RoundClient(Arc::clone(self)))
     }
 
-    /// What the call gives instead of the tool's output, once it has run (`failed`: the
-    /// output is an error): an input-required result when a question had no answer, nothing
-    /// when the output stands.
+    /// What the request gives instead of its output, once it has run (`failed`: the output is
+    /// an error): an input-required result when a question had no answer, nothing when the
+    /// output stands.
     ///
     /// # Errors
     ///
     /// `-32602` when an answer the client gave does not fit its question; `-32021` (HTTP 400)
-    /// when the tool failed after asking what the client did not declare, as the spec asks
-    /// of a request that needs a capability the client lacks.
+    /// when the run failed after asking what the client did not declare, as the spec asks of
+    /// a request that needs a capability the client lacks.
     pub(crate) fn outcome(
         &self,
         states: &RequestStates,
@@ -171,9 +176,7 @@ impl InputRound {
         }
         if asked.requests.is_empty() {
             return match asked.refused {
-                Some(capability) if failed => Err(ErrorData::missing_required_client_capability(
-                    required(capability),
-                )),
+                Some(capability) if failed => Err(missing_capability(capability)),
                 _ => Ok(None),
             };
         }
@@ -277,23 +280,17 @@ pub(super) fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
     }
 }
 
-/// The capabilities that name `capability`, for `-32021`'s `requiredCapabilities`.
-fn required(capability: &str) -> rmcp::model::ClientCapabilities {
+/// `-32021`, naming `capability` (`sampling`, `sampling.tools`, `elicitation`, `roots`) in
+/// `data.requiredCapabilities`: a request that needs what the client did not declare.
+pub(crate) fn missing_capability(capability: &str) -> ErrorData {
     let declared = match capability {
         "sampling.tools" => serde_json::json!({"sampling": {"tools": {}}}),
         "elicitation" => serde_json::json!({"elicitation": {"form": {}}}),
         other => serde_json::json!({ other: {} }),
     };
-    serde_json::from_value(declared).unwrap_or_default()
-}
-
-/// The tool and its arguments, which a `requestState` is only good for.
-fn bound_to(request: &CallToolRequestParams) -> String {
-    let arguments = request
-        .arguments
-        .as_ref()
-        .map_or_else(String::new, |a| Value::Object(a.clone()).to_string());
-    format!("tools/call\n{}\n{arguments}", request.name)
+    ErrorData::missing_required_client_capability(
+        serde_json::from_value(declared).unwrap_or_default(),
+    )
 }
 
 /// The round as a call's client.

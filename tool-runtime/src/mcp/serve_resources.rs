@@ -1,19 +1,22 @@
 //! Serving a registry's [`Resources`]: `resources/*`, `prompts/*` and `completion/complete`
 //! for [`McpServer`], and the subscriptions of one session.
 
+use super::input_required;
 use super::paging::page;
+use super::serve_asking::Asked;
 use super::McpServer;
+use crate::client::AskError;
 use crate::output::{Resource as Embedded, ResourceBody};
 use crate::resources::{
     Completion, CompletionTarget, Prompt, PromptArgs, PromptMessage, ResourceError, Resources, Role,
 };
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, CompletionInfo, ErrorData, GetPromptRequestParams,
-    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    PaginatedRequestParams, PromptArgument, ReadResourceRequestParams, ReadResourceResult,
-    Reference, ResourceContents,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, PaginatedRequestParams, PromptArgument, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, ResourceContents,
 };
-use rmcp::service::{Peer, RoleServer};
+use rmcp::service::{Peer, RequestContext, RoleServer};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::{CancellationToken, DropGuard};
@@ -119,19 +122,18 @@ impl McpServer {
         Ok(result)
     }
 
+    /// `resources/read`: the contents, or the questions the reader asked first.
     pub(super) async fn read(
         &self,
         request: ReadResourceRequestParams,
-    ) -> Result<ReadResourceResult, ErrorData> {
-        let contents = self
-            .registry()
-            .resources()
-            .read(&request.uri)
-            .await
-            .map_err(error_data)?;
-        Ok(ReadResourceResult::new(
-            contents.into_iter().map(wire_contents).collect(),
-        ))
+        cx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let read = self.registry().resources().read(&request.uri);
+        let contents = match self.asking(&request, &cx, read).await? {
+            Asked::InputRequired(questions) => return Ok(questions.into()),
+            Asked::Done(contents) => contents.map_err(error_data)?,
+        };
+        Ok(ReadResourceResult::new(contents.into_iter().map(wire_contents).collect()).into())
     }
 
     pub(super) fn list_prompts_page(
@@ -145,23 +147,26 @@ impl McpServer {
         Ok(result)
     }
 
+    /// `prompts/get`: the messages, or the questions the prompt asked first.
     pub(super) async fn get_prompt_messages(
         &self,
         request: GetPromptRequestParams,
-    ) -> Result<GetPromptResult, ErrorData> {
+        cx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
         let resources = self.registry().resources();
-        let args = PromptArgs::new(request.arguments.into_iter().flatten().map(|(k, v)| {
+        let args = PromptArgs::new(request.arguments.iter().flatten().map(|(k, v)| {
             // The spec's arguments are strings; a client sending a number meant its text.
             let v = match v {
-                serde_json::Value::String(text) => text,
+                serde_json::Value::String(text) => text.clone(),
                 other => other.to_string(),
             };
-            (k, v)
+            (k.clone(), v)
         }));
-        let messages = resources
-            .get_prompt(&request.name, args)
-            .await
-            .map_err(error_data)?;
+        let got = resources.get_prompt(&request.name, args);
+        let messages = match self.asking(&request, &cx, got).await? {
+            Asked::InputRequired(questions) => return Ok(questions.into()),
+            Asked::Done(messages) => messages.map_err(error_data)?,
+        };
         let messages = messages
             .iter()
             .map(wire_message)
@@ -170,7 +175,7 @@ impl McpServer {
         result.description = resources
             .prompt(&request.name)
             .and_then(|p| p.description.clone());
-        Ok(result)
+        Ok(result.into())
     }
 
     pub(super) async fn complete_argument(
@@ -209,16 +214,21 @@ fn cursor(request: Option<&PaginatedRequestParams>) -> Option<&str> {
 }
 
 /// The spec's errors: `-32002` for a resource not found, `-32602` for a prompt asked for
-/// wrongly, `-32603` for a reader or prompt that failed.
+/// wrongly or a client's answer that doesn't fit its question, `-32021` for a question the
+/// client can't answer, `-32603` for a reader or prompt that failed.
 fn error_data(error: ResourceError) -> ErrorData {
     let message = error.to_string();
     match error {
         ResourceError::NotFound { uri } => {
             ErrorData::resource_not_found(message, Some(serde_json::json!({ "uri": uri })))
         }
-        ResourceError::UnknownPrompt { .. } | ResourceError::MissingArgument { .. } => {
-            ErrorData::invalid_params(message, None)
-        }
+        ResourceError::UnknownPrompt { .. }
+        | ResourceError::MissingArgument { .. }
+        | ResourceError::Ask(AskError::Answer { .. }) => ErrorData::invalid_params(message, None),
+        ResourceError::Ask(AskError::Unsupported { capability }) => ErrorData {
+            message: message.into(),
+            ..input_required::missing_capability(capability)
+        },
         _ => ErrorData::internal_error(message, None),
     }
 }
@@ -323,6 +333,27 @@ mod tests {
         };
         assert_eq!(code(missing), -32602);
         assert_eq!(code(ResourceError::failed("no")), -32603);
+        // A question the client can't answer names the capability, whatever the version.
+        let unsupported = error_data(ResourceError::Ask(AskError::Unsupported {
+            capability: "elicitation",
+        }));
+        assert_eq!(unsupported.code.0, -32021);
+        assert!(unsupported.message.contains("does not support elicitation"));
+        let data = unsupported.data.unwrap();
+        assert!(
+            data["requiredCapabilities"]["elicitation"].is_object(),
+            "{data}"
+        );
+        let unreadable = serde_json::from_str::<u8>("x").unwrap_err();
+        let answer = AskError::Answer {
+            method: "elicitation/create",
+            source: unreadable,
+        };
+        assert_eq!(code(ResourceError::Ask(answer)), -32602);
+        let alone = AskError::NoClient {
+            capability: "sampling",
+        };
+        assert_eq!(code(ResourceError::Ask(alone)), -32603);
     }
 
     #[test]

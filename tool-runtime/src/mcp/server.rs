@@ -40,6 +40,8 @@ use std::sync::{Arc, Mutex};
 ///   `sampling` or `elicitation`.
 /// - The registry's [`resources`](crate::Registry::resources): `resources/*` (with
 ///   subscriptions), `prompts/*` and `completion/complete`, declared only when it has some.
+///   A prompt or resource that asks its client ([`AskContext`](crate::client::AskContext))
+///   asks as a tool does.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Arc<Registry>,
@@ -53,7 +55,7 @@ pub struct McpServer {
     /// The resources the client subscribed to: one set per session.
     subscriptions: Arc<super::serve_resources::Subscriptions>,
     /// Seals protocol 2026-07-28's `requestState`.
-    request_states: Arc<RequestStates>,
+    pub(super) request_states: Arc<RequestStates>,
     /// Calls running as tasks; shared by every session (each task answers only its own).
     pub(super) tasks: Arc<super::task_store::TaskStore>,
 }
@@ -421,9 +423,9 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _cx: RequestContext<RoleServer>,
+        cx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.read(request).await.map(ReadResourceResponse::from)
+        self.read(request, cx).await
     }
 
     async fn subscribe(
@@ -470,11 +472,9 @@ impl ServerHandler for McpServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _cx: RequestContext<RoleServer>,
+        cx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.get_prompt_messages(request)
-            .await
-            .map(GetPromptResponse::from)
+        self.get_prompt_messages(request, cx).await
     }
 
     async fn complete(

@@ -1,10 +1,13 @@
 //! Why a resource couldn't be read, a prompt got, or an argument completed.
 
+use crate::client::AskError;
+
 /// An error from a reader or a prompt, kept whole.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// A read, prompt or completion that failed. Over MCP, [`NotFound`](Self::NotFound) is the
-/// spec's `-32002`, the prompt errors `-32602`, and [`Failed`](Self::Failed) `-32603`.
+/// spec's `-32002`, the prompt errors `-32602`, [`Failed`](Self::Failed) `-32603`, and
+/// [`Ask`](Self::Ask) as it says.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResourceError {
@@ -28,6 +31,11 @@ pub enum ResourceError {
         /// The argument left out.
         argument: String,
     },
+    /// A question the reader or prompt asked its client ([`AskContext`](crate::client::AskContext))
+    /// got no usable answer. Over MCP a client that lacks the capability asked for gets
+    /// `-32021` naming it, an answer that doesn't fit `-32602`, anything else `-32603`.
+    #[error(transparent)]
+    Ask(#[from] AskError),
     /// The reader or the prompt itself failed, or the server it was imported from did.
     #[error("{message}")]
     Failed {

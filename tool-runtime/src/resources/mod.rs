@@ -7,10 +7,14 @@
 //! [`resource_template`](crate::RegistryBuilder::resource_template) and
 //! [`prompt`](crate::RegistryBuilder::prompt); [`Registry::resources`](crate::Registry::resources)
 //! gives them back ([`Resources`]) to read, get and complete, and to say a resource
-//! [`updated`](Resources::updated) for the MCP sessions subscribed to it. With the `mcp`
+//! [`updated`](Resources::updated) for the MCP sessions subscribed to it. A closure may ask
+//! the client that sent the request for input, as a tool does ([`Prompt::asking`],
+//! [`Resource::asking`], [`ResourceTemplate::asking`], through an
+//! [`AskContext`](crate::client::AskContext)). With the `mcp`
 //! feature, [`McpServer`](crate::mcp::McpServer) serves them (`resources/*`, `prompts/*`,
 //! `completion/complete`) and [`McpImport`](crate::mcp::McpImport) imports a server's.
 
+mod builders;
 mod completion;
 mod contents;
 mod error;

@@ -1,8 +1,10 @@
 //! [`Prompt`]: a message template the client's user picks, filled by a closure from its
 //! arguments.
 
+use super::builders::{completed, indexed_by_name, shown};
 use super::completion::{self, Completers, Completion};
 use super::ResourceError;
+use crate::client::AskContext;
 use crate::output::ContentBlock;
 use futures_util::future::BoxFuture;
 use std::collections::HashMap;
@@ -10,7 +12,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 type Render = Arc<
-    dyn Fn(PromptArgs) -> BoxFuture<'static, Result<Vec<PromptMessage>, ResourceError>>
+    dyn Fn(PromptArgs, AskContext) -> BoxFuture<'static, Result<Vec<PromptMessage>, ResourceError>>
         + Send
         + Sync,
 >;
@@ -92,13 +94,7 @@ impl PromptArgs {
     }
 }
 
-impl std::ops::Index<&str> for PromptArgs {
-    type Output = str;
-
-    fn index(&self, name: &str) -> &str {
-        self.get(name).unwrap_or_default()
-    }
-}
+indexed_by_name!(PromptArgs);
 
 /// A prompt: a name, a description, its arguments, and the closure writing its messages.
 ///
@@ -134,12 +130,52 @@ impl Prompt {
         F: Fn(PromptArgs) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<PromptMessage>, ResourceError>> + Send + 'static,
     {
+        Prompt::asking(name, move |args, _| render(args))
+    }
+
+    /// A prompt named `name` whose messages `render` writes from the arguments given and what
+    /// it asks the client through its [`AskContext`]: the user's input, a message from the
+    /// client's model, the client's roots. An [`AskError`](crate::client::AskError) ends it
+    /// with `?`.
+    ///
+    /// Over MCP under protocol 2026-07-28 a question makes `prompts/get` answer with an
+    /// input-required result, and `render` runs again from the start when the client brings
+    /// the answers: do nothing before a question that must happen once.
+    ///
+    /// ```
+    /// use tool_runtime::client::Elicitation;
+    /// use tool_runtime::resources::{Prompt, PromptMessage};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Style {
+    ///     /// How the commit message should read: "terse", "detailed".
+    ///     style: String,
+    /// }
+    ///
+    /// let commit = Prompt::asking("commit_message", |args, cx| async move {
+    ///     let style = match cx.ask("style").elicit::<Style>("How should it read?").await? {
+    ///         Elicitation::Accept(answer) => answer.style,
+    ///         Elicitation::Decline | Elicitation::Cancel => "plain".into(),
+    ///     };
+    ///     Ok(vec![PromptMessage::user(format!(
+    ///         "Write a {style} commit message for this diff:\n{}",
+    ///         &args["diff"]
+    ///     ))])
+    /// })
+    /// .argument("diff", "The staged diff.", true);
+    /// assert_eq!(commit.name(), "commit_message");
+    /// ```
+    pub fn asking<F, Fut>(name: impl Into<String>, render: F) -> Prompt
+    where
+        F: Fn(PromptArgs, AskContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Vec<PromptMessage>, ResourceError>> + Send + 'static,
+    {
         Prompt {
             name: name.into(),
             title: None,
             description: None,
             arguments: Vec::new(),
-            render: Arc::new(move |args| Box::pin(render(args))),
+            render: Arc::new(move |args, cx| Box::pin(render(args, cx))),
             completers: Completers::default(),
         }
     }
@@ -152,20 +188,6 @@ impl Prompt {
     /// Its arguments, in order.
     pub fn arguments(&self) -> &[PromptArgument] {
         &self.arguments
-    }
-
-    /// A display name for UIs.
-    #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Prompt {
-        self.title = Some(title.into());
-        self
-    }
-
-    /// What the prompt is for.
-    #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> Prompt {
-        self.description = Some(description.into());
-        self
     }
 
     /// Adds an argument. A `required` one left out is refused before `render` runs.
@@ -185,31 +207,6 @@ impl Prompt {
         self
     }
 
-    /// Completes the argument `name` with `completer` (`completion/complete` with a
-    /// `ref/prompt`). A client asks on every keystroke: answer from what is at hand.
-    #[must_use]
-    pub fn complete<F, Fut>(mut self, name: impl Into<String>, completer: F) -> Prompt
-    where
-        F: Fn(Completion) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Vec<String>> + Send + 'static,
-    {
-        self.completers
-            .add(name.into(), completion::completer(completer));
-        self
-    }
-
-    /// Completes the argument `name` with those of `options` that start with what is typed.
-    #[must_use]
-    pub fn complete_from<S: Into<String>>(
-        mut self,
-        name: impl Into<String>,
-        options: impl IntoIterator<Item = S>,
-    ) -> Prompt {
-        self.completers
-            .add(name.into(), completion::from_options(options));
-        self
-    }
-
     /// The messages for `args`, after checking the required arguments are there.
     pub(crate) async fn render(
         &self,
@@ -225,9 +222,12 @@ impl Prompt {
                 argument: missing.name.clone(),
             });
         }
-        (self.render)(args).await
+        (self.render)(args, AskContext::current()).await
     }
 }
+
+shown!(Prompt);
+completed!(Prompt);
 
 impl std::fmt::Debug for Prompt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

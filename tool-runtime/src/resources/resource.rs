@@ -1,25 +1,30 @@
 //! [`Resource`] and [`ResourceTemplate`]: data the client reads by URI, each with the closure
 //! that reads it.
 
+use super::builders::{completed, indexed_by_name, listed};
 use super::completion::{self, Completers, Completion};
 use super::{Contents, ResourceError, TemplateError, UriTemplate};
+use crate::client::AskContext;
 use futures_util::future::BoxFuture;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 
 /// What a reader closure is once stored.
-pub(crate) type Reader =
-    Arc<dyn Fn(Vars) -> BoxFuture<'static, Result<Vec<Contents>, ResourceError>> + Send + Sync>;
+pub(crate) type Reader = Arc<
+    dyn Fn(Vars, AskContext) -> BoxFuture<'static, Result<Vec<Contents>, ResourceError>>
+        + Send
+        + Sync,
+>;
 
 fn reader<F, Fut, C>(read: F) -> Reader
 where
-    F: Fn(Vars) -> Fut + Send + Sync + 'static,
+    F: Fn(Vars, AskContext) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<C, ResourceError>> + Send + 'static,
     C: Into<Vec<Contents>>,
 {
-    Arc::new(move |vars| {
-        let read = read(vars);
+    Arc::new(move |vars, cx| {
+        let read = read(vars, cx);
         Box::pin(async move { read.await.map(Into::into) })
     })
 }
@@ -68,13 +73,37 @@ impl Resource {
         Fut: Future<Output = Result<C, ResourceError>> + Send + 'static,
         C: Into<Vec<Contents>>,
     {
+        Resource::asking(uri, name, move |_| read())
+    }
+
+    /// A resource at `uri` named `name`, whose contents `read` gives after asking the client
+    /// what it needs through its [`AskContext`], as [`Prompt::asking`](super::Prompt::asking)
+    /// does: under protocol 2026-07-28 a question makes `resources/read` answer with an
+    /// input-required result, and `read` runs again when the client brings the answers.
+    ///
+    /// ```
+    /// use tool_runtime::resources::{Contents, Resource};
+    ///
+    /// let workspace = Resource::asking("file:///workspace", "workspace", |cx| async move {
+    ///     let roots = cx.roots().await?;
+    ///     let listed: Vec<_> = roots.iter().map(|root| root.uri.as_str()).collect();
+    ///     Ok(Contents::text(listed.join("\n")))
+    /// });
+    /// assert_eq!(workspace.uri(), "file:///workspace");
+    /// ```
+    pub fn asking<F, Fut, C>(uri: impl Into<String>, name: impl Into<String>, read: F) -> Resource
+    where
+        F: Fn(AskContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<C, ResourceError>> + Send + 'static,
+        C: Into<Vec<Contents>>,
+    {
         Resource {
             uri: uri.into(),
             listing: Listing {
                 name: name.into(),
                 ..Listing::default()
             },
-            read: reader(move |_| read()),
+            read: reader(move |_, cx| read(cx)),
         }
     }
 
@@ -97,32 +126,6 @@ impl Resource {
         &self.uri
     }
 
-    /// Its name, title, description and MIME type.
-    pub fn listing(&self) -> &Listing {
-        &self.listing
-    }
-
-    /// A display name for UIs.
-    #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> Resource {
-        self.listing.title = Some(title.into());
-        self
-    }
-
-    /// What it holds (the client shows it to its model or user).
-    #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> Resource {
-        self.listing.description = Some(description.into());
-        self
-    }
-
-    /// Its contents' MIME type, listed and given to contents that don't set their own.
-    #[must_use]
-    pub fn mime_type(mut self, mime_type: impl Into<String>) -> Resource {
-        self.listing.mime_type = Some(mime_type.into());
-        self
-    }
-
     /// Its size in bytes, when known ahead of reading.
     #[must_use]
     pub fn size(mut self, bytes: u64) -> Resource {
@@ -130,6 +133,8 @@ impl Resource {
         self
     }
 }
+
+listed!(Resource);
 
 impl std::fmt::Debug for Resource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -161,13 +166,7 @@ impl Vars {
     }
 }
 
-impl std::ops::Index<&str> for Vars {
-    type Output = str;
-
-    fn index(&self, name: &str) -> &str {
-        self.get(name).unwrap_or_default()
-    }
-}
+indexed_by_name!(Vars);
 
 /// Resources whose URIs follow a level-1 [`UriTemplate`] (`users://{id}/profile`), read by
 /// a closure given the URI's variables.
@@ -202,6 +201,29 @@ impl ResourceTemplate {
         Fut: Future<Output = Result<C, ResourceError>> + Send + 'static,
         C: Into<Vec<Contents>>,
     {
+        ResourceTemplate::asking(template, name, move |vars, _| read(vars))
+    }
+
+    /// Resources at the URIs `template` describes, read by `read` from the URI's variables and
+    /// what it asks the client through its [`AskContext`], as
+    /// [`Prompt::asking`](super::Prompt::asking) does.
+    ///
+    /// ```
+    /// use tool_runtime::client::SamplingRequest;
+    /// use tool_runtime::resources::{Contents, ResourceTemplate};
+    ///
+    /// let summaries = ResourceTemplate::asking("summary://{topic}", "summary", |vars, cx| async move {
+    ///     let request = SamplingRequest::user(format!("Summarize {} in a line.", &vars["topic"]));
+    ///     Ok(Contents::text(cx.sample(request.max_tokens(60)).await?.text()))
+    /// });
+    /// assert_eq!(summaries.uri_template(), "summary://{topic}");
+    /// ```
+    pub fn asking<F, Fut, C>(template: &str, name: impl Into<String>, read: F) -> ResourceTemplate
+    where
+        F: Fn(Vars, AskContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<C, ResourceError>> + Send + 'static,
+        C: Into<Vec<Contents>>,
+    {
         ResourceTemplate {
             text: template.to_owned(),
             template: UriTemplate::parse(template),
@@ -219,57 +241,6 @@ impl ResourceTemplate {
         &self.text
     }
 
-    /// Its name, title, description and MIME type.
-    pub fn listing(&self) -> &Listing {
-        &self.listing
-    }
-
-    /// A display name for UIs.
-    #[must_use]
-    pub fn title(mut self, title: impl Into<String>) -> ResourceTemplate {
-        self.listing.title = Some(title.into());
-        self
-    }
-
-    /// What its resources hold.
-    #[must_use]
-    pub fn description(mut self, description: impl Into<String>) -> ResourceTemplate {
-        self.listing.description = Some(description.into());
-        self
-    }
-
-    /// Its resources' MIME type, when they share one.
-    #[must_use]
-    pub fn mime_type(mut self, mime_type: impl Into<String>) -> ResourceTemplate {
-        self.listing.mime_type = Some(mime_type.into());
-        self
-    }
-
-    /// Completes the variable `name` with `completer` (`completion/complete` with a
-    /// `ref/resource`). A client asks on every keystroke: answer from what is at hand.
-    #[must_use]
-    pub fn complete<F, Fut>(mut self, name: impl Into<String>, completer: F) -> ResourceTemplate
-    where
-        F: Fn(Completion) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Vec<String>> + Send + 'static,
-    {
-        self.completers
-            .add(name.into(), completion::completer(completer));
-        self
-    }
-
-    /// Completes the variable `name` with those of `options` that start with what is typed.
-    #[must_use]
-    pub fn complete_from<S: Into<String>>(
-        mut self,
-        name: impl Into<String>,
-        options: impl IntoIterator<Item = S>,
-    ) -> ResourceTemplate {
-        self.completers
-            .add(name.into(), completion::from_options(options));
-        self
-    }
-
     /// The variables of `uri` when it is one of this template's.
     pub(crate) fn vars(&self, uri: &str) -> Option<Vars> {
         let template = self.template.as_ref().ok()?;
@@ -279,6 +250,9 @@ impl ResourceTemplate {
         })
     }
 }
+
+listed!(ResourceTemplate);
+completed!(ResourceTemplate);
 
 impl std::fmt::Debug for ResourceTemplate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -4,6 +4,7 @@
 use super::completion::Completion;
 use super::resource::fixed;
 use super::{Prompt, PromptArgs, PromptMessage, Resource, ResourceError, ResourceTemplate};
+use crate::client::AskContext;
 use crate::output::Resource as Embedded;
 use tokio::sync::broadcast;
 
@@ -99,7 +100,7 @@ impl Resources {
                     uri: uri.to_owned(),
                 })?,
         };
-        let contents = read(vars).await?;
+        let contents = read(vars, AskContext::current()).await?;
         Ok(contents
             .into_iter()
             .map(|c| c.into_embedded(uri, mime_type.as_deref()))
