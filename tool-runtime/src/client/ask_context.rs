@@ -112,6 +112,15 @@ impl AskContext {
             .is_some_and(|client| client.requests().is_retry())
     }
 
+    /// Asks the client's server side to answer with a task now
+    /// ([`ToolContext::continue_as_task`](crate::ToolContext::continue_as_task)): only a
+    /// tool's call can become one.
+    pub(crate) fn continue_as_task(&self) -> bool {
+        self.client
+            .as_ref()
+            .is_some_and(|client| client.requests().continue_as_task())
+    }
+
     /// The next question under a name of the closure's choosing: the key of the request in
     /// the input-required result's `inputRequests` under protocol 2026-07-28, and of the
     /// answer in the client's retry. Unnamed questions are `sampling-1`, `elicitation-1`,

@@ -38,8 +38,6 @@ impl ToolContext {
     /// }
     /// ```
     pub fn continue_as_task(&self) -> bool {
-        self.client
-            .as_ref()
-            .is_some_and(|client| client.requests().continue_as_task())
+        self.asking.continue_as_task()
     }
 }

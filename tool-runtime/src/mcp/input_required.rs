@@ -301,18 +301,7 @@ impl ClientRequests for RoundClient {
         self.0.capabilities
     }
 
-    fn create_message(&self, params: Value) -> ClientFuture {
-        self.0.request(None, "sampling/createMessage", params)
-    }
-
-    fn elicit(&self, params: Value) -> ClientFuture {
-        self.0.request(None, "elicitation/create", params)
-    }
-
-    fn list_roots(&self) -> ClientFuture {
-        self.0
-            .request(None, "roots/list", Value::Object(Default::default()))
-    }
+    unnamed_requests!();
 
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         self.0.request(key, method, params)

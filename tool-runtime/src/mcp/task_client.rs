@@ -12,24 +12,6 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-/// `create_message`, `elicit` and `list_roots` of a [`ClientRequests`] whose questions all go
-/// through its `request`, unnamed.
-macro_rules! unnamed_requests {
-    () => {
-        fn create_message(&self, params: Value) -> ClientFuture {
-            self.request(None, "sampling/createMessage", params)
-        }
-
-        fn elicit(&self, params: Value) -> ClientFuture {
-            self.request(None, "elicitation/create", params)
-        }
-
-        fn list_roots(&self) -> ClientFuture {
-            self.request(None, "roots/list", Value::Object(Default::default()))
-        }
-    };
-}
-
 /// Asks the client of task `id` through the task store.
 pub(crate) struct TaskClient {
     store: Arc<TaskStore>,
