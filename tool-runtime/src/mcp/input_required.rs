@@ -222,6 +222,11 @@ impl InputRound {
                 }
             };
         }
+        let mut params = params;
+        if let Some(params) = params.as_object_mut() {
+            // 2026-07-28 removed URL mode's `elicitationId` (rmcp writes it empty).
+            params.remove("elicitationId");
+        }
         let wire = serde_json::json!({"method": method, "params": params});
         match serde_json::from_value::<InputRequest>(wire) {
             Ok(request) => {
@@ -268,10 +273,11 @@ fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
 
 /// The capabilities that name `capability`, for `-32021`'s `requiredCapabilities`.
 fn required(capability: &str) -> rmcp::model::ClientCapabilities {
-    let declared = match capability {
-        "sampling.tools" => serde_json::json!({"sampling": {"tools": {}}}),
-        "elicitation" => serde_json::json!({"elicitation": {"form": {}}}),
-        other => serde_json::json!({ other: {} }),
+    let declared = match capability.split_once('.') {
+        // `sampling.tools`, `sampling.context`, `elicitation.url`.
+        Some((outer, inner)) => serde_json::json!({ outer: { inner: {} } }),
+        None if capability == "elicitation" => serde_json::json!({"elicitation": {"form": {}}}),
+        None => serde_json::json!({ capability: {} }),
     };
     serde_json::from_value(declared).unwrap_or_default()
 }
