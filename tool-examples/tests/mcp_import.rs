@@ -197,8 +197,8 @@ async fn a_served_registry_imports_back_with_pages_content_and_progress() {
     )
     .await
     .unwrap();
-    // Twenty-nine tools over ten pages of three, every one named `conf__*`.
-    assert_eq!(imported.tools().len(), 29, "{imported:?}");
+    // Thirty tools over ten pages of three, every one named `conf__*`.
+    assert_eq!(imported.tools().len(), 30, "{imported:?}");
     assert_eq!(imported.server_name().unwrap().0, "tool-runtime");
     let registry = Registry::builder()
         .without_inventory()
