@@ -1,4 +1,4 @@
-//! Gemini `{"functionDeclarations": [{"name", "description", "parameters"}]}`.
+//! Gemini `{"functionDeclarations": [{"name", "description", "parameters", "response"}]}`.
 //!
 //! `parameters` is the schema reduced to Gemini's OpenAPI subset (`gemini_schema.rs`), left
 //! out for a tool without parameters ("For function with no parameters, this can be left
@@ -6,10 +6,21 @@
 //! recursive type) goes out whole as `parametersJsonSchema`, the declaration's JSON Schema
 //! alternative ("mutually exclusive with `parameters`"), rather than as a lossy or rejected
 //! `parameters`.
+//!
+//! A tool that declares its output's schema ([`ToolSpec::output_schema`]) has it in
+//! `response` ("Describes the output from this function ... The Schema defines the type used
+//! for the response value of the function"), reduced by the same rules, or whole in
+//! `responseJsonSchema` ("mutually exclusive with `response`") when the subset can't express
+//! it. It describes the value the tool returns, which its `functionResponse` carries as
+//! `output`: MCP's `{"result": ...}` wrapper is MCP's, and is taken off.
+//!
+//! [`ToolSpec::output_schema`]: crate::ToolSpec::output_schema
 
 use super::gemini_schema;
 use super::names::NameRule;
+use crate::output::structured;
 use crate::registry::Registry;
+use crate::ToolSpec;
 use serde_json::{Map, Value};
 
 /// The `tools[]` element holding every declaration.
@@ -31,10 +42,23 @@ pub(crate) fn declarations(registry: &Registry) -> Value {
                     declaration.insert("parametersJsonSchema".into(), spec.input_schema().clone());
                 }
             }
+            response(spec, &mut declaration);
             Value::Object(declaration)
         })
         .collect();
     let mut out = Map::new();
     out.insert("functionDeclarations".into(), Value::Array(declarations));
     Value::Object(out)
+}
+
+/// `response`, or `responseJsonSchema`, for a tool that declares its output's schema.
+fn response(spec: &ToolSpec, declaration: &mut Map<String, Value>) {
+    let Some(schema) = spec.output_schema() else {
+        return;
+    };
+    let value = structured::value_schema(schema, spec.output_wrapped);
+    match gemini_schema::reduce_output(&value) {
+        Ok(response) => declaration.insert("response".into(), response),
+        Err(_) => declaration.insert("responseJsonSchema".into(), value),
+    };
 }
