@@ -523,15 +523,7 @@ fn names_a_provider_rejects_are_mapped_and_mapped_back() {
 fn gemini_leaves_out_empty_parameters_and_sends_what_its_subset_cant_say_as_json_schema() {
     let registry = tests_registry();
     let export = registry.export(Provider::Gemini).to_value();
-    let find = |name: &str| {
-        export["functionDeclarations"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|d| d["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let find = |name: &str| rules::gemini::declaration(&export, name).unwrap().clone();
     assert_eq!(
         find("noop"),
         json!({"name": "noop", "description": "A tool with no parameters and no result."})
@@ -661,6 +653,20 @@ fn the_rules_catch_what_each_provider_rejects() {
         "`additionalProperties` is not a Schema field",
         "an OBJECT without properties",
         "`$ref` is not a Schema field",
+    ] {
+        assert!(found.contains(expected), "{expected}:\n{found}");
+    }
+    // An output in both slots, or one the subset has no words for.
+    let bad_gemini = json!({"functionDeclarations": [
+        {"name": "both", "response": {"type": "STRING"}, "responseJsonSchema": {"type": "string"}},
+        {"name": "refs", "response": {"type": "ARRAY", "items": {"$ref": "#/$defs/Hit"}}},
+        {"name": "dangling", "responseJsonSchema": {"$ref": "#/$defs/Gone"}}
+    ]});
+    let found = rules::gemini::check(&bad_gemini).join("\n");
+    for expected in [
+        "both: both response and responseJsonSchema",
+        "refs /response/items: `$ref` is not a Schema field",
+        "dangling responseJsonSchema: does not compile",
     ] {
         assert!(found.contains(expected), "{expected}:\n{found}");
     }

@@ -5,14 +5,18 @@ object, for `tool-examples/tests/mcp.rs` to check.
     python_ask_client.py stdio COMMAND [ARGS...]
     python_ask_client.py http URL
 
-Two sessions, both with the classic `initialize` handshake (2025-11-25: protocol 2026-07-28 has
-no server-to-client requests):
+Three sessions, two with the classic `initialize` handshake (2025-11-25: requests to the
+client) and one in the SDK's default mode (`mcp.Client`, protocol 2026-07-28: questions in
+input-required results, which the SDK answers through the same callbacks and retries):
 
-- one with a sampling callback and an elicitation callback, which calls `test_sampling` once
-  and `test_elicitation` three times, the callback answering accept, decline and cancel in turn,
-  and keeps the requests the callbacks received;
-- one with no callbacks (so no `sampling` or `elicitation` capability), which calls both tools
-  and must get error results.
+- one with a sampling callback and an elicitation callback, which calls `test_sampling` once,
+  `test_elicitation` three times and `test_elicitation_url` three times, the callback
+  answering accept, decline and cancel in turn, and keeps the requests the callbacks received
+  and the `notifications/elicitation/complete` the server sent;
+- one with no callbacks (so no `sampling` or `elicitation` capability), which calls the tools
+  and must get error results;
+- one in 2026-07-28 with an elicitation callback, which calls `test_elicitation_url` and
+  accepts.
 
 Every step is bounded in time.
 """
@@ -22,7 +26,7 @@ import json
 import sys
 from contextlib import asynccontextmanager
 
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -43,26 +47,50 @@ async def streams():
                 yield read, write
 
 
+def auto_client(**callbacks):
+    """An `mcp.Client` in its default mode (2026-07-28 where the server offers it)."""
+    transport, target = sys.argv[1], sys.argv[2]
+    if transport == "stdio":
+        return Client(StdioServerParameters(command=target, args=sys.argv[3:]), **callbacks)
+    return Client(streamable_http_client(target), **callbacks)
+
+
+URL = "https://example.com/connect?state=8d1f"
+
+
 async def asking_session():
-    seen = {"sampling_requests": [], "elicitation_requests": []}
+    seen = {"sampling_requests": [], "elicitation_requests": [], "url_requests": [], "completed": []}
     answers = []
+    completed = asyncio.Event()
 
     async def sample(context, params):
         seen["sampling_requests"].append(wire(params))
         return model_says("the client's model says hi")
 
     async def elicit(context, params):
-        seen["elicitation_requests"].append(wire(params))
         action = answers.pop(0)
+        if params.mode == "url":
+            seen["url_requests"].append(wire(params))
+            return types.ElicitResult(action=action)
+        seen["elicitation_requests"].append(wire(params))
         if action == "accept":
             return types.ElicitResult(
                 action="accept", content={"username": "ada", "email": "ada@example.com"}
             )
         return types.ElicitResult(action=action)
 
+    async def notified(message):
+        if isinstance(message, types.ElicitCompleteNotification):
+            seen["completed"].append(wire(message.params))
+            completed.set()
+
     async with streams() as (read, write):
         async with ClientSession(
-            read, write, sampling_callback=sample, elicitation_callback=elicit
+            read,
+            write,
+            sampling_callback=sample,
+            elicitation_callback=elicit,
+            message_handler=notified,
         ) as session:
             init = await step(session.initialize())
             seen["protocol"] = init.protocol_version
@@ -75,6 +103,33 @@ async def asking_session():
                 seen["elicited"][action] = wire(
                     await step(session.call_tool("test_elicitation", {"message": "Who are you?"}))
                 )
+            seen["visited"] = {}
+            for action in ["accept", "decline", "cancel"]:
+                answers.append(action)
+                arguments = {"url": URL, "message": "Sign in to connect."}
+                seen["visited"][action] = wire(
+                    await step(session.call_tool("test_elicitation_url", arguments))
+                )
+            # The completion may travel on another stream than the result (the session's
+            # GET stream over HTTP): wait for it, bounded.
+            try:
+                await asyncio.wait_for(completed.wait(), STEP_SECONDS)
+            except asyncio.TimeoutError:
+                pass
+    return seen
+
+
+async def sessionless_session():
+    seen = {"url_requests": []}
+
+    async def elicit(context, params):
+        seen["url_requests"].append(wire(params))
+        return types.ElicitResult(action="accept")
+
+    async with auto_client(elicitation_callback=elicit) as client:
+        seen["protocol"] = client.protocol_version
+        arguments = {"url": URL, "message": "Sign in to connect."}
+        seen["visited"] = wire(await step(client.call_tool("test_elicitation_url", arguments)))
     return seen
 
 
@@ -89,12 +144,18 @@ async def plain_session():
             seen["elicited"] = wire(
                 await step(session.call_tool("test_elicitation", {"message": "Who?"}))
             )
+            arguments = {"url": URL, "message": "Sign in to connect."}
+            seen["visited"] = wire(await step(session.call_tool("test_elicitation_url", arguments)))
     return seen
 
 
 async def main():
-    seen = {"asking": await asking_session(), "plain": await plain_session()}
+    seen = {
+        "asking": await asking_session(),
+        "plain": await plain_session(),
+        "sessionless": await sessionless_session(),
+    }
     print(json.dumps(seen))
 
 
-asyncio.run(asyncio.wait_for(main(), 6 * STEP_SECONDS))
+asyncio.run(asyncio.wait_for(main(), 8 * STEP_SECONDS))

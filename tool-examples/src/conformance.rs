@@ -37,6 +37,7 @@ pub const TOOLS: &[ToolDef] = &[
     ask::test_elicitation::TOOL,
     ask::test_elicitation_sep1034_defaults::TOOL,
     ask::test_elicitation_sep1330_enums::TOOL,
+    ask::test_elicitation_url::TOOL,
     input_required::test_input_required_result_elicitation::TOOL,
     input_required::test_input_required_result_sampling::TOOL,
     input_required::test_input_required_result_list_roots::TOOL,

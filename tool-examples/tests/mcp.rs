@@ -273,9 +273,54 @@ fn check_asking_session(seen: &Value) {
     );
     assert_eq!(text("decline"), "User response: action=decline");
     assert_eq!(text("cancel"), "User response: action=cancel");
+    // URL mode: the URL and message as given, a fresh id each time, each answer read, and
+    // the accepted visit (only it) reported complete under the id the client was sent.
+    let url = "https://example.com/connect?state=8d1f";
+    let ids: Vec<&str> = asking["url_requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|request| {
+            assert_eq!(request["mode"], "url", "{request}");
+            assert_eq!(request["url"], url);
+            assert_eq!(request["message"], "Sign in to connect.");
+            request["elicitationId"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(ids.len(), 3, "{asking}");
+    assert!(
+        ids[0] != ids[1] && ids[1] != ids[2] && !ids[0].is_empty(),
+        "{ids:?}"
+    );
+    assert_eq!(asking["completed"], json!([{"elicitationId": ids[0]}]));
+    for action in ["accept", "decline", "cancel"] {
+        assert_eq!(
+            asking["visited"][action]["content"][0]["text"],
+            format!("User response: action={action}")
+        );
+    }
+    // Under 2026-07-28 the same tool asks in an input-required result, which the SDK answers
+    // through its callback: URL mode there has no `elicitationId` (rmcp writes it empty).
+    let sessionless = &seen["sessionless"];
+    assert_eq!(sessionless["protocol"], "2026-07-28", "{sessionless}");
+    let request = &sessionless["url_requests"][0];
+    assert_eq!(request["mode"], "url", "{sessionless}");
+    assert_eq!(request["url"], url);
+    assert!(request["elicitationId"]
+        .as_str()
+        .unwrap_or_default()
+        .is_empty());
+    assert_eq!(
+        sessionless["visited"]["content"][0]["text"],
+        "User response: action=accept"
+    );
     // A client without the capabilities: the tools fail, saying why.
     let plain = &seen["plain"];
-    for (tool, capability) in [("sampled", "sampling"), ("elicited", "elicitation")] {
+    for (tool, capability) in [
+        ("sampled", "sampling"),
+        ("elicited", "elicitation"),
+        ("visited", "elicitation.url"),
+    ] {
         assert_eq!(plain[tool]["isError"], true, "{plain}");
         let message = plain[tool]["content"][0]["text"].as_str().unwrap();
         assert!(
@@ -286,7 +331,7 @@ fn check_asking_session(seen: &Value) {
 }
 
 #[test]
-fn the_python_sdk_answers_sampling_and_elicitation_over_stdio_and_http() {
+fn the_python_sdk_answers_sampling_and_elicitation_in_both_modes_over_stdio_and_http() {
     each_conformance_transport(|target| {
         check_asking_session(&python("python_ask_client.py", target, &[]));
     });

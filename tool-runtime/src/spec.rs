@@ -46,15 +46,17 @@ impl ToolSpec {
     }
 
     /// The JSON Schema every successful call's structured result conforms to, when the tool
-    /// declares one (`#[tool(output_schema)]`, [`DynamicTool::with_output_schema`], an
-    /// imported tool's `outputSchema`): exported as MCP's `outputSchema`, and checked against
-    /// each output before it leaves the registry.
+    /// declares one (`#[tool(output_schema)]`, [`Tool::output_schema`],
+    /// [`DynamicTool::with_output_schema`], an imported tool's `outputSchema`): exported as
+    /// MCP's `outputSchema` and Gemini's `response`, and checked against each output before
+    /// it leaves the registry.
     ///
     /// Its root is always an object, as MCP requires: a return type whose schema is not an
     /// object (`Vec<T>`, `String`, an enum) is described as `{"result": ...}`, the form its
     /// `structuredContent` takes.
     ///
     /// [`DynamicTool::with_output_schema`]: crate::DynamicTool::with_output_schema
+    /// [`Tool::output_schema`]: crate::Tool::output_schema
     pub fn output_schema(&self) -> Option<&Value> {
         self.output_schema.as_ref()
     }

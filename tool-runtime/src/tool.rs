@@ -6,7 +6,7 @@ use crate::context::{CallContext, Inject, ToolContext};
 use crate::def::{Args, BoxFuture, Pending, ToolFlags};
 use crate::error::ToolError;
 use crate::error_format::ErrorFormat;
-use crate::output::{result_output, ToolOutput};
+use crate::output::{result_output, OutputSchema, ToolOutput};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -72,6 +72,59 @@ pub trait Tool: Send + Sync + 'static {
     /// own [`format`](ToolError::format) wins over it.
     fn error_format(&self) -> ErrorFormat {
         ErrorFormat::Text
+    }
+
+    /// The schema of what the tool returns, as `#[tool(output_schema)]` declares a fn's
+    /// (default: none). A tool that declares one has it exported (MCP's `outputSchema`,
+    /// Gemini's `response`), and every successful output checked against it by the
+    /// pipeline's last stage: one that doesn't conform, or is over the output cap, is an
+    /// `output_error` saying why, never a cut structured result.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::{Deserialize, Serialize};
+    /// use tool_runtime::output::OutputSchema;
+    /// use tool_runtime::{Provider, Registry, Tool, ToolContext, ToolError};
+    ///
+    /// /// A stock level.
+    /// #[derive(Serialize, JsonSchema)]
+    /// struct Stock {
+    ///     sku: String,
+    ///     count: u32,
+    /// }
+    ///
+    /// #[derive(Deserialize, JsonSchema)]
+    /// struct Query {
+    ///     sku: String,
+    /// }
+    ///
+    /// /// The warehouse's stock, behind its own connection.
+    /// struct Inventory;
+    ///
+    /// impl Tool for Inventory {
+    ///     type Args = Query;
+    ///     type Output = Stock;
+    ///
+    ///     fn name(&self) -> &str {
+    ///         "stock_level"
+    ///     }
+    ///     fn description(&self) -> &str {
+    ///         "How many of an item are in stock."
+    ///     }
+    ///     fn output_schema(&self) -> Option<OutputSchema> {
+    ///         Some(OutputSchema::of::<Stock>())
+    ///     }
+    ///     async fn call(&self, query: Query, _cx: ToolContext) -> Result<Stock, ToolError> {
+    ///         Ok(Stock { sku: query.sku, count: 12 })
+    ///     }
+    /// }
+    ///
+    /// let registry = Registry::builder().without_inventory().tool(Inventory).build().unwrap();
+    /// let listed = registry.export(Provider::Mcp).to_value();
+    /// assert_eq!(listed[0]["outputSchema"]["required"], serde_json::json!(["sku", "count"]));
+    /// ```
+    fn output_schema(&self) -> Option<OutputSchema> {
+        None
     }
 
     /// Runs one call.

@@ -1,7 +1,8 @@
 //! The conformance tools that ask the client: sampling (`tools-call-sampling`) and
 //! elicitation (`tools-call-elicitation`, `elicitation-sep1034-defaults`,
 //! `elicitation-sep1330-enums`), each an ordinary `#[tool]` fn on
-//! [`ToolContext::sample`] and [`ToolContext::elicit`], the form derived from a Rust type.
+//! [`ToolContext::sample`] and [`ToolContext::elicit`], the form derived from a Rust type; and
+//! URL-mode elicitation ([`ToolContext::elicit_url`]), which no scenario calls.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -157,6 +158,28 @@ enum TitledChoice {
 pub(super) async fn test_elicitation_sep1330_enums(cx: ToolContext) -> Result<String, ToolError> {
     let answer = cx.elicit::<Enums>("Please select options").await?;
     Ok(format!("Elicitation completed: {}", summary(&answer)))
+}
+
+/// Sends the user to a URL (URL-mode elicitation), and tells the client when the visit is
+/// done.
+///
+/// No conformance scenario calls it (the suites have none for URL mode); the tests drive it
+/// with the official Python SDK in both protocols. Returns "User response: action=<action>";
+/// an accepted visit is reported complete first (`notifications/elicitation/complete` under
+/// the handshake protocols).
+#[tool]
+pub(super) async fn test_elicitation_url(
+    cx: ToolContext,
+    /// The page to send the user to.
+    url: String,
+    /// Why the user should go there.
+    message: String,
+) -> Result<String, ToolError> {
+    let answer = cx.ask("visit").elicit_url(url, message).await?;
+    if let Elicitation::Accept(id) = &answer {
+        cx.complete_elicitation(id).await?;
+    }
+    Ok(format!("User response: action={}", answer.action()))
 }
 
 /// `action=accept, content={...}`.

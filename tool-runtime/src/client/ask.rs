@@ -1,10 +1,11 @@
 //! The questions a tool asks through its [`ToolContext`] (and a prompt or resource through its
 //! [`AskContext`](super::AskContext)): the capability checks, then one request each for
-//! sampling, elicitation and roots, through an [`Ask`] that may name them.
+//! sampling, elicitation (a form, or a URL) and roots, through an [`Ask`] that may name them.
 
 use super::elicitation::ElicitationRequest;
 use super::error::{AskError, InputPending};
-use super::{schema, Client, Elicitation, Root, SamplingRequest, SamplingResult};
+use super::url_elicitation::{self, ElicitationId, UrlElicitationRequest};
+use super::{schema, Client, Elicitation, IncludeContext, Root, SamplingRequest, SamplingResult};
 use crate::ToolContext;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -25,6 +26,12 @@ impl ToolContext {
     /// false outside MCP, and for a client that did not declare `elicitation` (form mode).
     pub fn can_elicit(&self) -> bool {
         self.asking.can_elicit()
+    }
+
+    /// Whether the call's client sends its user to a URL ([`elicit_url`](Self::elicit_url)):
+    /// false outside MCP, and for a client that did not declare `elicitation.url`.
+    pub fn can_elicit_url(&self) -> bool {
+        self.asking.can_elicit_url()
     }
 
     /// Whether the call's client lists its roots ([`roots`](Self::roots)): false outside
@@ -161,6 +168,63 @@ impl ToolContext {
     ) -> Result<Elicitation<Value>, AskError> {
         self.asking.elicit_json(message, schema).await
     }
+
+    /// Asks the user to open `url` (`elicitation/create` in URL mode, MCP 2025-11-25), for
+    /// what must not pass through the client: a sign-in, a payment, a key to paste. The
+    /// client shows `message` and the URL, and says whether the user agreed to go there;
+    /// what they do on the page reaches the tool by the page's own way (an OAuth callback,
+    /// the tool's store), and the tool then tells the client with
+    /// [`complete_elicitation`](Self::complete_elicitation).
+    ///
+    /// Under protocol 2026-07-28 the question travels in an input-required result, as any
+    /// other ([`AskError::InputRequired`]), and the call runs again with the answer.
+    ///
+    /// ```
+    /// use tool_runtime::client::Elicitation;
+    /// use tool_runtime::{tool, ToolContext, ToolError};
+    ///
+    /// /// Connect the user's calendar.
+    /// #[tool]
+    /// async fn connect_calendar(cx: ToolContext) -> Result<String, ToolError> {
+    ///     let url = "https://calendar.example.com/oauth/start?state=8d1f";
+    ///     match cx.elicit_url(url, "Sign in to your calendar to let me read it.").await? {
+    ///         Elicitation::Accept(id) => {
+    ///             // ... wait for the OAuth callback of `state=8d1f`, then:
+    ///             cx.complete_elicitation(&id).await?;
+    ///             Ok("Calendar connected.".into())
+    ///         }
+    ///         Elicitation::Decline | Elicitation::Cancel => Ok("Not connected.".into()),
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`AskError::InvalidUrl`] (before anything is sent) for a URL that is not absolute or
+    /// holds spaces, control characters or direction marks, [`AskError::NoClient`] outside
+    /// MCP, [`AskError::Unsupported`] when the client did not declare `elicitation.url`,
+    /// [`AskError::Request`] when the client failed, [`AskError::Answer`] for an answer
+    /// without a valid `action`.
+    pub async fn elicit_url(
+        &self,
+        url: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<ElicitationId>, AskError> {
+        self.asking.elicit_url(url, message).await
+    }
+
+    /// Tells the client that the interaction of the URL-mode elicitation `id` is done
+    /// (`notifications/elicitation/complete`): it may close its "waiting" dialog. Protocol
+    /// 2026-07-28 has no such notification (the client's retry carries the answer): nothing
+    /// is sent there.
+    ///
+    /// # Errors
+    ///
+    /// [`AskError::NoClient`] outside MCP, [`AskError::Request`] when the notification could
+    /// not be sent (the client has gone).
+    pub async fn complete_elicitation(&self, id: &ElicitationId) -> Result<(), AskError> {
+        self.asking.complete_elicitation(id).await
+    }
 }
 
 /// The error for a question the client can't answer, told to the client too.
@@ -204,6 +268,14 @@ impl<'a> Ask<'a> {
         {
             return Err(refused(client, "sampling.tools"));
         }
+        // `none` (or no value) asks for nothing the client must support.
+        if matches!(
+            request.include_context,
+            Some(IncludeContext::ThisServer | IncludeContext::AllServers)
+        ) && !capabilities.sampling_context
+        {
+            return Err(refused(client, "sampling.context"));
+        }
         let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
             method: SAMPLING,
             source,
@@ -240,6 +312,43 @@ impl<'a> Ask<'a> {
     ) -> Result<Elicitation<Value>, AskError> {
         let schema = schema::elicitation_schema(schema)?;
         self.form(message.into(), schema).await
+    }
+
+    /// [`ToolContext::elicit_url`], under this name.
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::elicit_url`].
+    pub async fn elicit_url(
+        self,
+        url: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<ElicitationId>, AskError> {
+        let url = url.into();
+        if let Err(reason) = url_elicitation::check_url(&url) {
+            return Err(AskError::InvalidUrl { url, reason });
+        }
+        let client = self.client_for("elicitation.url")?;
+        if !client.capabilities().elicitation_url {
+            return Err(refused(client, "elicitation.url"));
+        }
+        let request = UrlElicitationRequest::new(url, message);
+        let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
+            method: ELICITATION,
+            source,
+        })?;
+        let answer = self.send(client, ELICITATION, params).await?;
+        // URL mode has no content: an accept is the user's consent to open the page.
+        let answer: Elicitation<Value> =
+            serde_json::from_value(answer).map_err(|source| AskError::Answer {
+                method: ELICITATION,
+                source,
+            })?;
+        Ok(match answer {
+            Elicitation::Accept(_) => Elicitation::Accept(request.elicitation_id),
+            Elicitation::Decline => Elicitation::Decline,
+            Elicitation::Cancel => Elicitation::Cancel,
+        })
     }
 
     /// [`ToolContext::roots`], under this name.

@@ -2,7 +2,7 @@
 //! with the verbs and errors of a tool's [`ToolContext`](crate::ToolContext).
 
 use super::{Ask, AskError, Client, ClientCapabilities, Elicitation, Root};
-use super::{SamplingRequest, SamplingResult};
+use super::{ElicitationId, SamplingRequest, SamplingResult};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -97,6 +97,12 @@ impl AskContext {
         self.declared(|c| c.elicitation)
     }
 
+    /// Whether the client sends its user to a URL ([`elicit_url`](Self::elicit_url)): false
+    /// outside MCP, and for a client that did not declare `elicitation.url`.
+    pub fn can_elicit_url(&self) -> bool {
+        self.declared(|c| c.elicitation_url)
+    }
+
     /// Whether the client lists its roots ([`roots`](Self::roots)): false outside MCP, and
     /// for a client that did not declare `roots`.
     pub fn can_list_roots(&self) -> bool {
@@ -164,6 +170,39 @@ impl AskContext {
         schema: &Value,
     ) -> Result<Elicitation<Value>, AskError> {
         self.unnamed().elicit_json(message, schema).await
+    }
+
+    /// Asks the user to open `url` (`elicitation/create` in URL mode).
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::elicit_url`](crate::ToolContext::elicit_url).
+    pub async fn elicit_url(
+        &self,
+        url: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Result<Elicitation<ElicitationId>, AskError> {
+        self.unnamed().elicit_url(url, message).await
+    }
+
+    /// Tells the client that the interaction of the URL-mode elicitation `id` is done
+    /// (`notifications/elicitation/complete`).
+    ///
+    /// # Errors
+    ///
+    /// As [`ToolContext::complete_elicitation`](crate::ToolContext::complete_elicitation).
+    pub async fn complete_elicitation(&self, id: &ElicitationId) -> Result<(), AskError> {
+        let client = self.client.as_ref().ok_or(AskError::NoClient {
+            capability: "elicitation.url",
+        })?;
+        client
+            .requests()
+            .elicitation_complete(id.as_str())
+            .await
+            .map_err(|source| AskError::Request {
+                method: "notifications/elicitation/complete",
+                source,
+            })
     }
 
     /// Asks the client for its roots (`roots/list`).

@@ -1,6 +1,6 @@
 use crate::client::{
-    AskError, ClientCapabilities, ClientFuture, ClientRequests, Elicitation, SamplingRequest,
-    SchemaErrorKind, StopReason,
+    AskError, ClientCapabilities, ClientFuture, ClientRequests, Elicitation, IncludeContext,
+    NotifyFuture, SamplingRequest, SchemaErrorKind, StopReason,
 };
 use crate::{DynamicTool, Registry, ToolContext, ToolOutput};
 use serde_json::{json, Value};
@@ -12,6 +12,8 @@ struct Scripted {
     capabilities: ClientCapabilities,
     answer: Value,
     asked: Arc<Mutex<Vec<Value>>>,
+    /// The URL-mode elicitations it was told are complete.
+    completed: Arc<Mutex<Vec<String>>>,
 }
 
 impl Scripted {
@@ -20,6 +22,7 @@ impl Scripted {
             capabilities,
             answer,
             asked: Arc::default(),
+            completed: Arc::default(),
         }
     }
 
@@ -39,6 +42,13 @@ impl ClientRequests for Scripted {
     }
     fn elicit(&self, params: Value) -> ClientFuture {
         self.answer(params)
+    }
+    fn elicitation_complete(&self, elicitation_id: &str) -> NotifyFuture {
+        self.completed
+            .lock()
+            .unwrap()
+            .push(elicitation_id.to_owned());
+        Box::pin(async { Ok(()) })
     }
 }
 
@@ -229,4 +239,151 @@ async fn raw_elicitation_gives_json() {
     .await;
     assert_eq!(said, "{\"n\":3}");
     let _ = Elicitation::<Value>::Cancel.action();
+}
+
+#[tokio::test]
+async fn sampling_with_context_from_servers_needs_the_context_capability() {
+    let only_sampling = ClientCapabilities {
+        sampling: true,
+        ..ClientCapabilities::default()
+    };
+    let answer =
+        json!({"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"});
+    for (context, sent) in [
+        (IncludeContext::None, true),
+        (IncludeContext::ThisServer, false),
+        (IncludeContext::AllServers, false),
+    ] {
+        let client = Scripted::new(only_sampling, answer.clone());
+        let asked = Arc::clone(&client.asked);
+        let said = in_call(Some(client), move |cx| async move {
+            let request = SamplingRequest::user("so far?").include_context(context);
+            match cx.sample(request).await {
+                Ok(result) => result.text(),
+                Err(error) => error.to_string(),
+            }
+        })
+        .await;
+        if sent {
+            assert_eq!(said, "ok");
+            assert_eq!(asked.lock().unwrap()[0]["includeContext"], "none");
+        } else {
+            assert_eq!(
+                said,
+                "the client does not support sampling.context: it did not declare the capability"
+            );
+            assert!(asked.lock().unwrap().is_empty());
+        }
+    }
+    // A client that declared it gets the request as asked.
+    let client = Scripted::new(ClientCapabilities::all(), answer);
+    let asked = Arc::clone(&client.asked);
+    in_call(Some(client), |cx| async move {
+        let request = SamplingRequest::user("so far?").include_context(IncludeContext::AllServers);
+        cx.sample(request).await.unwrap().text()
+    })
+    .await;
+    assert_eq!(asked.lock().unwrap()[0]["includeContext"], "allServers");
+}
+
+#[tokio::test]
+async fn url_elicitation_sends_the_url_and_names_the_accepted_id() {
+    for (answer, expected) in [
+        (json!({"action": "accept"}), "accept"),
+        (json!({"action": "decline"}), "decline"),
+        (json!({"action": "cancel"}), "cancel"),
+    ] {
+        let client = Scripted::new(ClientCapabilities::all(), answer);
+        let asked = Arc::clone(&client.asked);
+        let completed = Arc::clone(&client.completed);
+        let said = in_call(Some(client), |cx| async move {
+            assert!(cx.can_elicit_url());
+            let answer = cx
+                .elicit_url(
+                    "https://example.com/connect?state=7",
+                    "Connect your account.",
+                )
+                .await
+                .unwrap();
+            let action = answer.action();
+            if let Elicitation::Accept(id) = answer {
+                cx.complete_elicitation(&id).await.unwrap();
+                return format!("{action} {id}");
+            }
+            action.to_owned()
+        })
+        .await;
+        let sent = asked.lock().unwrap()[0].clone();
+        assert_eq!(sent["mode"], "url");
+        assert_eq!(sent["url"], "https://example.com/connect?state=7");
+        assert_eq!(sent["message"], "Connect your account.");
+        let id = sent["elicitationId"].as_str().unwrap().to_owned();
+        if expected == "accept" {
+            // The id the tool got is the one sent, and the one it said was complete.
+            assert_eq!(said, format!("accept {id}"));
+            assert_eq!(*completed.lock().unwrap(), [id]);
+        } else {
+            assert_eq!(said, expected);
+            assert!(completed.lock().unwrap().is_empty());
+        }
+    }
+}
+
+#[tokio::test]
+async fn url_elicitation_needs_the_url_capability_and_an_absolute_url() {
+    let forms_only = ClientCapabilities {
+        elicitation: true,
+        ..ClientCapabilities::default()
+    };
+    let client = Scripted::new(forms_only, json!({"action": "accept"}));
+    let asked = Arc::clone(&client.asked);
+    let said = in_call(Some(client), |cx| async move {
+        let refused = cx
+            .elicit_url("https://example.com/pay", "Pay.")
+            .await
+            .unwrap_err();
+        let invalid = cx.elicit_url("example.com/pay", "Pay.").await.unwrap_err();
+        assert!(matches!(invalid, AskError::InvalidUrl { .. }));
+        format!("{} | {refused} | {invalid}", cx.can_elicit_url())
+    })
+    .await;
+    assert_eq!(
+        said,
+        "false | the client does not support elicitation.url: it did not declare the capability \
+         | cannot send the user to \"example.com/pay\": it has no scheme (`https://...`)"
+    );
+    assert!(asked.lock().unwrap().is_empty());
+
+    // Outside MCP there is no one to ask, nor to tell.
+    let said = in_call(None, |cx| async move {
+        let asked = cx
+            .elicit_url("https://example.com", "Go.")
+            .await
+            .unwrap_err();
+        let id =
+            crate::client::UrlElicitationRequest::new("https://example.com", "Go.").elicitation_id;
+        let told = cx.complete_elicitation(&id).await.unwrap_err();
+        format!("{asked} | {told}")
+    })
+    .await;
+    assert_eq!(
+        said.matches("there is no client to ask").count(),
+        2,
+        "{said}"
+    );
+}
+
+#[tokio::test]
+async fn a_url_answer_without_an_action_is_an_error() {
+    let client = Scripted::new(ClientCapabilities::all(), json!({"done": true}));
+    let said = in_call(Some(client), |cx| async move {
+        let error = cx
+            .elicit_url("https://example.com", "Go.")
+            .await
+            .unwrap_err();
+        assert!(matches!(error, AskError::Answer { .. }));
+        error.to_string()
+    })
+    .await;
+    assert!(said.contains("elicitation/create"), "{said}");
 }

@@ -4,7 +4,7 @@
 use super::BoxError;
 use crate::error::{ErrorCode, ToolError};
 
-/// A sampling or elicitation request that got no usable answer.
+/// A question to the client (sampling, elicitation, roots) that got no usable answer.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AskError {
@@ -13,18 +13,29 @@ pub enum AskError {
     /// [`Client`](super::Client).
     #[error("cannot ask for {capability}: this call is not served over MCP, so there is no client to ask")]
     NoClient {
-        /// `sampling` or `elicitation`.
+        /// `sampling`, `elicitation`, `elicitation.url` or `roots`.
         capability: &'static str,
     },
-    /// The client did not declare the capability in its handshake.
+    /// The client did not declare the capability (in its handshake, or under protocol
+    /// 2026-07-28 in the request).
     #[error("the client does not support {capability}: it did not declare the capability")]
     Unsupported {
-        /// `sampling`, `sampling.tools` or `elicitation`.
+        /// `sampling`, `sampling.tools`, `sampling.context`, `elicitation`,
+        /// `elicitation.url` or `roots`.
         capability: &'static str,
     },
     /// The type or schema given to elicit can't be an elicitation form; nothing was sent.
     #[error(transparent)]
     Schema(#[from] SchemaError),
+    /// The URL given to [`elicit_url`](crate::ToolContext::elicit_url) is not an absolute
+    /// URL a client can show and open as it reads; nothing was sent.
+    #[error("cannot send the user to {url:?}: {reason}")]
+    InvalidUrl {
+        /// The URL given.
+        url: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// The request could not be built (a value that doesn't serialize); nothing was sent.
     #[error("the {method} request could not be written: {source}")]
     Encode {

@@ -1,9 +1,10 @@
 //! Asking the client that runs the call: sampling (its model writes a message) and
-//! elicitation (its user fills in a form).
+//! elicitation (its user fills in a form, or visits a URL of the server's).
 //!
 //! A tool asks through its [`ToolContext`](crate::ToolContext):
-//! [`sample`](crate::ToolContext::sample), [`elicit`](crate::ToolContext::elicit) and
-//! [`elicit_json`](crate::ToolContext::elicit_json), after checking
+//! [`sample`](crate::ToolContext::sample), [`elicit`](crate::ToolContext::elicit),
+//! [`elicit_json`](crate::ToolContext::elicit_json) and
+//! [`elicit_url`](crate::ToolContext::elicit_url), after checking
 //! [`can_sample`](crate::ToolContext::can_sample) or
 //! [`can_elicit`](crate::ToolContext::can_elicit) if it has another way. The request goes to
 //! the [`Client`] of the call, set by whoever runs it with [`Client::scope`]: the MCP server
@@ -49,6 +50,7 @@ mod roots;
 mod sampling;
 mod schema;
 mod task;
+mod url_elicitation;
 
 pub use ask::Ask;
 pub use ask_context::AskContext;
@@ -56,10 +58,11 @@ pub use elicitation::{Elicitation, ElicitationRequest};
 pub use error::{AskError, InputPending, SchemaError, SchemaErrorKind};
 pub use roots::Root;
 pub use sampling::{
-    ModelPreferences, Role, SamplingContent, SamplingMessage, SamplingRequest, SamplingResult,
-    SamplingTool, StopReason, ToolChoice,
+    IncludeContext, ModelPreferences, Role, SamplingContent, SamplingMessage, SamplingRequest,
+    SamplingResult, SamplingTool, StopReason, ToolChoice,
 };
 pub use schema::{elicitation_schema, elicitation_schema_for};
+pub use url_elicitation::{ElicitationId, UrlElicitationRequest};
 
 use serde_json::Value;
 use std::future::Future;
@@ -71,6 +74,9 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// What [`ClientRequests`]' methods return: the answer's JSON, later.
 pub type ClientFuture = Pin<Box<dyn Future<Output = Result<Value, BoxError>> + Send + 'static>>;
+
+/// What [`ClientRequests`]' notifications return: sent, or why not, later.
+pub type NotifyFuture = Pin<Box<dyn Future<Output = Result<(), BoxError>> + Send + 'static>>;
 
 tokio::task_local! {
     /// The client of the calls running in this task, set by [`Client::scope`].
@@ -85,8 +91,14 @@ pub struct ClientCapabilities {
     pub sampling: bool,
     /// It takes tools in a sampling request (`sampling.tools`).
     pub sampling_tools: bool,
+    /// It may add context to a sampling request's prompt (`sampling.context`), which an
+    /// `includeContext` other than `none` asks for.
+    pub sampling_context: bool,
     /// It answers `elicitation/create` in form mode.
     pub elicitation: bool,
+    /// It answers `elicitation/create` in URL mode (`elicitation.url`): it sends its user to
+    /// a URL of the server's.
+    pub elicitation_url: bool,
     /// It answers `roots/list`.
     pub roots: bool,
 }
@@ -97,7 +109,9 @@ impl ClientCapabilities {
         ClientCapabilities {
             sampling: true,
             sampling_tools: true,
+            sampling_context: true,
             elicitation: true,
+            elicitation_url: true,
             roots: true,
         }
     }
@@ -108,7 +122,7 @@ impl ClientCapabilities {
 /// and run calls inside [`Client::scope`].
 ///
 /// Requests and answers are the JSON of MCP's `params` and `result`
-/// (`CreateMessageRequest`, `ElicitRequest` in form mode): what [`SamplingRequest`] and
+/// (`CreateMessageRequest`, `ElicitRequest` in form or URL mode): what [`SamplingRequest`] and
 /// [`SamplingResult`] serialize to, and `{"action": ..., "content": ...}` for elicitation.
 pub trait ClientRequests: Send + Sync + 'static {
     /// What the client can do.
@@ -117,8 +131,17 @@ pub trait ClientRequests: Send + Sync + 'static {
     /// Sends `sampling/createMessage` with `params`, and gives the result's JSON.
     fn create_message(&self, params: Value) -> ClientFuture;
 
-    /// Sends `elicitation/create` with `params`, and gives the result's JSON.
+    /// Sends `elicitation/create` with `params` (form mode, or URL mode with `mode: "url"`),
+    /// and gives the result's JSON.
     fn elicit(&self, params: Value) -> ClientFuture;
+
+    /// Tells the client that the out-of-band interaction of the URL-mode elicitation
+    /// `elicitation_id` is done (`notifications/elicitation/complete`). By default there is
+    /// no one to tell: nothing is sent.
+    fn elicitation_complete(&self, elicitation_id: &str) -> NotifyFuture {
+        let _ = elicitation_id;
+        Box::pin(async { Ok(()) })
+    }
 
     /// Sends `roots/list`, and gives the result's JSON (`{"roots": [...]}`). By default the
     /// client has no roots to give: an error.
@@ -146,8 +169,9 @@ pub trait ClientRequests: Send + Sync + 'static {
     }
 
     /// Told when a question is not sent because the client did not declare `capability`
-    /// (`sampling`, `sampling.tools`, `elicitation`, `roots`): a server may then answer a call
-    /// that fails for it with an error naming the capability. Does nothing by default.
+    /// (`sampling`, `sampling.tools`, `sampling.context`, `elicitation`, `elicitation.url`,
+    /// `roots`): a server may then answer a call that fails for it with an error naming the
+    /// capability. Does nothing by default.
     fn refused(&self, capability: &'static str) {
         let _ = capability;
     }

@@ -49,6 +49,11 @@ pub struct SamplingRequest {
     /// Whether the model must, may or must not call a tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_choice: Option<ToolChoice>,
+    /// Which MCP servers' context the client should add to the prompt (`includeContext`);
+    /// unset means none. Soft-deprecated by MCP 2025-11-25 beside `none`: see
+    /// [`IncludeContext`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_context: Option<IncludeContext>,
     /// Provider-specific values passed through to the client.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
@@ -66,6 +71,7 @@ impl SamplingRequest {
             stop_sequences: Vec::new(),
             tools: Vec::new(),
             tool_choice: None,
+            include_context: None,
             metadata: None,
         }
     }
@@ -128,6 +134,23 @@ impl SamplingRequest {
     #[must_use]
     pub fn tool_choice(mut self, choice: ToolChoice) -> SamplingRequest {
         self.tool_choice = Some(choice);
+        self
+    }
+
+    /// Asks the client to add context from MCP servers to the prompt (`includeContext`).
+    /// `thisServer` and `allServers` need the client's `sampling.context`: without it the
+    /// request is not sent ([`AskError::Unsupported`](super::AskError::Unsupported)).
+    ///
+    /// ```
+    /// use tool_runtime::client::{IncludeContext, SamplingRequest};
+    ///
+    /// let request = SamplingRequest::user("What did we do so far?")
+    ///     .include_context(IncludeContext::ThisServer);
+    /// assert_eq!(serde_json::to_value(&request).unwrap()["includeContext"], "thisServer");
+    /// ```
+    #[must_use]
+    pub fn include_context(mut self, context: IncludeContext) -> SamplingRequest {
+        self.include_context = Some(context);
         self
     }
 
@@ -393,6 +416,22 @@ pub enum ToolChoice {
     None,
 }
 
+/// Which MCP servers' context the client should add to a sampling prompt (`includeContext`).
+///
+/// MCP 2025-11-25 soft-deprecates `thisServer` and `allServers`: a server should only ask for
+/// them of a client that declared `sampling.context`, and they may leave a later version of
+/// the spec. The client may ignore them either way; `none` is what an unset value means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum IncludeContext {
+    /// No context beside the request's own messages.
+    None,
+    /// Context from this server's session (soft-deprecated).
+    ThisServer,
+    /// Context from every server the client is connected to (soft-deprecated).
+    AllServers,
+}
+
 /// The client's answer to a sampling request: the model's message, which model wrote it, and
 /// why it stopped.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -585,6 +624,28 @@ mod tests {
         );
         let back: SamplingRequest = serde_json::from_value(wire).unwrap();
         assert_eq!(back, request);
+    }
+
+    #[test]
+    fn include_context_is_written_in_the_spec_s_words() {
+        for (context, word) in [
+            (IncludeContext::None, "none"),
+            (IncludeContext::ThisServer, "thisServer"),
+            (IncludeContext::AllServers, "allServers"),
+        ] {
+            let request = SamplingRequest::user("hi").include_context(context);
+            let wire = serde_json::to_value(&request).unwrap();
+            assert_eq!(wire["includeContext"], word);
+            let back: SamplingRequest = serde_json::from_value(wire).unwrap();
+            assert_eq!(back.include_context, Some(context));
+        }
+        // Unset, it is left out: the spec's default, `none`.
+        let wire = serde_json::to_value(SamplingRequest::user("hi")).unwrap();
+        assert!(wire.get("includeContext").is_none(), "{wire}");
+        assert!(serde_json::from_value::<SamplingRequest>(
+            json!({"messages": [], "maxTokens": 1, "includeContext": "everything"})
+        )
+        .is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! A tool's JSON Schema reduced to the OpenAPI 3.0 subset Gemini's
-//! `FunctionDeclaration.parameters` takes.
+//! `FunctionDeclaration.parameters` (and `.response`, for its output) takes.
 //!
 //! The subset, per the `Schema` type of the Gemini API (ai.google.dev/api/caching#Schema;
 //! googleapis js-genai `types.ts` `Schema`): `type` (`STRING`, `NUMBER`, `INTEGER`, `BOOLEAN`,
@@ -55,6 +55,13 @@ pub(crate) fn reduce(schema: &Value) -> Result<Option<Value>, Vec<StrictIssue>> 
     if no_properties && closed {
         return Ok(None);
     }
+    reduce_output(schema).map(Some)
+}
+
+/// Any schema reduced to the subset: the parameters' (above), or a tool's output for
+/// `FunctionDeclaration.response`, the same `Schema` type with any type at the root. The
+/// reasons the subset can't express it otherwise.
+pub(crate) fn reduce_output(schema: &Value) -> Result<Value, Vec<StrictIssue>> {
     let mut reducer = Reducer {
         root: schema,
         stack: Vec::new(),
@@ -65,7 +72,7 @@ pub(crate) fn reduce(schema: &Value) -> Result<Option<Value>, Vec<StrictIssue>> 
     // the subset has, so the root's `$defs` stay behind without being removed.
     let reduced = reducer.node(schema, "", 0);
     if reducer.issues.is_empty() {
-        Ok(Some(reduced))
+        Ok(reduced)
     } else {
         Err(reducer.issues)
     }
@@ -537,6 +544,29 @@ mod tests {
             "properties": {"next": {"$ref": "#/$defs/N"}}}}});
         let issues = reduce(&cycle).unwrap_err();
         assert_eq!(issues[0].kind, StrictIssueKind::Recursive("N".into()));
+    }
+
+    #[test]
+    fn an_output_reduces_by_the_same_rules_whatever_its_root() {
+        let list = json!({"type": "array", "items": {"$ref": "#/$defs/Hit"},
+            "$defs": {"Hit": {"type": "object", "properties": {
+                "path": {"type": "string"}, "line": {"type": "integer", "format": "uint64", "minimum": 0}},
+                "required": ["path", "line"]}}});
+        assert_eq!(
+            reduce_output(&list).unwrap(),
+            json!({"type": "ARRAY", "items": {"type": "OBJECT", "required": ["path", "line"],
+                "properties": {"path": {"type": "STRING"}, "line": {"type": "INTEGER", "minimum": 0}}}})
+        );
+        assert_eq!(
+            reduce_output(&json!({"type": ["string", "null"]})).unwrap(),
+            json!({"type": "STRING", "nullable": true})
+        );
+        // What the parameters can't say, the output can't either: a map.
+        let map = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+        assert!(reduce_output(&map).is_err());
+        // An object with no properties is no "no output": the subset has no such OBJECT.
+        let empty = json!({"type": "object", "properties": {}, "additionalProperties": false});
+        assert!(reduce_output(&empty).is_err());
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! A served call's [`Client`](crate::client::Client): its sampling and elicitation requests
-//! go to the MCP client over the call's own session, on the call's own HTTP stream.
+//! go to the MCP client over the call's own session, on the call's own HTTP stream (a URL-mode
+//! elicitation's completion, a notification, on the session's).
 
-use crate::client::{BoxError, ClientCapabilities, ClientFuture, ClientRequests};
+use crate::client::{BoxError, ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture};
 #[allow(deprecated)]
 // roots: deprecated by SEP-2577 (a later draft), in 2025-11-25 and 2026-07-28.
 use rmcp::model::ListRootsRequest;
 use rmcp::model::{
-    CancelledNotificationParam, ClientResult, ElicitRequest, ElicitRequestParams, GetExtensions,
-    RequestId, ServerRequest,
+    CancelledNotificationParam, ClientResult, CustomNotification, ElicitRequest,
+    ElicitRequestParams, GetExtensions, RequestId, ServerNotification, ServerRequest,
 };
 #[allow(deprecated)] // sampling: deprecated by the 2026 draft, in the 2025-11-25 spec.
 use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams};
@@ -89,6 +90,17 @@ impl ClientRequests for PeerClient {
         })
     }
 
+    fn elicitation_complete(&self, elicitation_id: &str) -> NotifyFuture {
+        // rmcp has no type for it: a notification of the spec's method and params.
+        let params = serde_json::json!({ "elicitationId": elicitation_id });
+        let notification = ServerNotification::CustomNotification(CustomNotification::new(
+            "notifications/elicitation/complete",
+            Some(params),
+        ));
+        let peer = self.peer.clone();
+        Box::pin(async move { Ok(peer.send_notification(notification).await?) })
+    }
+
     fn list_roots(&self) -> ClientFuture {
         self.roots()
     }
@@ -124,8 +136,10 @@ pub(crate) fn declared(declared: &rmcp::model::ClientCapabilities) -> ClientCapa
     ClientCapabilities {
         sampling: sampling.is_some(),
         sampling_tools: sampling.is_some_and(|s| s.tools.is_some()),
+        sampling_context: sampling.is_some_and(|s| s.context.is_some()),
         // `elicitation: {}` (as before modes existed) means form mode.
         elicitation: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
+        elicitation_url: elicitation.is_some_and(|e| e.url.is_some()),
         roots: declared.roots.is_some(),
     }
 }
@@ -156,5 +170,32 @@ impl Drop for CancelOnDrop {
                     .await;
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(wire: serde_json::Value) -> ClientCapabilities {
+        declared(&serde_json::from_value(wire).unwrap())
+    }
+
+    #[test]
+    fn each_mode_and_sub_capability_is_read_from_what_the_client_declared() {
+        let everything = read(json!({
+            "sampling": {"tools": {}, "context": {}},
+            "elicitation": {"form": {}, "url": {}},
+            "roots": {}
+        }));
+        assert_eq!(everything, ClientCapabilities::all());
+        // `elicitation: {}`, as before modes existed: form mode only.
+        let legacy = read(json!({"elicitation": {}, "sampling": {}}));
+        assert!(legacy.elicitation && !legacy.elicitation_url);
+        assert!(legacy.sampling && !legacy.sampling_tools && !legacy.sampling_context);
+        let url_only = read(json!({"elicitation": {"url": {}}}));
+        assert!(url_only.elicitation_url && !url_only.elicitation);
+        assert_eq!(read(json!({})), ClientCapabilities::default());
     }
 }

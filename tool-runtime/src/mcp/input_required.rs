@@ -255,8 +255,12 @@ pub(super) fn unnamed_key(counts: &mut BTreeMap<&'static str, usize>, method: &s
 /// A question as the input request the client reads.
 pub(super) fn input_request(
     method: &str,
-    params: Value,
+    mut params: Value,
 ) -> Result<InputRequest, serde_json::Error> {
+    if let Some(params) = params.as_object_mut() {
+        // 2026-07-28 removed URL mode's `elicitationId` (rmcp writes it empty).
+        params.remove("elicitationId");
+    }
     serde_json::from_value(serde_json::json!({"method": method, "params": params}))
 }
 
@@ -280,17 +284,22 @@ pub(super) fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
     }
 }
 
-/// `-32021`, naming `capability` (`sampling`, `sampling.tools`, `elicitation`, `roots`) in
-/// `data.requiredCapabilities`: a request that needs what the client did not declare.
+/// `-32021`, naming `capability` (`sampling`, `sampling.tools`, `sampling.context`,
+/// `elicitation`, `elicitation.url`, `roots`) in `data.requiredCapabilities`: a request that
+/// needs what the client did not declare.
 pub(crate) fn missing_capability(capability: &str) -> ErrorData {
-    let declared = match capability {
-        "sampling.tools" => serde_json::json!({"sampling": {"tools": {}}}),
-        "elicitation" => serde_json::json!({"elicitation": {"form": {}}}),
-        other => serde_json::json!({ other: {} }),
+    ErrorData::missing_required_client_capability(required(capability))
+}
+
+/// The capabilities that name `capability`, for `-32021`'s `requiredCapabilities`.
+fn required(capability: &str) -> rmcp::model::ClientCapabilities {
+    let declared = match capability.split_once('.') {
+        // `sampling.tools`, `sampling.context`, `elicitation.url`.
+        Some((outer, inner)) => serde_json::json!({ outer: { inner: {} } }),
+        None if capability == "elicitation" => serde_json::json!({"elicitation": {"form": {}}}),
+        None => serde_json::json!({ capability: {} }),
     };
-    ErrorData::missing_required_client_capability(
-        serde_json::from_value(declared).unwrap_or_default(),
-    )
+    serde_json::from_value(declared).unwrap_or_default()
 }
 
 /// The round as a call's client.

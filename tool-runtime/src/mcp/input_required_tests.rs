@@ -56,3 +56,17 @@ async fn a_question_without_an_answer_yields_once_then_waits_for_the_next_round(
         _ => panic!("the second poll ends the question"),
     }
 }
+
+#[test]
+fn a_refused_capability_is_named_as_the_client_would_declare_it() {
+    let wire = |capability: &str| serde_json::to_value(required(capability)).unwrap();
+    assert_eq!(wire("sampling"), json!({"sampling": {}}));
+    assert_eq!(wire("sampling.tools"), json!({"sampling": {"tools": {}}}));
+    assert_eq!(
+        wire("sampling.context"),
+        json!({"sampling": {"context": {}}})
+    );
+    assert_eq!(wire("elicitation"), json!({"elicitation": {"form": {}}}));
+    assert_eq!(wire("elicitation.url"), json!({"elicitation": {"url": {}}}));
+    assert_eq!(wire("roots"), json!({"roots": {}}));
+}

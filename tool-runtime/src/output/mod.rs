@@ -17,6 +17,7 @@ mod truncate_json;
 
 pub use content::{Annotations, ContentBlock, Resource, ResourceBody};
 pub use safe::safe_serialize;
+pub use structured::OutputSchema;
 
 use crate::error::{ErrorCode, ToolError};
 use serde::de::{Deserializer, Error as _};

@@ -7,6 +7,68 @@ use schemars::generate::SchemaSettings;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
+/// The schema of what a [`Tool`](crate::Tool) returns, from its
+/// [`output_schema`](crate::Tool::output_schema): exported as MCP's `outputSchema` (and
+/// Gemini's `response`), and every output checked against it, as for
+/// `#[tool(output_schema)]`.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_runtime::output::OutputSchema;
+///
+/// // From a type, as `#[tool(output_schema)]` makes it: a list is wrapped as `{"result": [...]}`.
+/// let typed = OutputSchema::of::<Vec<u32>>();
+/// // Or written by hand: an object at the root, as MCP requires.
+/// let given = OutputSchema::json(json!({"type": "object", "properties": {"n": {"type": "integer"}}}));
+/// # let _ = (typed, given);
+/// ```
+#[derive(Clone)]
+pub struct OutputSchema(Source);
+
+#[derive(Clone)]
+enum Source {
+    Type(fn(&mut SchemaGenerator) -> Schema),
+    Given(Value),
+}
+
+impl OutputSchema {
+    /// The schema of `T`, made as `#[tool(output_schema)]` makes a return type's: for what
+    /// is written (serialization), its definitions in `$defs`, and a `{"result": ...}`
+    /// wrapper when `T`'s own schema is not an object (`Vec<_>`, `String`, an enum), the
+    /// structured result then wrapped the same way.
+    pub fn of<T: schemars::JsonSchema>() -> OutputSchema {
+        OutputSchema(Source::Type(T::json_schema))
+    }
+
+    /// A schema given as JSON, as [`DynamicTool::with_output_schema`](crate::DynamicTool::with_output_schema)
+    /// takes it: it must describe an object (`"type": "object"` at the root), or the registry
+    /// refuses the tool ([`BuildError::InvalidSchema`](crate::BuildError::InvalidSchema)).
+    pub fn json(schema: Value) -> OutputSchema {
+        OutputSchema(Source::Given(schema))
+    }
+
+    /// The schema as the registry keeps it, and whether it wraps the output.
+    ///
+    /// # Errors
+    ///
+    /// Why a given schema can't be an output schema.
+    pub(crate) fn resolve(&self) -> Result<(Value, bool), String> {
+        match &self.0 {
+            Source::Type(schema_fn) => Ok(from_type(*schema_fn)),
+            Source::Given(schema) => from_given(schema).map(|schema| (schema, false)),
+        }
+    }
+}
+
+impl std::fmt::Debug for OutputSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Source::Type(_) => f.write_str("OutputSchema(<a type's>)"),
+            Source::Given(schema) => f.debug_tuple("OutputSchema").field(schema).finish(),
+        }
+    }
+}
+
 /// The output schema of a return type (`#[tool(output_schema)]`), and whether it is wrapped.
 ///
 /// Generated for serialization (what the tool writes, not what it would read: a field with a
@@ -53,6 +115,24 @@ pub(crate) fn from_given(schema: &Value) -> Result<Value, String> {
         other => Err(format!(
             "an output schema must be a JSON object, not {other}"
         )),
+    }
+}
+
+/// The schema of the output's own value: `schema` itself, or inside a `{"result": ...}`
+/// wrapper (`wrapped`) the wrapped value's schema, with the root's `$defs` (which its
+/// references point at) beside it. For providers that carry the value as it is (Gemini's
+/// `functionResponse`), not MCP's structured result.
+pub(crate) fn value_schema(schema: &Value, wrapped: bool) -> Value {
+    let inner = schema.get("properties").and_then(|p| p.get("result"));
+    match inner {
+        Some(inner) if wrapped => {
+            let mut inner = inner.clone();
+            if let (Some(defs), Value::Object(map)) = (schema.get("$defs"), &mut inner) {
+                map.insert("$defs".into(), defs.clone());
+            }
+            inner
+        }
+        _ => schema.clone(),
     }
 }
 
@@ -137,6 +217,37 @@ mod tests {
             assert!(is_wrapper(&list));
             assert!(!is_wrapper(&point));
         }
+    }
+
+    #[test]
+    fn a_tools_declared_schema_resolves_as_the_macro_and_dynamic_tools_do() {
+        let (typed, wrapped) = OutputSchema::of::<Vec<Point>>().resolve().unwrap();
+        assert_eq!(
+            (typed, wrapped),
+            from_type(<Vec<Point> as schemars::JsonSchema>::json_schema)
+        );
+        let given = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        assert_eq!(
+            OutputSchema::json(given.clone()).resolve(),
+            Ok((given, false))
+        );
+        assert!(OutputSchema::json(json!({"type": "array"}))
+            .resolve()
+            .is_err());
+    }
+
+    #[test]
+    fn the_value_schema_is_the_wrapped_one_with_its_definitions() {
+        let (list, wrapped) = from_type(<Vec<Point> as schemars::JsonSchema>::json_schema);
+        let value = value_schema(&list, wrapped);
+        assert_eq!(value["type"], "array");
+        assert_eq!(value["items"]["$ref"], "#/$defs/Point");
+        assert_eq!(value["$defs"], list["$defs"]);
+        let (point, wrapped) = from_type(<Point as schemars::JsonSchema>::json_schema);
+        assert_eq!(value_schema(&point, wrapped), point);
+        // A schema that only looks wrapped (a field named `result`) is itself.
+        let object = json!({"type": "object", "properties": {"result": {"type": "string"}}});
+        assert_eq!(value_schema(&object, false), object);
     }
 
     #[test]

@@ -101,7 +101,10 @@ impl Candidate {
             schema: Ok(schema::input_schema(
                 <T::Args as schemars::JsonSchema>::json_schema,
             )),
-            output_schema: Ok(None),
+            output_schema: tool
+                .output_schema()
+                .map(|schema| schema.resolve())
+                .transpose(),
             typed: true,
             outside: false,
             schema_changes: Vec::new(),

@@ -5,7 +5,9 @@
 //!   `name` "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain
 //!   underscores, dots, colons and dashes, with a maximum length of 64"; `parameters` "For
 //!   function with no parameters, this can be left unset"; `parametersJsonSchema`, JSON Schema,
-//!   "mutually exclusive with `parameters`".
+//!   "mutually exclusive with `parameters`"; `response`, a `Schema` that "Describes the output
+//!   from this function", of any type; `responseJsonSchema`, JSON Schema, "mutually exclusive
+//!   with `response`".
 //! - [SC] `Schema` (ai.google.dev/api/caching#Schema; js-genai `types.ts`): "a select subset
 //!   of an OpenAPI 3.0 schema object"; its fields are the whole vocabulary; `type` is one of
 //!   the `Type` enum's names; `format` "for NUMBER type: float, double; for INTEGER type:
@@ -13,7 +15,7 @@
 //! - [ER] the API's answer to an OBJECT without properties: "properties: should be non-empty
 //!   for OBJECT type" (quoted by litellm's Gemini transformation and others).
 
-use super::common::{meta_valid, unknown_keys};
+use super::common::{meta_valid, refs_resolve, unknown_keys};
 use serde_json::{Map, Value};
 
 /// [SC] every field of `Schema`.
@@ -81,7 +83,14 @@ pub fn check(export: &Value) -> Vec<String> {
         }
         for key in unknown_keys(
             d,
-            &["name", "description", "parameters", "parametersJsonSchema"],
+            &[
+                "name",
+                "description",
+                "parameters",
+                "parametersJsonSchema",
+                "response",
+                "responseJsonSchema",
+            ],
         ) {
             out.push(format!("{name}: unexpected key `{key}` [FD]"));
         }
@@ -111,8 +120,36 @@ pub fn check(export: &Value) -> Vec<String> {
             }
             (None, None) => {}
         }
+        match (d.get("response"), d.get("responseJsonSchema")) {
+            (Some(_), Some(_)) => {
+                out.push(format!("{name}: both response and responseJsonSchema [FD]"))
+            }
+            (Some(response), None) => {
+                check_schema(name, "/response", response, &mut out);
+                meta_valid(
+                    name,
+                    "response (as JSON Schema)",
+                    &to_json_schema(response),
+                    &mut out,
+                );
+            }
+            (None, Some(schema)) => {
+                meta_valid(name, "responseJsonSchema", schema, &mut out);
+                refs_resolve(name, "responseJsonSchema", schema, &mut out);
+            }
+            (None, None) => {}
+        }
     }
     out
+}
+
+/// The declaration named `name` in an export, if it has one.
+pub fn declaration<'a>(export: &'a Value, name: &str) -> Option<&'a Value> {
+    export
+        .get("functionDeclarations")?
+        .as_array()?
+        .iter()
+        .find(|d| d["name"] == name)
 }
 
 fn check_schema(tool: &str, pointer: &str, schema: &Value, out: &mut Vec<String>) {

@@ -48,6 +48,7 @@ mod mistral;
 mod models;
 mod muse;
 mod object;
+mod parameters;
 mod phi4;
 mod plamo;
 pub(crate) mod prompt;

@@ -3,6 +3,7 @@
 //! conversation history).
 
 use super::format::TextFormat;
+use super::parameters::Parameters;
 use super::{deepseek, kimi};
 use crate::{Registry, ToolCall, ToolSpec};
 use serde_json::{Map, Value};
@@ -285,23 +286,13 @@ fn convention(format: TextFormat) -> &'static str {
 /// Arguments for a tool's example call: its required parameters (or its first), each with its
 /// example, default, first enum value, or a value of its type.
 fn example_arguments(spec: &ToolSpec) -> Value {
-    let schema = spec.input_schema();
-    let empty = Map::new();
-    let properties = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let parameters = Parameters::of(spec);
     let mut arguments = Map::new();
-    for (name, property) in properties {
-        if required.is_empty() && !arguments.is_empty() {
+    for (name, property) in parameters.iter() {
+        if !parameters.requires_any() && !arguments.is_empty() {
             break;
         }
-        if !required.is_empty() && !required.contains(&name.as_str()) {
+        if parameters.requires_any() && !parameters.is_required(name) {
             continue;
         }
         arguments.insert(name.clone(), example_value(property));

@@ -3,10 +3,11 @@
 //! call syntax. Each is its template's macro, quirks included: the text is what the model
 //! was trained on.
 
+use super::super::parameters::Parameters;
 use super::{is_true, py_str};
 use crate::router::text::format::TextFormat;
 use crate::ToolSpec;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt::Write;
 
 /// `format`'s tool section, for the formats of this module.
@@ -34,18 +35,8 @@ const SEED_RULES: &str = "工具调用请遵循如下格式:\n<seed:tool_call>\n
 /// type, and a docstring with the description and each parameter, required (必填) or
 /// optional (选填).
 fn seed_function(spec: &ToolSpec) -> String {
-    let schema = spec.input_schema();
-    let empty = Map::new();
-    let properties = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let signature: Vec<String> = properties
+    let parameters = Parameters::of(spec);
+    let signature: Vec<String> = parameters
         .iter()
         .map(|(name, fields)| format!("{name}: {}", seed_type(fields)))
         .collect();
@@ -55,10 +46,10 @@ fn seed_function(spec: &ToolSpec) -> String {
         signature.join(","),
         spec.description().trim()
     );
-    if !properties.is_empty() {
+    if !parameters.is_empty() {
         out.push_str("    Args:");
-        for (name, fields) in properties {
-            let mark = if required.contains(&name.as_str()) {
+        for (name, fields) in parameters.iter() {
+            let mark = if parameters.is_required(name) {
                 "必填"
             } else {
                 "选填"
