@@ -7,7 +7,7 @@ use syn::{Expr, LitBool, LitStr};
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
 const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`, `task`, `task = \"required\"`";
 /// The keys `#[tool(...)]` accepts on a parameter.
-const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
+const PARAM_KEYS: &str = "`default = EXPR`, `inject`, `mcp_header = \"Name\"`";
 
 /// What `#[tool(...)]` on the fn says.
 #[derive(Default)]
@@ -49,6 +49,9 @@ pub(crate) struct FnAttrs {
 pub(crate) struct ParamAttrs {
     pub default: Option<Expr>,
     pub inject: Option<Span>,
+    /// `mcp_header = "Region"`: the argument also travels as the HTTP header
+    /// `Mcp-Param-Region` (MCP's `x-mcp-header`); the name is checked in `checks`.
+    pub mcp_header: Option<LitStr>,
 }
 
 /// Collects errors as parsing goes, so every mistake is reported at once.
@@ -181,6 +184,7 @@ impl ParamAttrs {
                         Ok(span.unwrap_or_else(Span::call_site))
                     })
                 }
+                "mcp_header" => set_once(&mut self.mcp_header, &meta, || parse_mcp_header(&meta)),
                 _ => Err(unknown_key(&meta, PARAM_KEYS)),
             };
             if let Err(e) = outcome {
@@ -192,6 +196,17 @@ impl ParamAttrs {
             errors.push(e);
         }
     }
+}
+
+/// `mcp_header = "Region"`: the header's name as written (its characters are checked with
+/// the rest of the parameter, in `checks`).
+fn parse_mcp_header(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
+    let how = "write `mcp_header = \"Region\"` to send the argument as the HTTP header `Mcp-Param-Region` too";
+    if !meta.input.peek(syn::Token![=]) {
+        skip_value(meta);
+        return Err(meta.error(format!("`mcp_header` takes the header's name: {how}")));
+    }
+    string_literal("mcp_header", &meta.value()?.parse()?, how).cloned()
 }
 
 fn set_once<T>(
