@@ -599,6 +599,7 @@ const ALPHA_PROFILE: &[&str] = &[
     "server-sse-multiple-streams",
     "dns-rebinding-protection",
     "http-header-validation",
+    "http-custom-header-server-validation",
     "completion-complete",
     "resources-list",
     "resources-read-text",
