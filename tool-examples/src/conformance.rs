@@ -6,9 +6,10 @@
 //! notifications through the injected [`ToolContext`]; the tools that ask the client for
 //! sampling and elicitation are in `ask`, the resources and prompts in [`resources`], those of
 //! protocol 2026-07-28's input-required results in `input_required`, those the tasks
-//! scenarios call in `tasks`.
+//! scenarios call in `tasks`, and the one whose argument is also a header in `headers`.
 
 mod ask;
+mod headers;
 mod input_required;
 pub mod resources;
 mod tasks;
@@ -56,6 +57,7 @@ pub const TOOLS: &[ToolDef] = &[
     tasks::confirm_delete::TOOL,
     tasks::multi_input::TOOL,
     tasks::test_tool_with_task::TOOL,
+    headers::region_status::TOOL,
 ];
 
 /// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the

@@ -716,3 +716,88 @@ async fn one_unusable_imported_schema_leaves_only_its_tool_out() {
     assert_eq!(got, ToolOutput::text("a cat"));
     stop.cancel();
 }
+
+/// A tool whose arguments also travel as `Mcp-Param-*` headers (`x-mcp-header`), served and
+/// imported back at protocol 2026-07-28 (rmcp's client adds the headers, Base64-wrapped where
+/// a value isn't plain ASCII, and the server refuses a call whose headers disagree with its
+/// body) and with the handshake (neither happens); then the importing registry served again
+/// and imported once more at 2026-07-28, its tool keeping the annotation, so both hops check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_with_custom_headers_imports_back_at_both_protocols() {
+    use tool_runtime::mcp::McpProtocol;
+
+    let route = DynamicTool::new(
+        "route",
+        "Say where a call goes.",
+        json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "shard": {"type": "integer", "x-mcp-header": "Shard"},
+            "canary": {"type": "boolean", "x-mcp-header": "Canary"},
+            "note": {"type": "string"}
+        }, "required": ["region", "shard"]}),
+        |args, _| async move { ToolOutput::json(&args) },
+    );
+    let served = Registry::builder()
+        .without_inventory()
+        .dynamic(route)
+        .build()
+        .unwrap();
+    let (url, stop) = serve(McpServer::new(served), HttpOptions::default()).await;
+    let calls = [
+        json!({"region": "eu-west", "shard": 7, "canary": true, "note": "plain"}),
+        json!({"region": "Zürich", "shard": -1}),
+        json!({"region": " padded\tand\nbroken ", "shard": 0, "canary": false}),
+    ];
+
+    for (protocol, version) in [
+        (McpProtocol::V2026_07_28, "2026-07-28"),
+        (McpProtocol::Handshake, "2025-11-25"),
+    ] {
+        let imported = bounded(
+            30,
+            McpImport::http(&url)
+                .named("far")
+                .protocol(protocol)
+                .connect(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(imported.protocol_version(), Some(version));
+        let registry = Registry::builder()
+            .without_inventory()
+            .mcp_tools(imported)
+            .build()
+            .unwrap();
+        let schema = registry.get("far__route").unwrap().input_schema();
+        assert_eq!(schema["properties"]["region"]["x-mcp-header"], "Region");
+        for arguments in &calls {
+            let out = bounded(30, registry.call("far__route", &arguments.to_string())).await;
+            assert!(!out.is_error(), "{version} {arguments}: {out:?}");
+            assert_eq!(
+                &out.to_model_text().parse::<serde_json::Value>().unwrap(),
+                arguments
+            );
+        }
+
+        if protocol == McpProtocol::V2026_07_28 {
+            let (again_url, again_stop) =
+                serve(McpServer::new(registry), HttpOptions::default()).await;
+            let twice = Registry::builder()
+                .without_inventory()
+                .mcp(
+                    McpImport::http(&again_url)
+                        .named("again")
+                        .protocol(protocol),
+                )
+                .build_async();
+            let twice = bounded(30, twice).await.unwrap();
+            let out = bounded(30, twice.call("again__far__route", &calls[1].to_string())).await;
+            assert_eq!(
+                out.to_model_text().parse::<serde_json::Value>().unwrap(),
+                calls[1]
+            );
+            again_stop.cancel();
+        }
+    }
+    stop.cancel();
+}

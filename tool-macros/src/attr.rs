@@ -7,7 +7,7 @@ use syn::{Expr, LitBool, LitStr};
 /// The keys `#[tool(...)]` accepts on a fn, for the error that lists them.
 const FN_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `strict = false`, `parallel`, `timeout = \"30s\"`, `max_output = BYTES`, `resolver`, `inline`, `error_format = \"json\"`, `output_schema`, `task`, `task = \"required\"`, `defer_task`";
 /// The keys `#[tool(...)]` accepts on a parameter.
-const PARAM_KEYS: &str = "`default = EXPR`, `inject`";
+const PARAM_KEYS: &str = "`default = EXPR`, `inject`, `mcp_header = \"Name\"`";
 
 /// What `#[tool(...)]` on the fn says.
 #[derive(Default)]
@@ -52,6 +52,9 @@ pub(crate) struct FnAttrs {
 pub(crate) struct ParamAttrs {
     pub default: Option<Expr>,
     pub inject: Option<Span>,
+    /// `mcp_header = "Region"`: the argument also travels as the HTTP header
+    /// `Mcp-Param-Region` (MCP's `x-mcp-header`); the name is checked in `checks`.
+    pub mcp_header: Option<LitStr>,
 }
 
 /// Collects errors as parsing goes, so every mistake is reported at once.
@@ -158,11 +161,11 @@ impl FnAttrs {
             }),
             "resolver" => set_once(&mut self.resolver, meta, || meta.value()?.parse()),
             "error_format" => set_once(&mut self.error_format, meta, || {
-                parse_error_format(&meta.value()?.parse()?)
+                ERROR_FORMAT.parse(&meta.value()?.parse()?)
             }),
             "task" => set_once(&mut self.task, meta, || {
                 if meta.input.peek(syn::Token![=]) {
-                    parse_task_support(&meta.value()?.parse()?)
+                    TASK.parse(&meta.value()?.parse()?)
                 } else {
                     // `task` alone: a task when the client can, a plain call otherwise.
                     Ok("Optional")
@@ -190,6 +193,7 @@ impl ParamAttrs {
                         Ok(span.unwrap_or_else(Span::call_site))
                     })
                 }
+                "mcp_header" => set_once(&mut self.mcp_header, &meta, || parse_mcp_header(&meta)),
                 _ => Err(unknown_key(&meta, PARAM_KEYS)),
             };
             if let Err(e) = outcome {
@@ -201,6 +205,17 @@ impl ParamAttrs {
             errors.push(e);
         }
     }
+}
+
+/// `mcp_header = "Region"`: the header's name as written (its characters are checked with
+/// the rest of the parameter, in `checks`).
+fn parse_mcp_header(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
+    let how = "write `mcp_header = \"Region\"` to send the argument as the HTTP header `Mcp-Param-Region` too";
+    if !meta.input.peek(syn::Token![=]) {
+        skip_value(meta);
+        return Err(meta.error(format!("`mcp_header` takes the header's name: {how}")));
+    }
+    string_literal("mcp_header", &meta.value()?.parse()?, how).cloned()
 }
 
 fn set_once<T>(
@@ -277,72 +292,71 @@ fn skip_value(meta: &ParseNestedMeta) {
     }
 }
 
-/// The error formats `error_format = "..."` names, and the runtime's `ErrorFormat` variant
-/// each is.
-const ERROR_FORMATS: [(&str, &str); 3] = [
-    ("text", "Text"),
-    ("json", "Json"),
-    ("traceback", "Traceback"),
-];
-
-/// `"json"` → `Json`; anything else (a bare `json` too) is an error naming the choices.
-/// `task = "..."`'s values, and the runtime's `TaskSupport` variant each names.
-const TASK_SUPPORTS: [(&str, &str); 3] = [
-    ("optional", "Optional"),
-    ("required", "Required"),
-    ("forbidden", "Forbidden"),
-];
-
-fn parse_task_support(value: &Expr) -> syn::Result<&'static str> {
-    let choices = "write `task` or `task = \"optional\"` (a task when the client supports tasks), `task = \"required\"` (only as a task) or `task = \"forbidden\"` (the default)";
-    let text = match value {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(text),
-            ..
-        }) => text,
-        other => {
-            return Err(syn::Error::new_spanned(
-                other,
-                format!("task takes a string: {choices}"),
-            ))
-        }
-    };
-    TASK_SUPPORTS
-        .iter()
-        .find(|(name, _)| *name == text.value())
-        .map(|(_, variant)| *variant)
-        .ok_or_else(|| {
-            syn::Error::new(
-                text.span(),
-                format!("unknown task support {:?}: {choices}", text.value()),
-            )
-        })
+/// A key whose value is one of a few strings, each naming a variant of a runtime enum.
+struct Choice {
+    /// The key, as written: `error_format`.
+    key: &'static str,
+    /// What a value is, for the error: `error format`.
+    what: &'static str,
+    /// Each string the key takes, and the variant it names.
+    values: &'static [(&'static str, &'static str)],
+    /// How to write it, for the error: every choice and what it means.
+    how: &'static str,
 }
 
-fn parse_error_format(value: &Expr) -> syn::Result<&'static str> {
-    let choices = "write `error_format = \"text\"` (the default), `\"json\"` or `\"traceback\"`";
-    let text = match value {
+/// `error_format = "..."`, and the runtime's `ErrorFormat` variant each value names.
+const ERROR_FORMAT: Choice = Choice {
+    key: "error_format",
+    what: "error format",
+    values: &[
+        ("text", "Text"),
+        ("json", "Json"),
+        ("traceback", "Traceback"),
+    ],
+    how: "write `error_format = \"text\"` (the default), `\"json\"` or `\"traceback\"`",
+};
+
+/// `task = "..."`, and the runtime's `TaskSupport` variant each value names.
+const TASK: Choice = Choice {
+    key: "task",
+    what: "task support",
+    values: &[
+        ("optional", "Optional"),
+        ("required", "Required"),
+        ("forbidden", "Forbidden"),
+    ],
+    how: "write `task` or `task = \"optional\"` (a task when the client supports tasks), `task = \"required\"` (only as a task) or `task = \"forbidden\"` (the default)",
+};
+
+impl Choice {
+    /// `"json"` → `Json`; anything else (a bare `json` too) is an error naming the choices.
+    fn parse(&self, value: &Expr) -> syn::Result<&'static str> {
+        let text = string_literal(self.key, value, self.how)?;
+        self.values
+            .iter()
+            .find(|(name, _)| *name == text.value())
+            .map(|(_, variant)| *variant)
+            .ok_or_else(|| {
+                syn::Error::new(
+                    text.span(),
+                    format!("unknown {} {:?}: {}", self.what, text.value(), self.how),
+                )
+            })
+    }
+}
+
+/// The string literal `key = "..."` takes; anything else is an error saying `how` to write it.
+fn string_literal<'a>(key: &str, value: &'a Expr, how: &str) -> syn::Result<&'a LitStr> {
+    match value {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(text),
             ..
-        }) => text,
-        other => {
-            return Err(syn::Error::new_spanned(
-                other,
-                format!("error_format takes a string: {choices}"),
-            ))
-        }
-    };
-    ERROR_FORMATS
-        .iter()
-        .find(|(name, _)| *name == text.value())
-        .map(|(_, variant)| *variant)
-        .ok_or_else(|| {
-            syn::Error::new(
-                text.span(),
-                format!("unknown error format {:?}: {choices}", text.value()),
-            )
-        })
+        }) => Ok(text),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("{key} takes a string: {how}"),
+        )),
+    }
 }
 
 /// `"500ms"`, `"30s"`, `"5m"`, `"1h"` → milliseconds; `None` for anything else or zero.
@@ -363,11 +377,11 @@ fn parse_duration(text: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_duration, parse_error_format};
+    use super::{parse_duration, ERROR_FORMAT, TASK};
 
     #[test]
     fn error_formats() {
-        let format = |tokens: &str| parse_error_format(&syn::parse_str(tokens).unwrap());
+        let format = |tokens: &str| ERROR_FORMAT.parse(&syn::parse_str(tokens).unwrap());
         assert_eq!(format(r#""json""#).unwrap(), "Json");
         assert_eq!(format(r#""traceback""#).unwrap(), "Traceback");
         assert_eq!(format(r#""text""#).unwrap(), "Text");
@@ -377,6 +391,19 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("takes a string"));
+    }
+
+    #[test]
+    fn task_supports() {
+        let task = |tokens: &str| TASK.parse(&syn::parse_str(tokens).unwrap());
+        assert_eq!(task(r#""required""#).unwrap(), "Required");
+        let wrong = task(r#""always""#).unwrap_err().to_string();
+        assert!(
+            wrong.starts_with(r#"unknown task support "always": write `task`"#),
+            "{wrong}"
+        );
+        let bare = task("required").unwrap_err().to_string();
+        assert!(bare.starts_with("task takes a string: "), "{bare}");
     }
 
     #[test]

@@ -1,30 +1,84 @@
 //! The checks that turn misuse of `#[tool]` into precise compile errors: the name, the fn's
-//! shape (generics, `where`, `self`, ABI, ...), and each argument's type. Each pushes its
-//! error and lets the others run, so the user sees every mistake at once.
+//! shape (generics, `where`, `self`, ABI, ...), each argument's type and MCP header. Each
+//! pushes its error and lets the others run, so the user sees every mistake at once.
 
 use crate::attr::{Errors, FnAttrs};
-use crate::model::last_segment;
-use syn::{GenericArgument, ItemFn, PathArguments, ReturnType, Type};
+use crate::model::{is_option, last_segment};
+use syn::{GenericArgument, ItemFn, LitStr, PathArguments, ReturnType, Type};
 
 /// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`. The error says what breaks it.
 pub(crate) fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("it is empty".to_owned());
     }
-    let mut bad: Vec<char> = Vec::new();
-    for c in name.chars() {
-        if !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || bad.contains(&c)) {
-            bad.push(c);
-        }
-    }
-    if !bad.is_empty() {
-        let listed: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
-        return Err(format!("it contains {}", listed.join(", ")));
-    }
+    outside(name, |c| c.is_ascii_alphanumeric() || c == '_' || c == '-')?;
     if name.len() > 64 {
         return Err(format!("it is {} characters long", name.len()));
     }
     Ok(())
+}
+
+/// Checks one `mcp_header = "..."` on parameter `param`: a name that can be a header, on a
+/// type whose schema MCP allows one on, and not a name an earlier parameter took, ignoring
+/// case as header names do (`taken`: each earlier parameter and its header's name).
+pub(crate) fn check_mcp_header(
+    header: &LitStr,
+    param: &str,
+    ty: &Type,
+    taken: &mut Vec<(String, String)>,
+    errors: &mut Errors,
+) {
+    let name = header.value();
+    if let Err(problem) = header_name(&name) {
+        errors.push(syn::Error::new(
+            header.span(),
+            format!(
+                "invalid MCP header name {name:?}: {problem}; the argument is sent as the header `Mcp-Param-{{name}}`, so the name is ASCII letters, digits and any of !#$%&'*+-.^_`|~ (an HTTP token, RFC 9110)"
+            ),
+        ));
+    } else if let Some((first, its)) = taken.iter().find(|(_, t)| t.eq_ignore_ascii_case(&name)) {
+        errors.push(syn::Error::new(
+            header.span(),
+            format!("`{first}` already goes as the header `Mcp-Param-{its}`, and header names ignore case: give each parameter its own name"),
+        ));
+    } else {
+        taken.push((param.to_owned(), name));
+    }
+    if is_option(ty) {
+        errors.push(syn::Error::new(
+            header.span(),
+            "`mcp_header` on an `Option` parameter: its schema also accepts `null`, and MCP allows `x-mcp-header` only on a string, integer or boolean property; remove the `Option` and make the argument required, or give it a `#[tool(default = ...)]`",
+        ));
+    }
+}
+
+/// An `mcp_header` name: an HTTP token (RFC 9110 `tchar`s), what MCP's `x-mcp-header` must
+/// be for `Mcp-Param-{name}` to be a header at all. The error says what breaks it.
+fn header_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("it is empty".to_owned());
+    }
+    outside(name, is_tchar)
+}
+
+/// `Err("it contains ' ', '!'")`: each character of `name` that `allowed` refuses, once.
+fn outside(name: &str, allowed: impl Fn(char) -> bool) -> Result<(), String> {
+    let mut bad: Vec<char> = Vec::new();
+    for c in name.chars() {
+        if !(allowed(c) || bad.contains(&c)) {
+            bad.push(c);
+        }
+    }
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let listed: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+    Err(format!("it contains {}", listed.join(", ")))
+}
+
+/// RFC 9110 §5.6.2 `tchar`: the characters of an HTTP token, such as a header name.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }
 
 /// `inline` runs a sync fn on the caller's task: meaningless for an async fn, and a timeout

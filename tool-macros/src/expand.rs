@@ -189,6 +189,7 @@ fn wire_params<'a>(params: &'a [Param], cx: &Ident) -> Wired<'a> {
                 doc,
                 default,
                 forwarded,
+                mcp_header,
             } => {
                 let describes = forwarded
                     .iter()
@@ -216,9 +217,15 @@ fn wire_params<'a>(params: &'a [Param], cx: &Ident) -> Wired<'a> {
                     });
                     quote!(#[serde(default = #path)])
                 });
+                // MCP's name for it (SEP-2243): the client sends the argument as the header
+                // `Mcp-Param-{name}` too, and the server checks that the two agree.
+                let header_attr = mcp_header
+                    .as_ref()
+                    .map(|name| quote!(#[schemars(extend("x-mcp-header" = #name))]));
                 wired.fields.push(quote! {
                     #doc_attr
                     #default_attr
+                    #header_attr
                     #(#forwarded)*
                     #ident: #ty,
                 });

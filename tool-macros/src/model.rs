@@ -3,8 +3,8 @@
 
 use crate::attr::{Errors, FnAttrs, ParamAttrs};
 use crate::checks::{
-    check_argument_type, check_defer_task, check_inline, check_name, check_signature_shape,
-    output_schema_type,
+    check_argument_type, check_defer_task, check_inline, check_mcp_header, check_name,
+    check_signature_shape, output_schema_type,
 };
 use crate::docs::{self, FnDocs};
 use proc_macro2::{TokenStream, TokenTree};
@@ -43,6 +43,8 @@ pub(crate) enum ParamKind {
         /// `#[serde(...)]` and `#[schemars(...)]`, forwarded to the argument struct's field,
         /// also inside `#[cfg_attr(pred, ...)]`.
         forwarded: Vec<Attribute>,
+        /// `#[tool(mcp_header = "Region")]`: the property's `x-mcp-header`.
+        mcp_header: Option<LitStr>,
     },
     /// Taken from the call's context by type (`State<T>`, `ToolContext`, or `#[tool(inject)]`).
     Injected,
@@ -127,6 +129,8 @@ impl Unraw for Ident {
 
 fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec<Param> {
     let mut params = Vec::new();
+    // The parameters with an `mcp_header` so far, and its name.
+    let mut headers = Vec::new();
     for input in item.sig.inputs.iter_mut() {
         let typed = match input {
             FnArg::Receiver(receiver) => {
@@ -186,6 +190,12 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
                     "an injected parameter can't have a default: the runtime supplies it",
                 ));
             }
+            if let Some(header) = &tool_attrs.mcp_header {
+                errors.push(syn::Error::new_spanned(
+                    header,
+                    "an injected parameter can't be an MCP header: the client never sends it; put `mcp_header` on an argument the model gives",
+                ));
+            }
             ParamKind::Injected
         } else {
             check_argument_type(&ty, errors);
@@ -194,6 +204,15 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
                     default,
                     "`default` on an `Option` parameter: a missing `Option` argument is already `None`; remove the `Option` to keep this default, or remove the default",
                 ));
+            }
+            if let Some(header) = &tool_attrs.mcp_header {
+                check_mcp_header(
+                    header,
+                    &ident.unraw().to_string(),
+                    &ty,
+                    &mut headers,
+                    errors,
+                );
             }
             let own_doc = docs::join_trimmed(
                 &docs::doc_lines(&doc_attrs)
@@ -210,6 +229,7 @@ fn parse_params(item: &mut ItemFn, fn_docs: &FnDocs, errors: &mut Errors) -> Vec
                 doc,
                 default: tool_attrs.default.map(Box::new),
                 forwarded,
+                mcp_header: tool_attrs.mcp_header,
             }
         };
         params.push(Param { ident, ty, kind });
@@ -298,7 +318,7 @@ pub(crate) fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     }
 }
 
-fn is_option(ty: &Type) -> bool {
+pub(crate) fn is_option(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|s| s.ident == "Option")
 }
 
@@ -428,6 +448,48 @@ mod tests {
         .unwrap();
         let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
         assert_eq!(messages.len(), 6, "{messages:#?}");
+    }
+
+    #[test]
+    fn mcp_headers_are_kept_and_names_checked() {
+        let model = parse(
+            quote!(),
+            quote! {
+                /// Route.
+                fn route(#[tool(mcp_header = "Region")] region: String, zone: String) {}
+            },
+        )
+        .unwrap();
+        let headers: Vec<Option<String>> = model
+            .params
+            .iter()
+            .map(|p| match &p.kind {
+                ParamKind::Argument { mcp_header, .. } => mcp_header.as_ref().map(LitStr::value),
+                ParamKind::Injected => None,
+            })
+            .collect();
+        assert_eq!(headers, [Some("Region".to_owned()), None]);
+
+        let error = parse(
+            quote!(),
+            quote! {
+                /// Route.
+                fn route(
+                    #[tool(mcp_header = "Region")] region: String,
+                    #[tool(mcp_header = "region")] zone: String,
+                    #[tool(mcp_header = "Two Words")] shard: u8,
+                ) {}
+            },
+        )
+        .err()
+        .unwrap();
+        let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 2, "{messages:#?}");
+        assert!(messages[0].starts_with("`region` already goes as the header `Mcp-Param-Region`, and header names ignore case"), "{messages:#?}");
+        assert!(
+            messages[1].starts_with(r#"invalid MCP header name "Two Words": it contains ' '"#),
+            "{messages:#?}"
+        );
     }
 
     #[test]

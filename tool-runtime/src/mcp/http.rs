@@ -790,4 +790,88 @@ mod tests {
         stop.cancel();
         server.await.unwrap().unwrap();
     }
+
+    /// A `tools/call` of 2026-07-28 for `tool`, with `arguments`, sessionless.
+    fn stateless_call(tool: &str, arguments: serde_json::Value) -> String {
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": tool,
+            "arguments": arguments,
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"}
+            }
+        }})
+        .to_string()
+    }
+
+    /// A tool whose `region` also travels as the header `Mcp-Param-Region` (protocol
+    /// 2026-07-28, `x-mcp-header`): a call whose header is missing, disagrees with the body or
+    /// wraps bad Base64 is refused with 400 and `-32020` before the tool runs; one whose header
+    /// matches, as it is or Base64-wrapped, is answered.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn custom_headers_are_checked_against_the_body() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&runs);
+        let status = crate::DynamicTool::new(
+            "region_status",
+            "The status of a region's servers.",
+            serde_json::json!({"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"}
+            }, "required": ["region"]}),
+            move |args, _| {
+                counted.fetch_add(1, Ordering::SeqCst);
+                async move {
+                    let region = args["region"].as_str().unwrap_or_default().to_owned();
+                    crate::ToolOutput::text(format!("normal in {region}"))
+                }
+            },
+        );
+        let registry = Registry::builder()
+            .without_inventory()
+            .dynamic(status)
+            .build()
+            .unwrap();
+        let (addr, stop, server) = server(registry, HttpOptions::default()).await;
+        let call = |region: &'static str, header: Option<&'static str>| {
+            let body = stateless_call("region_status", serde_json::json!({"region": region}));
+            let mut headers = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: region_status\r\n".to_owned();
+            if let Some(value) = header {
+                headers.push_str(&format!("Mcp-Param-Region: {value}\r\n"));
+            }
+            tokio::task::spawn_blocking(move || {
+                let (status, _, answer) = exchange(addr, "POST", &body, &headers);
+                (status, answer)
+            })
+        };
+
+        for (region, header) in [
+            ("eu-west", Some("eu-west")),
+            // A value that isn't plain ASCII comes Base64-wrapped.
+            ("Zürich", Some("=?base64?WsO8cmljaA==?=")),
+            // Without the whole wrapper, a value is taken as it is.
+            ("=?base64?SGVsbG8=", Some("=?base64?SGVsbG8=")),
+        ] {
+            let (status, answer) = call(region, header).await.unwrap();
+            assert_eq!(status, 200, "{region}: {answer}");
+            assert!(answer.contains(&format!("normal in {region}")), "{answer}");
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 3);
+
+        for (region, header, why) in [
+            ("eu-west", None, "missing Mcp-Param-Region header"),
+            ("eu-west", Some("us-east"), "does not match body value"),
+            ("Hello", Some("=?base64?SGVsbG8?="), "not valid Base64"),
+            ("Hello", Some("=?base64?SGVs!!!bG8=?="), "not valid Base64"),
+        ] {
+            let (status, answer) = call(region, header).await.unwrap();
+            assert_eq!(status, 400, "{header:?}: {answer}");
+            assert!(answer.contains(r#""code":-32020"#), "{header:?}: {answer}");
+            assert!(answer.contains(why), "{header:?}: {answer}");
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 3, "a refused call never runs");
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
 }

@@ -3,6 +3,7 @@
 //! its calls.
 
 use super::import_ask::{Answerers, Asks};
+use super::import_protocol::McpProtocol;
 use super::{content, local_names, schema_in, McpError};
 use crate::client::{BoxError, Elicitation, ElicitationRequest, SamplingRequest, SamplingResult};
 use crate::def::ToolFlags;
@@ -14,10 +15,11 @@ use rmcp::model::{
     ServerResult,
 };
 use rmcp::service::{
-    NotificationContext, PeerRequestOptions, RequestContext, RoleClient, RunningService,
+    ClientServiceExt, NotificationContext, PeerRequestOptions, RequestContext, RoleClient,
+    RunningService,
 };
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::ClientHandler;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
@@ -52,6 +54,7 @@ pub struct McpImport {
     name: Option<String>,
     connect_timeout: Duration,
     call_timeout: Duration,
+    protocol: McpProtocol,
     answerers: Answerers,
 }
 
@@ -114,6 +117,7 @@ impl McpImport {
             name: None,
             connect_timeout: Duration::from_secs(30),
             call_timeout: Duration::from_secs(120),
+            protocol: McpProtocol::default(),
             answerers: Answerers::default(),
         }
     }
@@ -146,6 +150,15 @@ impl McpImport {
     #[must_use]
     pub fn call_timeout(mut self, limit: Duration) -> McpImport {
         self.call_timeout = limit;
+        self
+    }
+
+    /// The protocol to speak with the server (default: the handshake, which every server
+    /// speaks). See [`McpProtocol`]; [`McpTools::protocol_version`] says which one the server
+    /// agreed to.
+    #[must_use]
+    pub fn protocol(mut self, protocol: McpProtocol) -> McpImport {
+        self.protocol = protocol;
         self
     }
 
@@ -249,7 +262,10 @@ impl McpImport {
                         let keep = keep_tail(child_stderr, Arc::clone(&stderr), server.clone());
                         reader = Some(tokio::spawn(keep));
                     }
-                    handler.clone().serve(transport).await
+                    handler
+                        .clone()
+                        .serve_with_lifecycle(transport, self.protocol.lifecycle())
+                        .await
                 }
                 Source::Http { url, token } => {
                     // rmcp builds a reqwest client, which needs a TLS provider when the
@@ -265,7 +281,10 @@ impl McpImport {
                     }
                     handler
                         .clone()
-                        .serve(StreamableHttpClientTransport::from_config(config))
+                        .serve_with_lifecycle(
+                            StreamableHttpClientTransport::from_config(config),
+                            self.protocol.lifecycle(),
+                        )
                         .await
                 }
             }
@@ -311,10 +330,9 @@ impl McpImport {
                 return Err(with_stderr(error, &stderr));
             }
         };
-        let info = client
-            .peer()
-            .peer_info()
-            .and_then(|info| info.server_info.clone());
+        let peer_info = client.peer().peer_info();
+        let info = peer_info.as_ref().and_then(|info| info.server_info.clone());
+        let protocol_version = peer_info.map(|info| info.protocol_version.to_string());
         let prefix = local_names::prefix(
             &self
                 .name
@@ -331,6 +349,7 @@ impl McpImport {
                 call_timeout: self.call_timeout,
             }),
             info,
+            protocol_version,
             tools,
             listed,
         })
@@ -341,6 +360,7 @@ impl McpImport {
 pub(crate) struct Connected {
     remote: Arc<Remote>,
     info: Option<Implementation>,
+    protocol_version: Option<String>,
     tools: Vec<rmcp::model::Tool>,
     listed: super::import_resources::Listed,
 }
@@ -411,6 +431,7 @@ impl Connected {
             prefix: self.remote.prefix.clone(),
             server: self.remote.server.clone(),
             info: self.info,
+            protocol_version: self.protocol_version,
             tools,
             imported,
             notes,
@@ -425,6 +446,7 @@ pub struct McpTools {
     prefix: String,
     server: String,
     info: Option<Implementation>,
+    protocol_version: Option<String>,
     tools: Vec<DynamicTool>,
     /// The server's resources, templates and prompts, when it has some.
     imported: super::import_resources::Imported,
@@ -447,6 +469,12 @@ impl McpTools {
         self.info
             .as_ref()
             .map(|i| (i.name.as_str(), i.version.as_str()))
+    }
+
+    /// The protocol version the server agreed to (`"2025-11-25"`, `"2026-07-28"`): see
+    /// [`McpImport::protocol`].
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.protocol_version.as_deref()
     }
 
     /// The tools.

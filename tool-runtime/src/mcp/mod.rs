@@ -16,7 +16,8 @@
 //! **Import** a server's tools: [`McpImport`] connects to a server (a command over stdio, or a
 //! streamable-HTTP URL) and gives its tools as [`DynamicTool`](crate::DynamicTool)s named
 //! `server__tool`, their schemas cleaned so that they export to every dialect; calls are
-//! forwarded, and a server that dies or stalls gives error outputs. On the builder,
+//! forwarded, and a server that dies or stalls gives error outputs. An import begins with the
+//! handshake, or speaks protocol 2026-07-28 when asked ([`McpProtocol`]). On the builder,
 //! [`RegistryBuilder::mcp_stdio`](crate::RegistryBuilder::mcp_stdio) and
 //! [`mcp_http`](crate::RegistryBuilder::mcp_http) do the same, connecting in
 //! [`build_async`](crate::RegistryBuilder::build_async) (connecting is async, and `build` is
@@ -62,6 +63,7 @@ mod error;
 mod http;
 mod import;
 mod import_ask;
+mod import_protocol;
 mod import_resources;
 mod input_required;
 mod listen;
@@ -81,6 +83,7 @@ mod tasks;
 pub use error::{BoxError, McpError};
 pub use http::{serve_http, HttpOptions, HttpServer};
 pub use import::{ImportNote, McpImport, McpTools};
+pub use import_protocol::McpProtocol;
 pub use server::McpServer;
 pub use stdio::serve_stdio;
 pub use task_store::TaskStoreError;

@@ -24,7 +24,10 @@
 //!   boolean `exclusiveMinimum`/`exclusiveMaximum`, draft-03 `required: true` on a property and
 //!   `divisibleBy`, draft-07 `dependencies` (as `dependentRequired`/`dependentSchemas`),
 //!   OpenAPI 3.0 `nullable`;
-//! - keywords no JSON Schema draft defines (`x-...` extensions, typos) are dropped.
+//! - keywords no JSON Schema draft defines (`x-...` extensions, typos) are dropped, but for
+//!   MCP's own `x-mcp-header` (a parameter the client also sends as an HTTP header, protocol
+//!   2026-07-28): the registry checks it like any tool's, and a registry serving the tool again
+//!   asks its own clients for the same header.
 //!
 //! A schema still unusable after this (a `$ref` to a definition that isn't there) leaves its
 //! tool out of the registry with a note (`BuildNote::ToolLeftOut`), not the whole build.
@@ -83,6 +86,9 @@ const KNOWN: &[&str] = &[
     "readOnly",
     "writeOnly",
 ];
+
+/// MCP's extensions, kept beside the JSON Schema keywords.
+const MCP_EXTENSIONS: &[&str] = &[crate::registry::MCP_HEADER];
 
 /// Keywords whose value is one schema.
 const ONE: &[&str] = &[
@@ -221,7 +227,7 @@ fn walk(schema: &mut Value, changes: &mut Changes) {
     }
     let unknown: Vec<String> = map
         .keys()
-        .filter(|k| !KNOWN.contains(&k.as_str()))
+        .filter(|k| !KNOWN.contains(&k.as_str()) && !MCP_EXTENSIONS.contains(&k.as_str()))
         .cloned()
         .collect();
     for key in unknown {
@@ -309,6 +315,19 @@ mod tests {
                 "unknown keyword `x-vendor` dropped"
             ]
         );
+    }
+
+    #[test]
+    fn mcp_headers_are_kept_with_the_schema() {
+        let schema = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region", "x-vendor": 1}
+        }});
+        let (cleaned, changes) = clean(&schema);
+        assert_eq!(
+            cleaned["properties"]["region"],
+            json!({"type": "string", "x-mcp-header": "Region"})
+        );
+        assert_eq!(changes, ["unknown keyword `x-vendor` dropped"]);
     }
 
     #[test]

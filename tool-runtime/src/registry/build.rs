@@ -6,6 +6,7 @@ use super::build_note::BuildNote;
 use super::builder::RegistryBuilder;
 use super::candidate::Candidate;
 use super::defaults;
+use super::mcp_header;
 use super::{Config, Entry, Registry};
 use crate::approval::ApprovalPolicy;
 use crate::def::ToolDef;
@@ -268,6 +269,25 @@ fn entry(
             return None;
         }
     };
+    let bad_headers = mcp_header::check(&input_schema);
+    if let Some(first) = bad_headers.first() {
+        if outside && !settings.strict_build {
+            notes.push(BuildNote::ToolLeftOut {
+                tool: name,
+                reason: first.to_string(),
+            });
+        } else {
+            errors.extend(
+                bad_headers
+                    .into_iter()
+                    .map(|problem| BuildError::McpHeader {
+                        tool: name.clone(),
+                        problem,
+                    }),
+            );
+        }
+        return None;
+    }
     if !schema_changes.is_empty() {
         notes.push(BuildNote::SchemaRewritten {
             tool: name.clone(),

@@ -38,6 +38,22 @@ pub enum BuildError {
         /// What the validator said.
         reason: String,
     },
+    /// A tool's input schema marks a parameter with an `x-mcp-header` that MCP clients
+    /// refuse (MCP 2026-07-28's custom headers: a name that isn't an HTTP token or is taken
+    /// twice, on a property that isn't a string, integer or boolean, ...): a `#[tool]` fn's
+    /// (`#[tool(mcp_header = "...")]`) or a [`Tool`](crate::Tool)'s, or under
+    /// [`strict_build`](crate::RegistryBuilder::strict_build) a
+    /// [`DynamicTool`](crate::DynamicTool)'s (otherwise that tool is left out with a
+    /// [`BuildNote::ToolLeftOut`](crate::registry::BuildNote::ToolLeftOut)). A client drops
+    /// such a tool from its list without a word; the build says so instead.
+    #[error("tool `{tool}`: {problem}")]
+    McpHeader {
+        /// The tool.
+        tool: String,
+        /// Which annotation, and what is wrong with it.
+        #[source]
+        problem: super::McpHeaderError,
+    },
     /// `.only(...)`, `.exclude(...)`, `.resolver(...)`, `.timeout(...)` or `.parallel(...)`
     /// names a tool that doesn't exist.
     #[error("`.{filter}(...)` names `{name}`, but no tool has that name")]

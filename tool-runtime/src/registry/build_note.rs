@@ -57,10 +57,11 @@ pub enum BuildNote {
     },
     /// A tool given at run time whose schema can't be used (it doesn't compile, names a
     /// definition that isn't there, nests past
-    /// [`MAX_SCHEMA_DEPTH`](crate::registry::MAX_SCHEMA_DEPTH)): it is left out and the
-    /// others are kept. With
+    /// [`MAX_SCHEMA_DEPTH`](crate::registry::MAX_SCHEMA_DEPTH), or has an `x-mcp-header`
+    /// that MCP clients refuse): it is left out and the others are kept. With
     /// [`RegistryBuilder::strict_build`](crate::RegistryBuilder::strict_build) it is a
-    /// [`BuildError::InvalidSchema`](crate::registry::BuildError::InvalidSchema) instead.
+    /// [`BuildError::InvalidSchema`](crate::registry::BuildError::InvalidSchema) (or
+    /// [`BuildError::McpHeader`](crate::registry::BuildError::McpHeader)) instead.
     ToolLeftOut {
         /// The tool.
         tool: String,

@@ -10,6 +10,7 @@ pub(crate) mod candidate;
 mod defaults;
 mod keywords;
 pub(crate) mod legacy;
+mod mcp_header;
 mod schema_depth;
 mod text;
 
@@ -17,6 +18,9 @@ pub use build_error::{BuildError, Location};
 pub use build_note::BuildNote;
 pub use builder::RegistryBuilder;
 pub(crate) use defaults::UNUSABLE_DEFAULT;
+#[cfg(feature = "mcp")]
+pub(crate) use mcp_header::KEYWORD as MCP_HEADER;
+pub use mcp_header::{McpHeaderError, McpHeaderProblem};
 pub use schema_depth::MAX_SCHEMA_DEPTH;
 
 use crate::approval::Approver;
