@@ -19,6 +19,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 type Answer<T> = Pin<Box<dyn Future<Output = Result<T, BoxError>> + Send>>;
 type SamplingFn = dyn Fn(SamplingRequest) -> Answer<SamplingResult> + Send + Sync;
@@ -65,13 +66,23 @@ pub(crate) struct Asks {
     answerers: Answerers,
     /// The forwarded `tools/call`s waiting for their answer, oldest first.
     calls: Mutex<Vec<(RequestId, ToolContext)>>,
+    /// Told when a call is added to `calls`.
+    added: tokio::sync::Notify,
 }
+
+/// How long a request of the server waits for the call it came on to be marked in flight: a
+/// call is marked once rmcp has sent it and given its id, and a quick server may ask before.
+const MARKING: Duration = Duration::from_secs(5);
+/// The same wait for a request that can't say which call it came on (stdio), when no call
+/// is in flight: shorter, since it may belong to none (then the handlers answer).
+const MARKING_ANY: Duration = Duration::from_secs(1);
 
 impl Asks {
     pub(crate) fn new(answerers: Answerers) -> Asks {
         Asks {
             answerers,
             calls: Mutex::default(),
+            added: tokio::sync::Notify::new(),
         }
     }
 
@@ -91,24 +102,50 @@ impl Asks {
     /// Marks `id` in flight for `cx` until the guard drops.
     pub(crate) fn in_flight(self: &Arc<Asks>, id: RequestId, cx: ToolContext) -> InFlight {
         lock(&self.calls).push((id.clone(), cx));
+        self.added.notify_waiters();
         InFlight(Arc::clone(self), id)
     }
 
     /// The call a request of the server belongs to: the one whose HTTP stream it came on, or
-    /// the only one in flight (stdio can't tell several apart).
-    fn call_of(&self, cx: &RequestContext<RoleClient>) -> Option<ToolContext> {
+    /// the only one in flight (stdio can't tell several apart). The request may come before
+    /// its call is marked: it waits for that, a bounded while.
+    async fn call_of(&self, cx: &RequestContext<RoleClient>) -> Option<ToolContext> {
+        let origin = match cx.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id.clone()),
+            _ => None,
+        };
+        let waiting = async {
+            loop {
+                // Listening before looking, so that a call marked in between is not missed.
+                let added = self.added.notified();
+                tokio::pin!(added);
+                added.as_mut().enable();
+                if let Some(found) = self.find(origin.as_ref()) {
+                    return found;
+                }
+                added.await;
+            }
+        };
+        let limit = if origin.is_some() {
+            MARKING
+        } else {
+            MARKING_ANY
+        };
+        tokio::time::timeout(limit, waiting).await.ok().flatten()
+    }
+
+    /// The call of `origin` when it is in flight (`Some(None)`: it can't be told); the only
+    /// one without an origin. `None`: not marked yet.
+    fn find(&self, origin: Option<&RequestId>) -> Option<Option<ToolContext>> {
         let calls = lock(&self.calls);
-        if let Some(InboundStreamOrigin::OutboundRequest(id)) =
-            cx.extensions.get::<InboundStreamOrigin>()
-        {
-            return calls
+        match (origin, calls.as_slice()) {
+            (Some(id), calls) => calls
                 .iter()
                 .find(|(call, _)| call == id)
-                .map(|(_, cx)| cx.clone());
-        }
-        match calls.as_slice() {
-            [(_, only)] => Some(only.clone()),
-            _ => None,
+                .map(|(_, cx)| Some(cx.clone())),
+            (None, []) => None,
+            (None, [(_, only)]) => Some(Some(only.clone())),
+            (None, _) => Some(None),
         }
     }
 
@@ -119,7 +156,7 @@ impl Asks {
         params: CreateMessageRequestParams,
         cx: &RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
-        let call = self.call_of(cx).filter(ToolContext::can_sample);
+        let call = self.call_of(cx).await.filter(ToolContext::can_sample);
         let answer = match (call, &self.answerers.sampling) {
             (Some(call), _) => {
                 let request: SamplingRequest = convert(&params)?;
@@ -154,7 +191,7 @@ impl Asks {
             ));
         };
         let schema = serde_json::to_value(&requested_schema).map_err(internal)?;
-        let call = self.call_of(cx).filter(ToolContext::can_elicit);
+        let call = self.call_of(cx).await.filter(ToolContext::can_elicit);
         let answer = match (call, &self.answerers.elicitation) {
             (Some(call), _) => call.elicit_json(message, &schema).await.map_err(refused)?,
             (None, Some(handler)) => handler(ElicitationRequest {

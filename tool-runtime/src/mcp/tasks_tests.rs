@@ -44,47 +44,30 @@ fn tool(name: &str, task: TaskSupport, stopped: Arc<AtomicBool>) -> DynamicTool 
     .with_flags(flags)
 }
 
-/// A 2026-07-28 request (sessionless: capabilities in `_meta`), posted and answered.
+/// A 2026-07-28 request (sessionless: capabilities in `_meta`), posted and answered, from a
+/// blocking thread: a client that declared elicitation, and the tasks extension if `tasks`.
 fn post(addr: std::net::SocketAddr, method: &str, params: Value, tasks: bool) -> Value {
-    use std::io::{Read, Write};
     let capabilities = if tasks {
         json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
     } else {
         json!({"elicitation": {}})
     };
-    let mut params = params;
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": capabilities,
-        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
-    });
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .map(|name| format!("Mcp-Name: {name}\r\n"))
-        .unwrap_or_default();
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n{name}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
+    let posted = tool_test_support::sessionless::post(addr, method, params, capabilities);
+    tokio::runtime::Handle::current().block_on(posted)
+}
+
+/// Calls `tool` as a client with the tasks extension, and gives the id of the task it
+/// started.
+fn started(addr: std::net::SocketAddr, tool: &str, arguments: Value) -> String {
+    let created = post(
+        addr,
+        "tools/call",
+        json!({"name": tool, "arguments": arguments}),
+        true,
     );
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    stream.write_all(head.as_bytes()).unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    // A result comes as an SSE event, an error refused early as a plain JSON body.
-    let data = answer
-        .lines()
-        .find_map(|line| {
-            let line = line.strip_prefix("data: ").unwrap_or(line);
-            line.starts_with('{').then_some(line)
-        })
-        .unwrap_or_else(|| panic!("no JSON-RPC answer in {answer}"));
-    serde_json::from_str(data).unwrap()
+    let id = created["result"]["taskId"].as_str();
+    id.unwrap_or_else(|| panic!("no task: {created}"))
+        .to_owned()
 }
 
 async fn serve(
@@ -182,13 +165,7 @@ async fn cancelling_a_task_stops_its_call() {
     )])
     .await;
     tokio::task::spawn_blocking(move || {
-        let created = post(
-            addr,
-            "tools/call",
-            json!({"name": "wait", "arguments": {"ms": 60_000}}),
-            true,
-        );
-        let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+        let id = started(addr, "wait", json!({"ms": 60_000}));
         let ack = post(addr, "tasks/cancel", json!({"taskId": id}), true);
         assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
         assert_eq!(settled(addr, &id)["status"], "cancelled");
@@ -305,13 +282,7 @@ fn yes() -> Value {
 async fn a_task_waits_for_its_answers_and_takes_them_one_at_a_time() {
     let (addr, stop) = serve(vec![asking("confirm", 2, false)]).await;
     tokio::task::spawn_blocking(move || {
-        let created = post(
-            addr,
-            "tools/call",
-            json!({"name": "confirm", "arguments": {}}),
-            true,
-        );
-        let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+        let id = started(addr, "confirm", json!({}));
         let got = waiting(addr, &id, &["q1", "q2"]);
         assert_eq!(
             got["inputRequests"]["q1"]["method"], "elicitation/create",
@@ -375,13 +346,7 @@ async fn a_task_waits_for_its_answers_and_takes_them_one_at_a_time() {
 async fn cancelling_a_task_that_waits_for_input_ends_it() {
     let (addr, stop) = serve(vec![asking("confirm", 1, false)]).await;
     tokio::task::spawn_blocking(move || {
-        let created = post(
-            addr,
-            "tools/call",
-            json!({"name": "confirm", "arguments": {}}),
-            true,
-        );
-        let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+        let id = started(addr, "confirm", json!({}));
         waiting(addr, &id, &["q1"]);
         post(addr, "tasks/cancel", json!({"taskId": id}), true);
         let done = settled(addr, &id);
