@@ -158,3 +158,56 @@ async fn with_nobody_to_ask_sampling_fails_and_elicitation_is_declined() {
     let elicited = bounded(30, registry.call("far__name", "{}")).await;
     assert_eq!(elicited.to_model_text(), "decline");
 }
+
+/// The agent's model answers the imported server's sampling, through
+/// `ModelSampling::handler`: a scripted model (a fixture standing in for a model server) that
+/// keeps what it was asked.
+#[cfg(feature = "agent")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agents_model_answers_an_imported_servers_sampling() {
+    use futures_util::future::BoxFuture;
+    use tool_runtime::agent::{Model, ModelError, ModelReply, ModelRequest, ModelSampling, Usage};
+    use tool_runtime::{router, Provider};
+
+    #[derive(Default)]
+    struct Scripted(Arc<Mutex<Vec<Value>>>);
+
+    impl Model for Scripted {
+        fn provider(&self) -> Provider {
+            Provider::Anthropic
+        }
+        fn model_name(&self) -> &str {
+            "scripted-1"
+        }
+        fn send<'a>(
+            &'a self,
+            request: &'a ModelRequest<'a>,
+        ) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
+            self.0
+                .lock()
+                .unwrap()
+                .extend(request.messages.iter().cloned());
+            Box::pin(async {
+                let reply = json!({"type": "message", "role": "assistant", "stop_reason": "end_turn",
+                    "content": [{"type": "text", "text": "teal"}]});
+                Ok(ModelReply {
+                    turn: vec![reply.clone()],
+                    routed: router::route(Provider::Anthropic, &reply)?,
+                    usage: Usage::default(),
+                })
+            })
+        }
+    }
+
+    let url = serve_askers().await;
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let model = Scripted(Arc::clone(&asked));
+    let registry =
+        import(McpImport::http(&url).on_sampling(ModelSampling::new(model).handler())).await;
+    let sampled = bounded(30, registry.call("far__colour", "{}")).await;
+    assert_eq!(sampled.to_model_text(), "teal (scripted-1)");
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [json!({"role": "user", "content": "Name a colour."})]
+    );
+}

@@ -18,6 +18,20 @@ pub(crate) fn user(provider: Provider, text: &str) -> Value {
     }
 }
 
+/// An assistant message holding `text`: an earlier turn of a conversation the agent did not
+/// run itself (a sampling request's).
+pub(crate) fn assistant(provider: Provider, text: &str) -> Value {
+    match provider {
+        Provider::OpenAiResponses => {
+            json!({"type": "message", "role": "assistant", "content": text})
+        }
+        Provider::Gemini => json!({"role": "model", "parts": [{"text": text}]}),
+        Provider::OpenAiChat | Provider::Anthropic | Provider::TensorZero | Provider::Mcp => {
+            json!({"role": "assistant", "content": text})
+        }
+    }
+}
+
 /// Results written as text for a model without native tools, the way its format's chat
 /// templates show them: `[TOOL_RESULTS]..[/TOOL_RESULTS]` for Mistral, a
 /// `<tool_response>` tag (Hermes, Qwen, and the rest) otherwise. Each holds the call's id,

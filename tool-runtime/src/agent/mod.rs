@@ -55,12 +55,14 @@ mod history;
 mod messages;
 mod model;
 mod run;
+mod sampling;
 pub(crate) mod transport;
 
 pub use error::{AgentError, ModelError};
 pub use events::{AgentEvent, AgentStream};
 pub use history::{CallResult, Turn};
 pub use model::{Model, ModelDelta, ModelReply, ModelRequest, OnDelta, Usage};
+pub use sampling::{ModelSampling, SamplingError};
 pub use transport::anthropic::Anthropic;
 pub use transport::gemini::Gemini;
 pub use transport::openai_chat::OpenAiChat;
