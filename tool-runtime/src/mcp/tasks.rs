@@ -105,11 +105,12 @@ impl McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Before the task exists: a request refused here leaves no task behind.
+        let capabilities = self.request_client(&request, &cx)?.capabilities();
         let (task, cancel) = self
             .tasks
             .create(owner(&cx))
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let capabilities = self.request_client(&request, &cx)?.capabilities();
         let client = TaskClient::new(Arc::clone(&self.tasks), task.task_id.clone(), capabilities);
         // The call runs on after this request is answered: its own context, cancelled by
         // `tasks/cancel` or the task's expiry instead of by the request's end.
