@@ -7,21 +7,16 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tool_runtime::client::{
-    Client, ClientCapabilities, ClientFuture, ClientRequests, Elicitation, IncludeContext,
-    NotifyFuture, Role, SamplingContent, SamplingRequest, SamplingResult,
+    Client, Elicitation, IncludeContext, Role, SamplingContent, SamplingRequest, SamplingResult,
 };
-use tool_runtime::mcp::{HttpOptions, HttpServer, McpImport, McpServer};
+use tool_runtime::mcp::McpImport;
 use tool_runtime::{tool, Registry, ToolContext, ToolError};
 
-async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(seconds), future)
-        .await
-        .unwrap_or_else(|_| panic!("took longer than {seconds} s"))
-}
+mod serving;
+use serving::{bounded, serve, Scripted};
 
 /// Asks the client's model to name a colour.
 #[tool]
@@ -81,16 +76,7 @@ async fn serve_askers() -> String {
         .register(recap::TOOL)
         .build()
         .unwrap();
-    let server = HttpServer::bind(
-        McpServer::new(registry),
-        "127.0.0.1:0".parse().unwrap(),
-        HttpOptions::default(),
-    )
-    .await
-    .unwrap();
-    let url = server.url();
-    tokio::spawn(server.run());
-    url
+    serve(registry).await
 }
 
 async fn import(import: McpImport) -> Registry {
@@ -102,50 +88,16 @@ async fn import(import: McpImport) -> Registry {
         .unwrap()
 }
 
-/// The client of a call this side would serve: answers from a script, keeps what it got.
-/// `basic`: it declares sampling and form elicitation only.
-#[derive(Clone, Default)]
-struct Upstream {
-    asked: Arc<Mutex<Vec<Value>>>,
-    completed: Arc<Mutex<Vec<String>>>,
-    basic: bool,
-}
-
-impl ClientRequests for Upstream {
-    fn capabilities(&self) -> ClientCapabilities {
-        let mut capabilities = ClientCapabilities::all();
-        if self.basic {
-            capabilities.elicitation_url = false;
-            capabilities.sampling_context = false;
-        }
-        capabilities
-    }
-    fn elicitation_complete(&self, elicitation_id: &str) -> NotifyFuture {
-        self.completed
-            .lock()
-            .unwrap()
-            .push(elicitation_id.to_owned());
-        Box::pin(async { Ok(()) })
-    }
-    fn create_message(&self, params: Value) -> ClientFuture {
-        self.asked.lock().unwrap().push(params);
-        Box::pin(async {
-            Ok(
-                json!({"role": "assistant", "content": {"type": "text", "text": "teal"}, "model": "upstream-1"}),
-            )
-        })
-    }
-    fn elicit(&self, params: Value) -> ClientFuture {
-        self.asked.lock().unwrap().push(params);
-        Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada"}})) })
-    }
+/// The client of a call this side would serve: its model says "teal", its user is Ada.
+fn upstream() -> Scripted {
+    Scripted::new("teal", json!({"name": "Ada"}))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_imported_servers_questions_go_to_the_client_of_the_call() {
     let url = serve_askers().await;
     let registry = import(McpImport::http(&url)).await;
-    let upstream = Upstream::default();
+    let upstream = upstream();
     let client = Client::new(upstream.clone());
     let sampled = bounded(30, client.clone().scope(registry.call("far__colour", "{}"))).await;
     assert_eq!(sampled.to_model_text(), "teal (upstream-1)");
@@ -258,7 +210,7 @@ async fn an_agents_model_answers_an_imported_servers_sampling() {
 async fn url_elicitation_and_its_completion_reach_a_client_that_declared_it() {
     let url = serve_askers().await;
     let registry = import(McpImport::http(&url)).await;
-    let upstream = Upstream::default();
+    let upstream = upstream();
     let out = bounded(
         30,
         Client::new(upstream.clone()).scope(registry.call("far__sign_in", "{}")),
@@ -285,7 +237,7 @@ async fn url_elicitation_and_its_completion_reach_a_client_that_declared_it() {
 async fn include_context_is_forwarded_as_asked() {
     let url = serve_askers().await;
     let registry = import(McpImport::http(&url)).await;
-    let upstream = Upstream::default();
+    let upstream = upstream();
     let out = bounded(
         30,
         Client::new(upstream.clone()).scope(registry.call("far__recap", "{}")),
@@ -304,10 +256,7 @@ async fn include_context_is_forwarded_as_asked() {
 async fn a_client_without_url_mode_or_context_declines_and_refuses() {
     let url = serve_askers().await;
     let registry = import(McpImport::http(&url)).await;
-    let upstream = Upstream {
-        basic: true,
-        ..Upstream::default()
-    };
+    let upstream = upstream().basic();
     let client = Client::new(upstream.clone());
     let signed = bounded(
         30,

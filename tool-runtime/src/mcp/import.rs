@@ -163,9 +163,10 @@ impl McpImport {
         self
     }
 
-    /// Answers the server's sampling requests (`sampling/createMessage`) during a call that is
-    /// not served over MCP to a client that samples (those are forwarded to that client).
-    /// Without it, such a request gets an error.
+    /// Answers the server's sampling requests (`sampling/createMessage`) during a call, a
+    /// prompt or a read whose client can't sample (a client that can is asked instead).
+    /// Without it, such a request gets an error, and the call fails with the
+    /// [`AskError`](crate::client::AskError) a local tool asking would get.
     ///
     /// ```no_run
     /// use tool_runtime::client::{SamplingContent, SamplingResult, Role};
@@ -193,8 +194,9 @@ impl McpImport {
     }
 
     /// Answers the server's elicitation requests (`elicitation/create`, form mode) during a
-    /// call that is not served over MCP to a client that elicits (those are forwarded to that
-    /// client). Without it, such a request is declined.
+    /// call, a prompt or a read whose client can't elicit (a client that can is asked
+    /// instead). Without it, such a request is declined; so is a URL-mode one whose client
+    /// did not declare `elicitation.url`.
     ///
     /// ```no_run
     /// use serde_json::json;

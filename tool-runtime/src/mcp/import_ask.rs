@@ -88,12 +88,8 @@ impl Asking {
     /// Keeps `error` when it says the question could not be asked at all (the first one).
     fn note(&self, error: &AskError) {
         let typed = match error {
-            AskError::NoClient { capability } => AskError::NoClient {
-                capability: *capability,
-            },
-            AskError::Unsupported { capability } => AskError::Unsupported {
-                capability: *capability,
-            },
+            AskError::NoClient { capability } => AskError::NoClient { capability },
+            AskError::Unsupported { capability } => AskError::Unsupported { capability },
             _ => return,
         };
         lock(&self.refused).get_or_insert(typed);

@@ -39,6 +39,10 @@ pub(crate) enum RoundError {
         /// Why.
         error: ErrorData,
     },
+    /// The server asked for input with neither questions nor a state: a retry would be the
+    /// same request.
+    #[error("it asked for input without a question or a state")]
+    Empty,
     /// The server still wanted input after [`MAX_ROUNDS`] requests.
     #[error("it still asked for input after {MAX_ROUNDS} rounds")]
     Rounds,
@@ -112,8 +116,7 @@ pub(crate) async fn answer(
 ) -> Result<Retry, RoundError> {
     let questions = result.input_requests.unwrap_or_default();
     if questions.is_empty() && result.request_state.is_none() {
-        // Nothing to answer and nothing to echo: a retry would be the same request.
-        return Err(RoundError::Rounds);
+        return Err(RoundError::Empty);
     }
     let answers = futures_util::future::join_all(
         questions
