@@ -162,3 +162,37 @@ async fn under_the_handshake_without_a_client_the_read_fails_as_a_local_one() {
 async fn under_2026_07_28_without_a_client_the_read_fails_as_a_local_one() {
     without_a_client_the_read_fails_as_a_local_one(McpProtocol::V2026_07_28).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_crosses_two_imports_at_2026_07_28() {
+    // The asking server, imported and served again by a middle registry, imported here: the
+    // middle's client speaks 2026-07-28 too, so the question goes back to us in its
+    // input-required result, under the far server's key, and our answer comes down again.
+    let far = serve_askers().await;
+    let middle = serve(import(&far, McpProtocol::V2026_07_28).await).await;
+    let near = McpImport::http(&middle)
+        .named("near")
+        .protocol(McpProtocol::V2026_07_28);
+    let tools = bounded(30, near.connect()).await.unwrap();
+    let registry = Registry::builder()
+        .without_inventory()
+        .mcp_tools(tools)
+        .build()
+        .unwrap();
+    let reader = Scripted::new("Water rises.", json!({"context": "a sailing club"}));
+    let client = Client::new(reader.clone());
+
+    let called = client
+        .clone()
+        .scope(registry.call("near__far__colour", "{}"));
+    assert_eq!(bounded(30, called).await.to_model_text(), "Water rises.");
+    let args = PromptArgs::new([("topic", "tides")]);
+    let got = client.scope(registry.resources().get_prompt("near__far__briefing", args));
+    let messages = bounded(30, got).await.unwrap();
+    assert_eq!(
+        messages[0].content.to_model_text(),
+        "Brief me on tides (a sailing club)."
+    );
+    let asked = reader.asked.lock().unwrap();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+}
