@@ -7,21 +7,16 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tool_runtime::client::{
-    Client, ClientCapabilities, ClientFuture, ClientRequests, Elicitation, Role, SamplingContent,
-    SamplingResult,
+    Client, Elicitation, IncludeContext, Role, SamplingContent, SamplingRequest, SamplingResult,
 };
-use tool_runtime::mcp::{HttpOptions, HttpServer, McpImport, McpServer};
+use tool_runtime::mcp::McpImport;
 use tool_runtime::{tool, Registry, ToolContext, ToolError};
 
-async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(seconds), future)
-        .await
-        .unwrap_or_else(|_| panic!("took longer than {seconds} s"))
-}
+mod serving;
+use serving::{bounded, serve, Scripted};
 
 /// Asks the client's model to name a colour.
 #[tool]
@@ -45,24 +40,43 @@ async fn name(cx: ToolContext) -> Result<String, ToolError> {
     })
 }
 
+/// Sends the user to sign in, and says when the page is done with.
+#[tool]
+async fn sign_in(cx: ToolContext) -> Result<String, ToolError> {
+    match cx
+        .elicit_url(
+            "https://auth.example/sign-in?state=8d1f",
+            "Sign in, please.",
+        )
+        .await?
+    {
+        Elicitation::Accept(id) => {
+            cx.complete_elicitation(&id).await?;
+            Ok("signed in".into())
+        }
+        other => Ok(format!("not signed in ({})", other.action())),
+    }
+}
+
+/// Asks the client's model, with the context of this server's session.
+#[tool]
+async fn recap(cx: ToolContext) -> Result<String, ToolError> {
+    let request =
+        SamplingRequest::user("Recap our session.").include_context(IncludeContext::ThisServer);
+    Ok(cx.sample(request).await?.text())
+}
+
 /// Serves the asking tools over HTTP on 127.0.0.1; gives the URL.
 async fn serve_askers() -> String {
     let registry = Registry::builder()
         .without_inventory()
         .register(colour::TOOL)
         .register(name::TOOL)
+        .register(sign_in::TOOL)
+        .register(recap::TOOL)
         .build()
         .unwrap();
-    let server = HttpServer::bind(
-        McpServer::new(registry),
-        "127.0.0.1:0".parse().unwrap(),
-        HttpOptions::default(),
-    )
-    .await
-    .unwrap();
-    let url = server.url();
-    tokio::spawn(server.run());
-    url
+    serve(registry).await
 }
 
 async fn import(import: McpImport) -> Registry {
@@ -74,35 +88,16 @@ async fn import(import: McpImport) -> Registry {
         .unwrap()
 }
 
-/// The client of a call this side would serve: answers from a script, keeps what it got.
-#[derive(Clone, Default)]
-struct Upstream {
-    asked: Arc<Mutex<Vec<Value>>>,
-}
-
-impl ClientRequests for Upstream {
-    fn capabilities(&self) -> ClientCapabilities {
-        ClientCapabilities::all()
-    }
-    fn create_message(&self, params: Value) -> ClientFuture {
-        self.asked.lock().unwrap().push(params);
-        Box::pin(async {
-            Ok(
-                json!({"role": "assistant", "content": {"type": "text", "text": "teal"}, "model": "upstream-1"}),
-            )
-        })
-    }
-    fn elicit(&self, params: Value) -> ClientFuture {
-        self.asked.lock().unwrap().push(params);
-        Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada"}})) })
-    }
+/// The client of a call this side would serve: its model says "teal", its user is Ada.
+fn upstream() -> Scripted {
+    Scripted::new("teal", json!({"name": "Ada"}))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_imported_servers_questions_go_to_the_client_of_the_call() {
     let url = serve_askers().await;
     let registry = import(McpImport::http(&url)).await;
-    let upstream = Upstream::default();
+    let upstream = upstream();
     let client = Client::new(upstream.clone());
     let sampled = bounded(30, client.clone().scope(registry.call("far__colour", "{}"))).await;
     assert_eq!(sampled.to_model_text(), "teal (upstream-1)");
@@ -148,10 +143,9 @@ async fn with_nobody_to_ask_sampling_fails_and_elicitation_is_declined() {
     let registry = import(McpImport::http(&url)).await;
     let sampled = bounded(30, registry.call("far__colour", "{}")).await;
     assert!(sampled.is_error(), "{sampled:?}");
+    // As a local tool's `cx.sample` outside MCP: no client to ask.
     assert!(
-        sampled
-            .to_model_text()
-            .contains("sampling is not available"),
+        sampled.to_model_text().contains("no client to ask"),
         "{}",
         sampled.to_model_text()
     );
@@ -210,4 +204,76 @@ async fn an_agents_model_answers_an_imported_servers_sampling() {
         *asked.lock().unwrap(),
         [json!({"role": "user", "content": "Name a colour."})]
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn url_elicitation_and_its_completion_reach_a_client_that_declared_it() {
+    let url = serve_askers().await;
+    let registry = import(McpImport::http(&url)).await;
+    let upstream = upstream();
+    let out = bounded(
+        30,
+        Client::new(upstream.clone()).scope(registry.call("far__sign_in", "{}")),
+    )
+    .await;
+    assert_eq!(out.to_model_text(), "signed in");
+    let asked = upstream.asked.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["mode"], "url");
+    assert_eq!(asked[0]["url"], "https://auth.example/sign-in?state=8d1f");
+    assert_eq!(asked[0]["message"], "Sign in, please.");
+    // The completion is a notification: it may come a moment after the call's result.
+    let ours = asked[0]["elicitationId"].as_str().unwrap().to_owned();
+    bounded(10, async {
+        while upstream.completed.lock().unwrap().is_empty() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert_eq!(*upstream.completed.lock().unwrap(), vec![ours]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn include_context_is_forwarded_as_asked() {
+    let url = serve_askers().await;
+    let registry = import(McpImport::http(&url)).await;
+    let upstream = upstream();
+    let out = bounded(
+        30,
+        Client::new(upstream.clone()).scope(registry.call("far__recap", "{}")),
+    )
+    .await;
+    assert_eq!(out.to_model_text(), "teal");
+    let asked = upstream.asked.lock().unwrap();
+    assert_eq!(asked[0]["includeContext"], "thisServer");
+    assert_eq!(
+        asked[0]["messages"][0]["content"]["text"],
+        "Recap our session."
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_without_url_mode_or_context_declines_and_refuses() {
+    let url = serve_askers().await;
+    let registry = import(McpImport::http(&url)).await;
+    let upstream = upstream().basic();
+    let client = Client::new(upstream.clone());
+    let signed = bounded(
+        30,
+        client.clone().scope(registry.call("far__sign_in", "{}")),
+    )
+    .await;
+    assert_eq!(signed.to_model_text(), "not signed in (decline)");
+    // The question fails here as it would for a local tool: the capability, named.
+    let recap = bounded(30, client.scope(registry.call("far__recap", "{}"))).await;
+    assert!(recap.is_error(), "{recap:?}");
+    assert!(
+        recap
+            .to_model_text()
+            .contains("does not support sampling.context"),
+        "{}",
+        recap.to_model_text()
+    );
+    assert!(upstream.asked.lock().unwrap().is_empty());
+    assert!(upstream.completed.lock().unwrap().is_empty());
 }

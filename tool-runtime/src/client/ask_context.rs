@@ -218,6 +218,13 @@ impl AskContext {
         Ask::new(self.client.as_ref(), None)
     }
 
+    /// The next question, named `key` when given: an imported server's question keeps the
+    /// server's own key, so that the answer a retry brings finds it again.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn ask_as(&self, key: Option<&str>) -> Ask<'_> {
+        Ask::new(self.client.as_ref(), key.map(str::to_owned))
+    }
+
     fn declared(&self, capability: fn(ClientCapabilities) -> bool) -> bool {
         self.client
             .as_ref()

@@ -2,8 +2,9 @@
 //! streamable-HTTP URL), lists the tools, and gives each as a [`DynamicTool`] that forwards
 //! its calls.
 
-use super::import_ask::{Answerers, Asks};
+use super::import_ask::{Answerers, Asking, Asks};
 use super::import_protocol::McpProtocol;
+use super::import_rounds::{self, Retry, RoundError};
 use super::{content, local_names, schema_in, McpError};
 use crate::client::{BoxError, Elicitation, ElicitationRequest, SamplingRequest, SamplingResult};
 use crate::def::ToolFlags;
@@ -162,9 +163,10 @@ impl McpImport {
         self
     }
 
-    /// Answers the server's sampling requests (`sampling/createMessage`) during a call that is
-    /// not served over MCP to a client that samples (those are forwarded to that client).
-    /// Without it, such a request gets an error.
+    /// Answers the server's sampling requests (`sampling/createMessage`) during a call, a
+    /// prompt or a read whose client can't sample (a client that can is asked instead).
+    /// Without it, such a request gets an error, and the call fails with the
+    /// [`AskError`](crate::client::AskError) a local tool asking would get.
     ///
     /// ```no_run
     /// use tool_runtime::client::{SamplingContent, SamplingResult, Role};
@@ -192,8 +194,9 @@ impl McpImport {
     }
 
     /// Answers the server's elicitation requests (`elicitation/create`, form mode) during a
-    /// call that is not served over MCP to a client that elicits (those are forwarded to that
-    /// client). Without it, such a request is declined.
+    /// call, a prompt or a read whose client can't elicit (a client that can is asked
+    /// instead). Without it, such a request is declined; so is a URL-mode one whose client
+    /// did not declare `elicitation.url`.
     ///
     /// ```no_run
     /// use serde_json::json;
@@ -423,6 +426,7 @@ impl Connected {
             peer: self.remote.client.peer().clone(),
             timeout: self.remote.call_timeout,
             server: self.remote.server.clone(),
+            asks: Arc::clone(&self.remote.handler.asks),
             keep: self.remote.clone(),
         };
         let imported =
@@ -602,7 +606,9 @@ struct Remote {
 
 impl Remote {
     /// Forwards one call; every failure is an error output. `wrapped` is `Some` for a tool
-    /// with an output schema (`content::remote_structured_output`).
+    /// with an output schema (`content::remote_structured_output`). An input-required result
+    /// (protocol 2026-07-28) is answered through the call's context and the call sent again,
+    /// a bounded number of times.
     async fn call(
         &self,
         tool: &str,
@@ -614,72 +620,127 @@ impl Remote {
             Value::Object(map) => map,
             _ => serde_json::Map::new(),
         };
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let peer = self.client.peer();
-        let forwarded = async {
-            // rmcp gives the request its progress token: watch it before waiting.
-            let handle = peer
-                .send_request_with_option(request, PeerRequestOptions::no_options())
-                .await?;
-            let (id, token) = (handle.id.clone(), handle.progress_token.clone());
-            self.handler.watch(&token, cx.clone());
-            // While it runs, the server may ask for sampling or elicitation: for this call.
-            let _asking = self.handler.asks.in_flight(id.clone(), cx.clone());
-            let _watching = Unwatch(&self.handler, &token);
-            // Dropped before the answer (the registry's timeout, a cancelled batch, the MCP
-            // client here cancelling): the server is told, so its tool stops too.
-            let mut unanswered = CancelOnDrop(Some((peer.clone(), id.clone())));
-            let answer = tokio::time::timeout(self.call_timeout, handle.await_response()).await;
-            unanswered.0 = None;
-            match answer {
-                Ok(answer) => {
-                    // rmcp hands each notification to a task of its own, so the last progress
-                    // may still be on its way: let it run before the result is returned.
-                    tokio::task::yield_now().await;
-                    answer.map(Some)
-                }
-                Err(_) => {
-                    let reason = Some("timed out".to_owned());
-                    let _ = peer
-                        .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                        .await;
-                    Ok(None)
-                }
-            }
-        };
+        let asking = Asking::new(cx.asking.clone());
+        let mut retry = Retry::default();
         let failed = |code, message: String| {
             ToolOutput::from(ToolError::with_code(code, message).with_retry_hint(
                 "The tool's server may be down; try again later, or another tool.",
             ))
         };
-        match forwarded.await {
-            Ok(Some(ServerResult::CallToolResult(result))) => match wrapped {
-                Some(wrapped) => content::remote_structured_output(&result, wrapped),
-                None => content::remote_output(&result),
-            },
-            Ok(Some(_)) => failed(
-                ErrorCode::RuntimeError,
-                format!(
-                    "The MCP server {} answered the call to `{tool}` with something other than a result (an input request or a task, which this client doesn't take).",
-                    self.prefix
+        for _ in 0..import_rounds::MAX_ROUNDS {
+            let mut params =
+                CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
+            params.input_responses = retry.input_responses.take();
+            params.request_state = retry.request_state.take();
+            let answer = match self.round(params, &cx, &asking).await {
+                Ok(Some(ServerResult::InputRequiredResult(result))) => {
+                    match import_rounds::answer(&self.handler.asks, &asking, result).await {
+                        Ok(next) => {
+                            retry = next;
+                            continue;
+                        }
+                        Err(RoundError::Ask(error)) => {
+                            return ToolOutput::from(ToolError::from(error))
+                        }
+                        Err(error) => {
+                            return failed(
+                                ErrorCode::RuntimeError,
+                                format!(
+                                    "The MCP server {} asked for input during `{tool}`: {error}.",
+                                    self.prefix
+                                ),
+                            )
+                        }
+                    }
+                }
+                answer => answer,
+            };
+            return match answer {
+                Ok(Some(ServerResult::CallToolResult(result))) => {
+                    // The server's tool failed after a question nobody could answer: the
+                    // question's error, as a local tool asking it would give.
+                    if result.is_error == Some(true) {
+                        if let Some(refused) = asking.refusal() {
+                            return ToolOutput::from(ToolError::from(refused));
+                        }
+                    }
+                    match wrapped {
+                        Some(wrapped) => content::remote_structured_output(&result, wrapped),
+                        None => content::remote_output(&result),
+                    }
+                }
+                Ok(Some(_)) => failed(
+                    ErrorCode::RuntimeError,
+                    format!(
+                        "The MCP server {} answered the call to `{tool}` with something other than a result (a task, which this client doesn't take).",
+                        self.prefix
+                    ),
                 ),
-            ),
-            Ok(None) => failed(
-                ErrorCode::Timeout,
-                format!(
-                    "The MCP server {} did not answer the call to `{tool}` within {:.1}s.",
-                    self.prefix,
-                    self.call_timeout.as_secs_f64()
+                Ok(None) => failed(
+                    ErrorCode::Timeout,
+                    format!(
+                        "The MCP server {} did not answer the call to `{tool}` within {:.1}s.",
+                        self.prefix,
+                        self.call_timeout.as_secs_f64()
+                    ),
                 ),
-            ),
-            Err(error) => failed(
-                ErrorCode::RuntimeError,
-                format!(
-                    "The MCP server {} could not run `{tool}`: {error}.",
-                    self.prefix
+                Err(error) => failed(
+                    ErrorCode::RuntimeError,
+                    format!(
+                        "The MCP server {} could not run `{tool}`: {error}.",
+                        self.prefix
+                    ),
                 ),
+            };
+        }
+        failed(
+            ErrorCode::RuntimeError,
+            format!(
+                "The MCP server {} still asked for input after {} rounds of `{tool}`.",
+                self.prefix,
+                import_rounds::MAX_ROUNDS
             ),
+        )
+    }
+
+    /// One request of a call: its progress routed to `cx`, its questions to `asking`, and the
+    /// server told when it is given up. `None`: no answer within the call timeout.
+    async fn round(
+        &self,
+        params: CallToolRequestParams,
+        cx: &ToolContext,
+        asking: &Arc<Asking>,
+    ) -> Result<Option<ServerResult>, rmcp::ServiceError> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let peer = self.client.peer();
+        // rmcp gives the request its progress token: watch it before waiting.
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await?;
+        let (id, token) = (handle.id.clone(), handle.progress_token.clone());
+        self.handler.watch(&token, cx.clone());
+        // While it runs, the server may ask for sampling or elicitation: for this call.
+        let _asking = self.handler.asks.in_flight(id.clone(), asking);
+        let _watching = Unwatch(&self.handler, &token);
+        // Dropped before the answer (the registry's timeout, a cancelled batch, the MCP
+        // client here cancelling): the server is told, so its tool stops too.
+        let mut unanswered = CancelOnDrop(Some((peer.clone(), id.clone())));
+        let answer = tokio::time::timeout(self.call_timeout, handle.await_response()).await;
+        unanswered.0 = None;
+        match answer {
+            Ok(answer) => {
+                // rmcp hands each notification to a task of its own, so the last progress
+                // may still be on its way: let it run before the result is returned.
+                tokio::task::yield_now().await;
+                answer.map(Some)
+            }
+            Err(_) => {
+                let reason = Some("timed out".to_owned());
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                    .await;
+                Ok(None)
+            }
         }
     }
 }
@@ -802,6 +863,25 @@ impl ClientHandler for Handler {
         };
         if let Some(cx) = cx {
             cx.progress(params.progress, params.total, params.message.as_deref());
+        }
+    }
+
+    /// rmcp has no type for `notifications/elicitation/complete`: it comes as a custom one.
+    async fn on_custom_notification(
+        &self,
+        notification: rmcp::model::CustomNotification,
+        _cx: NotificationContext<RoleClient>,
+    ) {
+        if notification.method != "notifications/elicitation/complete" {
+            return;
+        }
+        let id = notification
+            .params
+            .as_ref()
+            .and_then(|params| params.get("elicitationId"))
+            .and_then(Value::as_str);
+        if let Some(id) = id {
+            self.asks.completed(id).await;
         }
     }
 

@@ -1,15 +1,21 @@
 //! Importing a server's resources, resource templates and prompts beside its tools: listed
-//! when the server declares them, and read, got and completed by forwarding to it.
+//! when the server declares them, and read, got and completed by forwarding to it. A read or
+//! a prompt's questions (requests under the handshake, input-required results under
+//! 2026-07-28) are asked of the reader's client ([`AskContext`]), as a local one's would be.
 
 use super::content;
 use super::import::ImportNote;
+use super::import_ask::Asks;
+use super::import_rounds::{self, Retry, RoundError};
+use crate::client::AskContext;
 use crate::resources::{
     Completion, Contents, Prompt, PromptArgs, PromptMessage, Resource, ResourceError,
     ResourceTemplate, UriTemplate,
 };
 use rmcp::model::{
-    ArgumentInfo, CompleteRequestParams, CompletionContext, ErrorCode, GetPromptRequestParams,
-    ReadResourceRequestParams, Reference, ResourceContents,
+    ArgumentInfo, ClientRequest, CompleteRequestParams, CompletionContext, ErrorCode,
+    GetPromptRequest, GetPromptRequestParams, ReadResourceRequest, ReadResourceRequestParams,
+    Reference, ResourceContents, ServerResult,
 };
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use std::any::Any;
@@ -61,6 +67,8 @@ pub(crate) struct Forwarder {
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) timeout: Duration,
     pub(crate) server: String,
+    /// The requests in flight, for the server's questions to find the reader they ask.
+    pub(crate) asks: Arc<Asks>,
     /// The connection (the child process lives as long as it does), held for its `Drop`.
     #[allow(dead_code)]
     pub(crate) keep: Arc<dyn Any + Send + Sync>,
@@ -88,6 +96,25 @@ impl Forwarder {
             source: Some(Box::new(error)),
         }
     }
+
+    /// The request `build` makes, its questions asked through `cx`: a question that could
+    /// not be asked is [`ResourceError::Ask`], as it would be for a local read.
+    async fn forward(
+        &self,
+        cx: AskContext,
+        build: impl Fn(Retry) -> ClientRequest,
+    ) -> Result<ServerResult, ResourceError> {
+        let peer = &self.peer;
+        match import_rounds::forward(peer, &self.asks, cx, self.timeout, build).await {
+            Ok(result) => Ok(result),
+            Err(RoundError::Ask(error)) => Err(ResourceError::Ask(error)),
+            Err(RoundError::Service(error)) => Err(self.failure(error)),
+            Err(error) => Err(ResourceError::failed(format!(
+                "MCP server `{}`: {error}",
+                self.server
+            ))),
+        }
+    }
 }
 
 /// The server's listing as the registry's own resources, templates and prompts (prompts named
@@ -105,9 +132,9 @@ pub(crate) fn adopt(
         .map(|remote| {
             let uri = remote.uri.clone();
             let forward = forward.clone();
-            let mut resource = Resource::new(remote.uri, remote.name, move || {
+            let mut resource = Resource::asking(remote.uri, remote.name, move |cx| {
                 let (forward, uri) = (forward.clone(), uri.clone());
-                async move { read(&forward, uri).await }
+                async move { read(&forward, uri, cx).await }
             });
             if let Some(title) = remote.title {
                 resource = resource.title(title);
@@ -137,10 +164,11 @@ pub(crate) fn adopt(
             }
         };
         let reader = forward.clone();
-        let mut template = ResourceTemplate::new(&remote.uri_template, remote.name, move |vars| {
+        let read_one = move |vars: crate::resources::Vars, cx| {
             let forward = reader.clone();
-            async move { read(&forward, vars.uri().to_owned()).await }
-        });
+            async move { read(&forward, vars.uri().to_owned(), cx).await }
+        };
+        let mut template = ResourceTemplate::asking(&remote.uri_template, remote.name, read_one);
         if let Some(title) = remote.title {
             template = template.title(title);
         }
@@ -164,10 +192,11 @@ pub(crate) fn adopt(
         .map(|remote| {
             let name = remote.name.clone();
             let getter = forward.clone();
-            let mut prompt = Prompt::new(format!("{prefix}__{}", remote.name), move |args| {
-                let (forward, name) = (getter.clone(), name.clone());
-                async move { get(&forward, name, args).await }
-            });
+            let mut prompt =
+                Prompt::asking(format!("{prefix}__{}", remote.name), move |args, cx| {
+                    let (forward, name) = (getter.clone(), name.clone());
+                    async move { get(&forward, name, args, cx).await }
+                });
             if let Some(title) = remote.title {
                 prompt = prompt.title(title);
             }
@@ -197,11 +226,18 @@ pub(crate) fn adopt(
 
 /// Reads `uri` from the server. A server's "not found" (`-32002`, or `-32602` from
 /// 2026-07-28 on) is [`ResourceError::NotFound`] here too.
-async fn read(forward: &Forwarder, uri: String) -> Result<Vec<Contents>, ResourceError> {
-    let request = forward
-        .peer
-        .read_resource(ReadResourceRequestParams::new(uri.clone()));
-    let result = match forward.ask(request).await {
+async fn read(
+    forward: &Forwarder,
+    uri: String,
+    cx: AskContext,
+) -> Result<Vec<Contents>, ResourceError> {
+    let request = |retry: Retry| {
+        let mut params = ReadResourceRequestParams::new(uri.clone());
+        params.input_responses = retry.input_responses;
+        params.request_state = retry.request_state;
+        ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params))
+    };
+    let result = match forward.forward(cx, request).await {
         Err(ResourceError::Failed {
             source: Some(source),
             message,
@@ -221,7 +257,9 @@ async fn read(forward: &Forwarder, uri: String) -> Result<Vec<Contents>, Resourc
                 }
             });
         }
-        answer => answer?,
+        Ok(ServerResult::ReadResourceResult(result)) => result,
+        Ok(_) => return Err(forward.failure(ServiceError::UnexpectedResponse)),
+        Err(error) => return Err(error),
     };
     Ok(result
         .contents
@@ -257,14 +295,23 @@ async fn get(
     forward: &Forwarder,
     name: String,
     args: PromptArgs,
+    cx: AskContext,
 ) -> Result<Vec<PromptMessage>, ResourceError> {
-    let arguments = args
+    let arguments: serde_json::Map<String, serde_json::Value> = args
         .iter()
         .map(|(k, v)| (k.to_owned(), serde_json::Value::String(v.to_owned())))
         .collect();
-    let mut params = GetPromptRequestParams::new(name);
-    params.arguments = Some(arguments);
-    let result = forward.ask(forward.peer.get_prompt(params)).await?;
+    let request = |retry: Retry| {
+        let mut params = GetPromptRequestParams::new(name.clone());
+        params.arguments = Some(arguments.clone());
+        params.input_responses = retry.input_responses;
+        params.request_state = retry.request_state;
+        ClientRequest::GetPromptRequest(GetPromptRequest::new(params))
+    };
+    let result = match forward.forward(cx, request).await? {
+        ServerResult::GetPromptResult(result) => result,
+        _ => return Err(forward.failure(ServiceError::UnexpectedResponse)),
+    };
     Ok(result
         .messages
         .into_iter()

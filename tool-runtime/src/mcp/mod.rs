@@ -65,6 +65,7 @@ mod import;
 mod import_ask;
 mod import_protocol;
 mod import_resources;
+mod import_rounds;
 mod input_required;
 mod listen;
 mod local_names;
