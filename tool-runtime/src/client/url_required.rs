@@ -158,17 +158,18 @@ impl From<UrlRequired> for ToolError {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ClientCapabilities, ClientFuture, ClientRequests};
+    use super::super::{ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture};
     use super::*;
     use crate::{DynamicTool, Registry, ToolOutput};
     use serde_json::{json, Value};
     use std::sync::{Arc, Mutex};
 
-    /// A client that keeps the URL interactions it is told of.
+    /// A client that keeps the URL interactions it is told of, and the ones told complete.
     #[derive(Clone, Default)]
     struct Told {
         url: bool,
         told: Arc<Mutex<Vec<UrlElicitationRequest>>>,
+        completed: Arc<Mutex<Vec<String>>>,
     }
 
     impl ClientRequests for Told {
@@ -186,6 +187,13 @@ mod tests {
         }
         fn url_required(&self, elicitations: &[UrlElicitationRequest]) {
             self.told.lock().unwrap().extend_from_slice(elicitations);
+        }
+        fn elicitation_complete(&self, elicitation_id: &str) -> NotifyFuture {
+            self.completed
+                .lock()
+                .unwrap()
+                .push(elicitation_id.to_owned());
+            Box::pin(async { Ok(()) })
         }
     }
 
@@ -252,6 +260,38 @@ mod tests {
         let output = call_needing(Some(client.clone()), ONE).await;
         assert!(client.told.lock().unwrap().is_empty());
         assert_eq!(output.as_error().unwrap().code, ErrorCode::UrlRequired);
+    }
+
+    /// The flow of an OAuth sign-in: the call ends needing the URL, and when the callback
+    /// lands (after the call) the tool completes the interaction under the id the client was
+    /// given, through the context it kept.
+    #[tokio::test]
+    async fn a_kept_context_completes_the_interaction_after_the_call() {
+        let client = Told {
+            url: true,
+            ..Told::default()
+        };
+        let kept: Arc<Mutex<Option<(ToolContext, ElicitationId)>>> = Arc::default();
+        let keep = Arc::clone(&kept);
+        let tool = DynamicTool::new("read", "Reads.", json!({"type": "object"}), move |_, cx| {
+            let required = cx.url_required(ONE[0].0, ONE[0].1).unwrap();
+            *keep.lock().unwrap() = Some((cx, required.id().clone()));
+            async move { ToolOutput::from(ToolError::from(required)) }
+        });
+        let registry = Registry::builder()
+            .without_inventory()
+            .dynamic(tool)
+            .build()
+            .unwrap();
+        let output = Client::new(client.clone())
+            .scope(registry.call("read", "{}"))
+            .await;
+        assert!(output.is_error());
+        let (cx, id) = kept.lock().unwrap().take().unwrap();
+        cx.complete_elicitation(&id).await.unwrap();
+        let told = client.told.lock().unwrap()[0].elicitation_id.clone();
+        assert_eq!(told, id);
+        assert_eq!(*client.completed.lock().unwrap(), [id.as_str()]);
     }
 
     #[test]
