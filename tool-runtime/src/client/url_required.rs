@@ -197,13 +197,14 @@ mod tests {
         }
     }
 
-    /// Calls a tool that needs `urls` (URL, message pairs), inside `client`'s scope if any.
-    async fn call_needing(client: Option<Told>, urls: &'static [(&str, &str)]) -> ToolOutput {
+    /// Calls a tool that fails with what `needs` makes of its context, inside `client`'s
+    /// scope if any.
+    async fn call_read<F>(client: Option<Told>, needs: F) -> ToolOutput
+    where
+        F: Fn(&ToolContext) -> UrlRequired + Send + Sync + 'static,
+    {
         let tool = DynamicTool::new("read", "Reads.", json!({"type": "object"}), move |_, cx| {
-            let mut required = cx.url_required(urls[0].0, urls[0].1).unwrap();
-            for (url, message) in &urls[1..] {
-                required = required.and(*url, *message).unwrap();
-            }
+            let required = needs(&cx);
             async move { ToolOutput::from(ToolError::from(required)) }
         });
         let registry = Registry::builder()
@@ -216,6 +217,18 @@ mod tests {
             Some(client) => Client::new(client).scope(call).await,
             None => call.await,
         }
+    }
+
+    /// Calls a tool that needs `urls` (URL, message pairs), inside `client`'s scope if any.
+    async fn call_needing(client: Option<Told>, urls: &'static [(&str, &str)]) -> ToolOutput {
+        call_read(client, move |cx| {
+            let mut required = cx.url_required(urls[0].0, urls[0].1).unwrap();
+            for (url, message) in &urls[1..] {
+                required = required.and(*url, *message).unwrap();
+            }
+            required
+        })
+        .await
     }
 
     const ONE: &[(&str, &str)] = &[("https://example.com/sign-in", "Sign in.")];
@@ -273,19 +286,12 @@ mod tests {
         };
         let kept: Arc<Mutex<Option<(ToolContext, ElicitationId)>>> = Arc::default();
         let keep = Arc::clone(&kept);
-        let tool = DynamicTool::new("read", "Reads.", json!({"type": "object"}), move |_, cx| {
+        let output = call_read(Some(client.clone()), move |cx| {
             let required = cx.url_required(ONE[0].0, ONE[0].1).unwrap();
-            *keep.lock().unwrap() = Some((cx, required.id().clone()));
-            async move { ToolOutput::from(ToolError::from(required)) }
-        });
-        let registry = Registry::builder()
-            .without_inventory()
-            .dynamic(tool)
-            .build()
-            .unwrap();
-        let output = Client::new(client.clone())
-            .scope(registry.call("read", "{}"))
-            .await;
+            *keep.lock().unwrap() = Some((cx.clone(), required.id().clone()));
+            required
+        })
+        .await;
         assert!(output.is_error());
         let (cx, id) = kept.lock().unwrap().take().unwrap();
         cx.complete_elicitation(&id).await.unwrap();
