@@ -12,11 +12,13 @@ input-required results, which the SDK answers through the same callbacks and ret
 - one with a sampling callback and an elicitation callback, which calls `test_sampling` once,
   `test_elicitation` three times and `test_elicitation_url` three times, the callback
   answering accept, decline and cancel in turn, and keeps the requests the callbacks received
-  and the `notifications/elicitation/complete` the server sent;
+  and the `notifications/elicitation/complete` the server sent; then `test_url_required`,
+  which must fail with an `MCPError` of code -32042 listing the URL-mode elicitations;
 - one with no callbacks (so no `sampling` or `elicitation` capability), which calls the tools
   and must get error results;
 - one in 2026-07-28 with an elicitation callback, which calls `test_elicitation_url` and
-  accepts.
+  accepts, then `test_url_required`, whose URL the callback is asked in URL mode (no
+  -32042 there) before the retry's result.
 
 Every step is bounded in time.
 """
@@ -26,7 +28,14 @@ import json
 import sys
 from contextlib import asynccontextmanager
 
-from mcp import Client, ClientSession, StdioServerParameters, types
+from mcp import (
+    Client,
+    ClientSession,
+    MCPError,
+    StdioServerParameters,
+    UrlElicitationRequiredError,
+    types,
+)
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -110,6 +119,9 @@ async def asking_session():
                 seen["visited"][action] = wire(
                     await step(session.call_tool("test_elicitation_url", arguments))
                 )
+            seen["url_required"] = await refused(
+                session.call_tool("test_url_required", {"url": URL, "message": "Sign in first."})
+            )
             # The completion may travel on another stream than the result (the session's
             # GET stream over HTTP): wait for it, bounded.
             try:
@@ -117,6 +129,20 @@ async def asking_session():
             except asyncio.TimeoutError:
                 pass
     return seen
+
+
+async def refused(call):
+    """What a call refused with an `MCPError` carried: its code, message and elicitations
+    (read back by the SDK's own `UrlElicitationRequiredError`)."""
+    try:
+        result = await step(call)
+    except MCPError as error:
+        seen = {"code": error.code, "message": error.message, "data": error.data}
+        if error.code == -32042:
+            elicitations = UrlElicitationRequiredError.from_error(error.error).elicitations
+            seen["elicitations"] = [wire(e) for e in elicitations]
+        return seen
+    return {"result": wire(result)}
 
 
 async def sessionless_session():
@@ -130,6 +156,8 @@ async def sessionless_session():
         seen["protocol"] = client.protocol_version
         arguments = {"url": URL, "message": "Sign in to connect."}
         seen["visited"] = wire(await step(client.call_tool("test_elicitation_url", arguments)))
+        arguments = {"url": URL, "message": "Sign in first."}
+        seen["url_required"] = await refused(client.call_tool("test_url_required", arguments))
     return seen
 
 
@@ -146,6 +174,8 @@ async def plain_session():
             )
             arguments = {"url": URL, "message": "Sign in to connect."}
             seen["visited"] = wire(await step(session.call_tool("test_elicitation_url", arguments)))
+            arguments = {"url": URL, "message": "Sign in first."}
+            seen["url_required"] = await refused(session.call_tool("test_url_required", arguments))
     return seen
 
 

@@ -39,6 +39,7 @@ pub const TOOLS: &[ToolDef] = &[
     ask::test_elicitation_sep1034_defaults::TOOL,
     ask::test_elicitation_sep1330_enums::TOOL,
     ask::test_elicitation_url::TOOL,
+    ask::test_url_required::TOOL,
     input_required::test_input_required_result_elicitation::TOOL,
     input_required::test_input_required_result_sampling::TOOL,
     input_required::test_input_required_result_list_roots::TOOL,

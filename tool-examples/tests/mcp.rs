@@ -314,6 +314,7 @@ fn check_asking_session(seen: &Value) {
         sessionless["visited"]["content"][0]["text"],
         "User response: action=accept"
     );
+    check_url_required(seen, url);
     // A client without the capabilities: the tools fail, saying why.
     let plain = &seen["plain"];
     for (tool, capability) in [
@@ -327,6 +328,41 @@ fn check_asking_session(seen: &Value) {
             message.contains(&format!("the client does not support {capability}")),
             "{message}"
         );
+    }
+}
+
+/// `test_url_required` as each of the Python client's sessions saw it: `-32042` with the
+/// URL-mode elicitations (read back by the SDK's `UrlElicitationRequiredError`) under
+/// 2025-11-25, a URL-mode question and then the URL as text under 2026-07-28, the URL as
+/// text for a client without `elicitation.url`.
+fn check_url_required(seen: &Value, url: &str) {
+    let refused = &seen["asking"]["url_required"];
+    assert_eq!(refused["code"], -32042, "{refused}");
+    let elicitations = refused["elicitations"].as_array().unwrap();
+    assert_eq!(elicitations.len(), 1, "{refused}");
+    let elicitation = &elicitations[0];
+    assert_eq!(elicitation["mode"], "url", "{elicitation}");
+    assert_eq!(elicitation["url"], url);
+    assert_eq!(elicitation["message"], "Sign in first.");
+    assert!(elicitation["elicitationId"]
+        .as_str()
+        .unwrap()
+        .starts_with("elicitation-"));
+    assert_eq!(refused["data"]["elicitations"][0], *elicitation);
+    // 2026-07-28 has no -32042: the SDK's callback is asked the URL, and the retry, still
+    // needing it, is the text (the user is asked once per call).
+    let sessionless = &seen["sessionless"];
+    let asked = &sessionless["url_requests"][1];
+    assert_eq!(asked["mode"], "url", "{sessionless}");
+    assert_eq!(asked["url"], url);
+    assert_eq!(asked["message"], "Sign in first.");
+    for result in [
+        &sessionless["url_required"]["result"],
+        &seen["plain"]["url_required"]["result"],
+    ] {
+        assert_eq!(result["isError"], true, "{result}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(url), "{text}");
     }
 }
 

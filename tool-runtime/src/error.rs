@@ -65,6 +65,9 @@ pub enum ErrorCode {
     Cancelled,
     /// The approver denied the call.
     Denied,
+    /// The user must first open a URL of the tool's (a sign-in, a payment): a
+    /// [`UrlRequired`](crate::client::UrlRequired) error.
+    UrlRequired,
 }
 
 impl ToolError {

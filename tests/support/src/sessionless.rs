@@ -35,6 +35,17 @@ pub async fn post(addr: SocketAddr, method: &str, params: Value, capabilities: V
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n{name}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
+    let answer = exchange(addr, &request).await;
+    message(&answer).unwrap_or_else(|| panic!("no JSON-RPC answer in {answer}"))
+}
+
+/// Sends a whole HTTP `request` to `addr` and reads the answer until the server closes
+/// (the request should say `Connection: close`).
+///
+/// # Panics
+///
+/// When the server does not answer within 10 s.
+pub async fn exchange(addr: SocketAddr, request: &str) -> String {
     let exchange = async {
         let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
         stream.write_all(request.as_bytes()).await.unwrap();
@@ -42,16 +53,19 @@ pub async fn post(addr: SocketAddr, method: &str, params: Value, capabilities: V
         stream.read_to_string(&mut answer).await.unwrap();
         answer
     };
-    let answer = tokio::time::timeout(LIMIT, exchange)
+    tokio::time::timeout(LIMIT, exchange)
         .await
-        .unwrap_or_else(|_| panic!("{method}: no answer within {LIMIT:?}"));
-    // A result comes as a server-sent event, an error refused early as a plain JSON body.
-    let data = answer
+        .unwrap_or_else(|_| panic!("no answer within {LIMIT:?}"))
+}
+
+/// The JSON-RPC message of an HTTP answer: a result comes as a server-sent event, an error
+/// refused early as a plain JSON body. `None` when it holds none (a notification's 202).
+pub fn message(answer: &str) -> Option<Value> {
+    answer
         .lines()
         .find_map(|line| {
             let line = line.strip_prefix("data: ").unwrap_or(line);
             line.starts_with('{').then_some(line)
         })
-        .unwrap_or_else(|| panic!("no JSON-RPC answer in {answer}"));
-    serde_json::from_str(data).unwrap()
+        .and_then(|line| serde_json::from_str(line).ok())
 }

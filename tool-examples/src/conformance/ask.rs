@@ -2,7 +2,8 @@
 //! elicitation (`tools-call-elicitation`, `elicitation-sep1034-defaults`,
 //! `elicitation-sep1330-enums`), each an ordinary `#[tool]` fn on
 //! [`ToolContext::sample`] and [`ToolContext::elicit`], the form derived from a Rust type; and
-//! URL-mode elicitation ([`ToolContext::elicit_url`]), which no scenario calls.
+//! URL-mode elicitation ([`ToolContext::elicit_url`], [`ToolContext::url_required`]), which
+//! no scenario calls.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -180,6 +181,22 @@ pub(super) async fn test_elicitation_url(
         cx.complete_elicitation(id).await?;
     }
     Ok(format!("User response: action={}", answer.action()))
+}
+
+/// Refuses the call until the user has opened a URL (`-32042` under 2025-11-25, a URL-mode
+/// input request under 2026-07-28, the URL in an error's text without `elicitation.url`).
+///
+/// No conformance scenario calls it; the tests drive it with the official Python SDK in both
+/// protocols. It never succeeds: nothing here can see the user's visit.
+#[tool]
+pub(super) async fn test_url_required(
+    cx: ToolContext,
+    /// The page the user must open.
+    url: String,
+    /// Why the user should go there.
+    message: String,
+) -> Result<String, ToolError> {
+    Err(cx.url_required(url, message)?.into())
 }
 
 /// `action=accept, content={...}`.

@@ -214,6 +214,11 @@ impl AskContext {
         self.unnamed().roots().await
     }
 
+    /// The client of the request, if any.
+    pub(super) fn client(&self) -> Option<&Client> {
+        self.client.as_ref()
+    }
+
     fn unnamed(&self) -> Ask<'_> {
         Ask::new(self.client.as_ref(), None)
     }

@@ -51,6 +51,7 @@ mod sampling;
 mod schema;
 mod task;
 mod url_elicitation;
+mod url_required;
 
 pub use ask::Ask;
 pub use ask_context::AskContext;
@@ -63,6 +64,7 @@ pub use sampling::{
 };
 pub use schema::{elicitation_schema, elicitation_schema_for};
 pub use url_elicitation::{ElicitationId, UrlElicitationRequest};
+pub use url_required::UrlRequired;
 
 use serde_json::Value;
 use std::future::Future;
@@ -174,6 +176,14 @@ pub trait ClientRequests: Send + Sync + 'static {
     /// capability. Does nothing by default.
     fn refused(&self, capability: &'static str) {
         let _ = capability;
+    }
+
+    /// Told when the call ends with a [`UrlRequired`] error, and the client declared
+    /// `elicitation.url`: the URL interactions the user must complete before the call can
+    /// succeed. A server answers the call with them (`-32042`, or an input-required round
+    /// under protocol 2026-07-28) instead of the error's text. Does nothing by default.
+    fn url_required(&self, elicitations: &[UrlElicitationRequest]) {
+        let _ = elicitations;
     }
 
     /// Whether the call runs again with answers to an earlier run's questions

@@ -2,7 +2,10 @@
 //! go to the MCP client over the call's own session, on the call's own HTTP stream (a URL-mode
 //! elicitation's completion, a notification, on the session's).
 
-use crate::client::{BoxError, ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture};
+use super::url_required::RequiredUrls;
+use crate::client::{
+    BoxError, ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture, UrlElicitationRequest,
+};
 #[allow(deprecated)]
 // roots: deprecated by SEP-2577 (a later draft), in 2025-11-25 and 2026-07-28.
 use rmcp::model::ListRootsRequest;
@@ -14,17 +17,24 @@ use rmcp::model::{
 use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams};
 use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// The client of one served call: its session, and the id of its `tools/call`.
 pub(crate) struct PeerClient {
     peer: Peer<RoleServer>,
     /// The `tools/call` request: over streamable HTTP, requests ride its response stream.
     call: RequestId,
+    /// Where the URL interactions the call ends needing go, for its `-32042`.
+    urls: Arc<RequiredUrls>,
 }
 
 impl PeerClient {
-    pub(crate) fn new(peer: Peer<RoleServer>, call: RequestId) -> PeerClient {
-        PeerClient { peer, call }
+    pub(crate) fn new(
+        peer: Peer<RoleServer>,
+        call: RequestId,
+        urls: Arc<RequiredUrls>,
+    ) -> PeerClient {
+        PeerClient { peer, call, urls }
     }
 
     /// Sends the request built from a tool's parameters (or reports why it couldn't be
@@ -103,6 +113,10 @@ impl ClientRequests for PeerClient {
 
     fn list_roots(&self) -> ClientFuture {
         self.roots()
+    }
+
+    fn url_required(&self, elicitations: &[UrlElicitationRequest]) {
+        self.urls.keep(elicitations);
     }
 }
 

@@ -20,6 +20,7 @@
 use super::round_trip::RoundTrip;
 use crate::client::{
     BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests, InputPending,
+    UrlElicitationRequest,
 };
 use rmcp::model::{
     ErrorData, InputRequest, InputRequests, InputRequiredResult, ProtocolVersion,
@@ -322,6 +323,20 @@ impl ClientRequests for RoundClient {
 
     fn refused(&self, capability: &'static str) {
         lock(&self.0.asked).refused.get_or_insert(capability);
+    }
+
+    /// 2026-07-28 has no `-32042`: the interactions are asked as URL-mode input requests of
+    /// this round (unnamed, so keyed `elicitation-N`). A retry that answers them and still
+    /// ends needing them ends with the error's text: the user was asked once per call.
+    fn url_required(&self, elicitations: &[UrlElicitationRequest]) {
+        for elicitation in elicitations {
+            match serde_json::to_value(elicitation) {
+                // The question's future only says "pending" (or gives the answer): the tool
+                // has ended already, and the round keeps the question.
+                Ok(params) => drop(self.0.request(None, "elicitation/create", params)),
+                Err(error) => tracing::error!(%error, "a URL elicitation that can't be written"),
+            }
+        }
     }
 }
 

@@ -80,6 +80,7 @@ mod stdio;
 mod task_client;
 mod task_store;
 mod tasks;
+mod url_required;
 
 pub use error::{BoxError, McpError};
 pub use http::{serve_http, HttpOptions, HttpServer};

@@ -36,7 +36,12 @@ impl McpServer {
         work: impl Future<Output = Result<T, E>>,
     ) -> Result<Asked<Result<T, E>>, ErrorData> {
         if !input_required::sessionless(cx) {
-            let client = Client::new(PeerClient::new(cx.peer.clone(), cx.id.clone()));
+            // Only a tool ends needing URLs (`ToolContext::url_required`): nothing to keep.
+            let client = Client::new(PeerClient::new(
+                cx.peer.clone(),
+                cx.id.clone(),
+                Default::default(),
+            ));
             return Ok(Asked::Done(client.scope(work).await));
         }
         let round = InputRound::open(&self.request_states, request, cx)?;

@@ -2,6 +2,7 @@
 
 use super::content;
 use super::input_required::{self, InputRound, RequestStates};
+use super::url_required::RequiredUrls;
 use crate::client::Client;
 use crate::error::ErrorCode;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
@@ -176,9 +177,10 @@ impl McpServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let round = self.input_round(&request, &cx)?;
-        let client = self.request_client_of(&cx, round.as_ref());
+        let urls = Arc::default();
+        let client = self.request_client_of(&cx, round.as_ref(), &urls);
         let ran = self.run_call(request, cx, client).await?;
-        self.respond(ran, round.as_ref())
+        self.respond(ran, round.as_ref(), &urls)
     }
 
     /// Under 2026-07-28, which has no server-to-client requests, the round whose answers the
@@ -197,15 +199,21 @@ impl McpServer {
             .transpose()
     }
 
-    /// The client the request's call asks: its input-required round, or the session.
+    /// The client the request's call asks: its input-required round, or the session (which
+    /// keeps the URL interactions the call ends needing in `urls`).
     pub(super) fn request_client_of(
         &self,
         cx: &RequestContext<RoleServer>,
         round: Option<&Arc<InputRound>>,
+        urls: &Arc<RequiredUrls>,
     ) -> Client {
         match round {
             Some(round) => round.client(),
-            None => Client::new(super::ask::PeerClient::new(cx.peer.clone(), cx.id.clone())),
+            None => Client::new(super::ask::PeerClient::new(
+                cx.peer.clone(),
+                cx.id.clone(),
+                Arc::clone(urls),
+            )),
         }
     }
 
@@ -216,21 +224,30 @@ impl McpServer {
         cx: &RequestContext<RoleServer>,
     ) -> Result<Client, ErrorData> {
         let round = self.input_round(request, cx)?;
-        Ok(self.request_client_of(cx, round.as_ref()))
+        Ok(self.request_client_of(cx, round.as_ref(), &Arc::default()))
     }
 
     /// The answer to a call that ran: an input-required result when its round has questions
-    /// without answers, its result otherwise.
+    /// without answers, `-32042` when it ended needing the URL interactions kept in `urls`,
+    /// its result otherwise.
     pub(super) fn respond(
         &self,
         (call, output): Ran,
         round: Option<&Arc<InputRound>>,
+        urls: &RequiredUrls,
     ) -> Result<CallToolResponse, ErrorData> {
         if let Some(round) = round {
             let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
             if let Some(input_required) = round.outcome(&self.request_states, failed)? {
                 return Ok(CallToolResponse::InputRequired(input_required));
             }
+        }
+        if let Some(error) = output
+            .as_ref()
+            .and_then(ToolOutput::as_error)
+            .and_then(|error| urls.error_for(error))
+        {
+            return Err(error);
         }
         let (call, output) = finish(call, output)?;
         Ok(self.call_result(&call, output).into())

@@ -147,6 +147,13 @@ impl ClientRequests for Shared {
         matches!(&*lock(&self.0.state), State::Plain(_)) && self.0.before.requests().is_retry()
     }
 
+    fn url_required(&self, elicitations: &[crate::client::UrlElicitationRequest]) {
+        // A task's result has no `-32042`: only a call still plain answers with it.
+        if matches!(&*lock(&self.0.state), State::Plain(_)) {
+            self.0.before.requests().url_required(elicitations);
+        }
+    }
+
     fn continue_as_task(&self) -> bool {
         let deferred = &self.0;
         let mut state = lock(&deferred.state);

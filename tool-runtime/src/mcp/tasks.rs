@@ -134,7 +134,8 @@ impl McpServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let round = self.input_round(&request, &cx)?;
-        let before = self.request_client_of(&cx, round.as_ref());
+        let urls = Arc::default();
+        let before = self.request_client_of(&cx, round.as_ref(), &urls);
         let cancel = CancellationToken::new();
         let (deferred, mut started) =
             DeferredTask::new(before, Arc::clone(&self.tasks), owner(&cx), cancel.clone());
@@ -162,7 +163,7 @@ impl McpServer {
             }
             () = cx.ct.cancelled() => Err(ErrorData::internal_error("the request was cancelled", None)),
             joined = &mut run => match joined {
-                Ok(Some(ran)) => self.respond(ran?, round.as_ref()),
+                Ok(Some(ran)) => self.respond(ran?, round.as_ref(), &urls),
                 // The call became a task as it ended: the task was sent before it ended.
                 Ok(None) => match started.await {
                     Ok(task) => {
