@@ -6,8 +6,7 @@
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
 
-use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
+use serde_json::json;
 use std::time::Duration;
 use tool_runtime::client::{
     Client, Elicitation, IncludeContext, Role, SamplingContent, SamplingRequest, SamplingResult,
@@ -160,13 +159,15 @@ async fn with_nobody_to_ask_sampling_fails_and_elicitation_is_declined() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agents_model_answers_an_imported_servers_sampling() {
     use futures_util::future::BoxFuture;
+    use serde_json::Value;
+    use std::sync::{Arc, Mutex};
     use tool_runtime::agent::{Model, ModelError, ModelReply, ModelRequest, ModelSampling, Usage};
     use tool_runtime::{router, Provider};
 
     #[derive(Default)]
-    struct Scripted(Arc<Mutex<Vec<Value>>>);
+    struct ScriptedModel(Arc<Mutex<Vec<Value>>>);
 
-    impl Model for Scripted {
+    impl Model for ScriptedModel {
         fn provider(&self) -> Provider {
             Provider::Anthropic
         }
@@ -195,7 +196,7 @@ async fn an_agents_model_answers_an_imported_servers_sampling() {
 
     let url = serve_askers().await;
     let asked = Arc::new(Mutex::new(Vec::new()));
-    let model = Scripted(Arc::clone(&asked));
+    let model = ScriptedModel(Arc::clone(&asked));
     let registry =
         import(McpImport::http(&url).on_sampling(ModelSampling::new(model).handler())).await;
     let sampled = bounded(30, registry.call("far__colour", "{}")).await;

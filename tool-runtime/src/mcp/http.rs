@@ -453,6 +453,22 @@ fn host_name(ip: IpAddr) -> String {
     }
 }
 
+/// Serves `registry` on 127.0.0.1 (a free port) with the default options, for tests that
+/// drive a server with raw requests: its address, and what stops it.
+#[cfg(test)]
+pub(crate) async fn serve_loopback(registry: Registry) -> (SocketAddr, CancellationToken) {
+    let http = HttpServer::bind(
+        McpServer::new(registry),
+        ([127, 0, 0, 1], 0).into(),
+        HttpOptions::default(),
+    )
+    .await
+    .expect("a free port on 127.0.0.1");
+    let (addr, stop) = (http.local_addr(), http.stop_token());
+    tokio::spawn(http.run());
+    (addr, stop)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,67 +176,47 @@ impl McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let round = self.input_round(&request, &cx)?;
-        let urls = Arc::default();
-        let client = self.request_client_of(&cx, round.as_ref(), &urls);
+        let (asking, client) = self.request_asking(&request, &cx)?;
         let ran = self.run_call(request, cx, client).await?;
-        self.respond(ran, round.as_ref(), &urls)
+        self.respond(ran, &asking)
     }
 
-    /// Under 2026-07-28, which has no server-to-client requests, the round whose answers the
-    /// call's questions get (questions without one end the call instead).
+    /// How the request's call asks its client, and the [`Client`] it asks through: under
+    /// 2026-07-28, which has no server-to-client requests, its input-required round
+    /// (questions without an answer end the call instead); otherwise the session, which keeps
+    /// the URL interactions the call ends needing.
     ///
     /// # Errors
     ///
     /// `-32602` for a `requestState` this server didn't give for this call.
-    pub(super) fn input_round(
+    pub(super) fn request_asking(
         &self,
         request: &CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
-    ) -> Result<Option<Arc<InputRound>>, ErrorData> {
-        input_required::sessionless(cx)
+    ) -> Result<(RequestAsking, Client), ErrorData> {
+        let round = input_required::sessionless(cx)
             .then(|| InputRound::open(&self.request_states, request, cx))
-            .transpose()
-    }
-
-    /// The client the request's call asks: its input-required round, or the session (which
-    /// keeps the URL interactions the call ends needing in `urls`).
-    pub(super) fn request_client_of(
-        &self,
-        cx: &RequestContext<RoleServer>,
-        round: Option<&Arc<InputRound>>,
-        urls: &Arc<RequiredUrls>,
-    ) -> Client {
-        match round {
+            .transpose()?;
+        let urls = Arc::<RequiredUrls>::default();
+        let client = match &round {
             Some(round) => round.client(),
             None => Client::new(super::ask::PeerClient::new(
                 cx.peer.clone(),
                 cx.id.clone(),
-                Arc::clone(urls),
+                Arc::clone(&urls),
             )),
-        }
-    }
-
-    /// [`request_client_of`](Self::request_client_of) the request's own round.
-    pub(super) fn request_client(
-        &self,
-        request: &CallToolRequestParams,
-        cx: &RequestContext<RoleServer>,
-    ) -> Result<Client, ErrorData> {
-        let round = self.input_round(request, cx)?;
-        Ok(self.request_client_of(cx, round.as_ref(), &Arc::default()))
+        };
+        Ok((RequestAsking { round, urls }, client))
     }
 
     /// The answer to a call that ran: an input-required result when its round has questions
-    /// without answers, `-32042` when it ended needing the URL interactions kept in `urls`,
-    /// its result otherwise.
+    /// without answers, `-32042` when it ended needing URL interactions, its result otherwise.
     pub(super) fn respond(
         &self,
         (call, output): Ran,
-        round: Option<&Arc<InputRound>>,
-        urls: &RequiredUrls,
+        asking: &RequestAsking,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(round) = round {
+        if let Some(round) = &asking.round {
             let failed = output.as_ref().is_some_and(|o| o.as_error().is_some());
             if let Some(input_required) = round.outcome(&self.request_states, failed)? {
                 return Ok(CallToolResponse::InputRequired(input_required));
@@ -245,7 +225,7 @@ impl McpServer {
         if let Some(error) = output
             .as_ref()
             .and_then(ToolOutput::as_error)
-            .and_then(|error| urls.error_for(error))
+            .and_then(|error| asking.urls.error_for(error))
         {
             return Err(error);
         }
@@ -321,6 +301,14 @@ impl McpServer {
         }
         Ok((call, output))
     }
+}
+
+/// What a call asking its client through its own request keeps until it is answered: the
+/// 2026-07-28 round (`None` under the handshake protocols), and the URL interactions it
+/// ended needing.
+pub(super) struct RequestAsking {
+    round: Option<Arc<InputRound>>,
+    urls: Arc<RequiredUrls>,
 }
 
 /// A call that ran: the call, and the output the registry gave (`None`: it gave none).

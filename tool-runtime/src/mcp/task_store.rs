@@ -416,6 +416,15 @@ mod tests {
         super::super::input_required::input_request("elicitation/create", params).unwrap()
     }
 
+    /// The keys of the questions task `id` waits on, as `tasks/get` lists them.
+    fn waiting(store: &TaskStore, id: &str) -> Vec<String> {
+        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        got["inputRequests"]
+            .as_object()
+            .map(|requests| requests.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     #[test]
     fn questions_get_keys_unique_in_the_tasks_life_and_their_answers() {
         let store = store(60_000, 10);
@@ -429,13 +438,7 @@ mod tests {
             .unwrap();
         let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
         assert_eq!(got["status"], "input_required");
-        let keys: Vec<_> = got["inputRequests"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .cloned()
-            .collect();
-        assert_eq!(keys, ["confirm", "elicitation-1"]);
+        assert_eq!(waiting(&store, id), ["confirm", "elicitation-1"]);
 
         let accept = json!({"action": "accept", "content": {}});
         let answers = InputResponses::from([("confirm".to_owned(), accept.clone())]);
@@ -446,14 +449,7 @@ mod tests {
         store
             .ask(id, Some("confirm"), "elicitation/create", elicitation())
             .unwrap();
-        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
-        let keys: Vec<_> = got["inputRequests"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .cloned()
-            .collect();
-        assert_eq!(keys, ["confirm-2", "elicitation-1"]);
+        assert_eq!(waiting(&store, id), ["confirm-2", "elicitation-1"]);
 
         // Another session can't answer; a settled task takes no more questions.
         let theirs = Some("session-b".to_owned());

@@ -106,7 +106,7 @@ impl McpServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // Before the task exists: a request refused here leaves no task behind.
-        let capabilities = self.request_client(&request, &cx)?.capabilities();
+        let capabilities = self.request_asking(&request, &cx)?.1.capabilities();
         let (task, cancel) = self
             .tasks
             .create(owner(&cx))
@@ -133,9 +133,7 @@ impl McpServer {
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let round = self.input_round(&request, &cx)?;
-        let urls = Arc::default();
-        let before = self.request_client_of(&cx, round.as_ref(), &urls);
+        let (asking, before) = self.request_asking(&request, &cx)?;
         let cancel = CancellationToken::new();
         let (deferred, mut started) =
             DeferredTask::new(before, Arc::clone(&self.tasks), owner(&cx), cancel.clone());
@@ -163,7 +161,7 @@ impl McpServer {
             }
             () = cx.ct.cancelled() => Err(ErrorData::internal_error("the request was cancelled", None)),
             joined = &mut run => match joined {
-                Ok(Some(ran)) => self.respond(ran?, round.as_ref(), &urls),
+                Ok(Some(ran)) => self.respond(ran?, &asking),
                 // The call became a task as it ended: the task was sent before it ended.
                 Ok(None) => match started.await {
                     Ok(task) => {

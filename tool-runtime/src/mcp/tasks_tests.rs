@@ -1,6 +1,5 @@
 //! Tasks served over HTTP, driven with raw 2026-07-28 requests.
 
-use crate::mcp::{HttpOptions, HttpServer, McpServer};
 use crate::spec::{TaskSupport, ToolFlags};
 use crate::{DynamicTool, Registry, ToolOutput};
 use serde_json::{json, Value};
@@ -78,17 +77,7 @@ async fn serve(
         .fold(Registry::builder().without_inventory(), |b, t| b.dynamic(t))
         .build()
         .unwrap();
-    let server = McpServer::new(registry);
-    let http = HttpServer::bind(
-        server,
-        "127.0.0.1:0".parse().unwrap(),
-        HttpOptions::default(),
-    )
-    .await
-    .unwrap();
-    let (addr, stop) = (http.local_addr(), http.stop_token());
-    tokio::spawn(http.run());
-    (addr, stop)
+    crate::mcp::http::serve_loopback(registry).await
 }
 
 /// Polls `tasks/get` until the task settles (at most 10 s).

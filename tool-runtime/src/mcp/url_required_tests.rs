@@ -2,7 +2,6 @@
 //! raw requests: `-32042` with `data.elicitations` under 2025-11-25, a URL-mode input
 //! request under 2026-07-28.
 
-use crate::mcp::{HttpOptions, HttpServer, McpServer};
 use crate::{DynamicTool, Registry, ToolError, ToolOutput};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -25,16 +24,7 @@ async fn serve() -> (SocketAddr, tokio_util::sync::CancellationToken) {
         .dynamic(tool)
         .build()
         .unwrap();
-    let http = HttpServer::bind(
-        McpServer::new(registry),
-        ([127, 0, 0, 1], 0).into(),
-        HttpOptions::default(),
-    )
-    .await
-    .unwrap();
-    let (addr, stop) = (http.local_addr(), http.stop_token());
-    tokio::spawn(http.run());
-    (addr, stop)
+    crate::mcp::http::serve_loopback(registry).await
 }
 
 /// Posts `body` in session `session` (2025-11-25), bounded (10 s): the session the answer names,
