@@ -57,7 +57,8 @@ impl McpServer {
     /// The default of [`max_task_bytes`](Self::max_task_bytes): 64 MiB.
     pub const DEFAULT_MAX_TASK_BYTES: usize = 64 << 20;
     /// The default of [`max_task_bytes_per_client`](Self::max_task_bytes_per_client): 8 MiB,
-    /// room for a task whose arguments are as large as a request may be (4 MiB) and more.
+    /// room for eight waiting tasks whose arguments are as large as a registry takes by
+    /// default (1 MiB).
     pub const DEFAULT_MAX_TASK_BYTES_PER_CLIENT: usize = 8 << 20;
 
     /// How many tasks one client may keep at once (default
