@@ -15,6 +15,10 @@ impl ToolContext {
     /// (of a `task = "optional"` tool), and for a tool that never runs as a task: the call
     /// then simply goes on, and its result is the answer.
     ///
+    /// False too when the server has no room for another task (its client's share or
+    /// every slot is taken by running tasks): then the client is answered with that error
+    /// and the call is cancelled, so the tool should return rather than go on.
+    ///
     /// ```
     /// use tool_runtime::client::Elicitation;
     /// use tool_runtime::{tool, ToolContext, ToolError};

@@ -13,6 +13,7 @@
 //! [`HttpOptions::max_sessions`] are open at once, and a request for another gets
 //! 503 Service Unavailable until one closes.
 
+use super::sessions::Sessions;
 use super::{McpError, McpServer};
 use crate::Registry;
 use http_body_util::combinators::BoxBody;
@@ -20,7 +21,6 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -177,9 +177,10 @@ impl HttpOptions {
 pub struct HttpServer {
     listener: TcpListener,
     local_addr: SocketAddr,
-    service: StreamableHttpService<McpServer, LocalSessionManager>,
-    /// The service's sessions, counted against [`HttpOptions::max_sessions`].
-    sessions: Arc<LocalSessionManager>,
+    service: StreamableHttpService<McpServer, Sessions>,
+    /// The service's sessions, counted against [`HttpOptions::max_sessions`]; a session's
+    /// end drops its tasks.
+    sessions: Arc<Sessions>,
     options: Arc<HttpOptions>,
     stop: CancellationToken,
 }
@@ -215,7 +216,7 @@ impl HttpServer {
             .with_allowed_origins(origins)
             .enforce_origin_validation()
             .with_cancellation_token(stop.child_token());
-        let sessions = Arc::new(LocalSessionManager::default());
+        let sessions = Arc::new(Sessions::new(Arc::clone(&server.tasks)));
         let service = StreamableHttpService::new(
             move || Ok(server.for_session()),
             Arc::clone(&sessions),
@@ -259,8 +260,8 @@ impl HttpServer {
                 () = self.stop.cancelled() => break,
                 accepted = self.listener.accept() => accepted,
             };
-            let mut stream = match accepted {
-                Ok((stream, _)) => stream,
+            let (mut stream, peer) = match accepted {
+                Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors and the like: wait a little, keep serving.
                     tracing::warn!(%error, "MCP HTTP server: accept failed");
@@ -287,7 +288,10 @@ impl HttpServer {
             let options = Arc::clone(&self.options);
             let header_timeout = options.header_timeout;
             connections.spawn(async move {
-                let handler = hyper::service::service_fn(move |request| {
+                let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+                    // Who sent it: a sessionless client's share of the tasks.
+                    let peer = super::task_store::PeerAddress(peer.ip());
+                    request.extensions_mut().insert(peer);
                     let service = service.clone();
                     let sessions = Arc::clone(&sessions);
                     let options = Arc::clone(&options);
@@ -325,8 +329,8 @@ type Body = BoxBody<Bytes, Infallible>;
 /// `Host` and `Origin`).
 async fn handle(
     request: Request<Incoming>,
-    service: &StreamableHttpService<McpServer, LocalSessionManager>,
-    sessions: &LocalSessionManager,
+    service: &StreamableHttpService<McpServer, Sessions>,
+    sessions: &Sessions,
     options: &HttpOptions,
 ) -> Response<Body> {
     if request.uri().path() != options.path {

@@ -76,6 +76,7 @@ mod schema_in;
 mod serve_asking;
 mod serve_resources;
 mod server;
+mod sessions;
 mod stdio;
 mod task_client;
 mod task_store;

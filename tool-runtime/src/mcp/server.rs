@@ -78,7 +78,9 @@ impl McpServer {
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
             request_states: Arc::new(RequestStates::random()),
-            tasks: Arc::new(super::tasks::default_store()),
+            tasks: Arc::new(super::task_store::TaskStore::new(
+                super::tasks::DEFAULT_LIMITS,
+            )),
         }
     }
 
@@ -102,17 +104,21 @@ impl McpServer {
     /// (default 10 minutes): `tasks/get` finds it until then, and a call still running then
     /// is cancelled.
     #[must_use]
-    pub fn task_ttl(mut self, ttl: std::time::Duration) -> McpServer {
-        self.tasks = Arc::new(super::tasks::store_with(ttl, self.tasks.max()));
-        self
+    pub fn task_ttl(self, ttl: std::time::Duration) -> McpServer {
+        let limits = self.tasks.limits();
+        self.with_task_limits(super::task_store::Limits { ttl, ..limits })
     }
 
-    /// How many tasks are kept at once (default 1,024): past it, a call that would start a
-    /// task is refused with an error until one expires.
+    /// How many tasks are kept at once (default 1,024): past it, the oldest settled task is
+    /// dropped to make room, and when every task still runs a call that would start a task
+    /// is refused with an error until one settles or expires.
     #[must_use]
-    pub fn max_tasks(mut self, max: usize) -> McpServer {
-        self.tasks = Arc::new(super::tasks::store_with(self.tasks.ttl(), max));
-        self
+    pub fn max_tasks(self, max: usize) -> McpServer {
+        let limits = self.tasks.limits();
+        self.with_task_limits(super::task_store::Limits {
+            max: max.max(1),
+            ..limits
+        })
     }
 
     /// The name and version the server gives clients in `initialize`.

@@ -4,7 +4,7 @@
 //! as a plain call does until the tool continues as a task.
 
 use super::input_required::input_request;
-use super::task_store::{Owner, TaskStore};
+use super::task_store::{Owner, TaskStore, TaskStoreError};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
 use rmcp::model::Task;
 use serde_json::Value;
@@ -49,8 +49,9 @@ impl ClientRequests for TaskClient {
                 return Box::pin(async move { Err(error) });
             }
         };
-        let Some(answer) = self.store.ask(&self.id, key, method, request) else {
-            return Box::pin(async { Err("the task has ended: nobody can answer".into()) });
+        let answer = match self.store.ask(&self.id, key, method, request) {
+            Ok(answer) => answer,
+            Err(refused) => return Box::pin(async move { Err(refused.into()) }),
         };
         Box::pin(async move {
             answer
@@ -72,6 +73,8 @@ pub(crate) struct DeferredTask {
     before: Client,
     store: Arc<TaskStore>,
     owner: Owner,
+    /// What the call's arguments count in the task's bytes.
+    arguments: usize,
     /// Stops the call: the request's cancellation until the task starts, `tasks/cancel`
     /// and the task's expiry after.
     cancel: CancellationToken,
@@ -79,8 +82,9 @@ pub(crate) struct DeferredTask {
 }
 
 enum State {
-    /// A plain call; the request waits on the receiver for a task.
-    Plain(Option<oneshot::Sender<Task>>),
+    /// A plain call; the request waits on the receiver for a task, or for why there is
+    /// none.
+    Plain(Option<oneshot::Sender<Result<Task, TaskStoreError>>>),
     Task {
         id: String,
         client: TaskClient,
@@ -88,18 +92,24 @@ enum State {
 }
 
 impl DeferredTask {
-    /// The call's client, and the receiver its request waits on for the task.
+    /// The call's client, and the receiver its request waits on for the task. `from` is
+    /// who called, and what the call's arguments count.
     pub(crate) fn new(
         before: Client,
         store: Arc<TaskStore>,
-        owner: Owner,
+        from: (Owner, usize),
         cancel: CancellationToken,
-    ) -> (Arc<DeferredTask>, oneshot::Receiver<Task>) {
+    ) -> (
+        Arc<DeferredTask>,
+        oneshot::Receiver<Result<Task, TaskStoreError>>,
+    ) {
         let (started, task) = oneshot::channel();
+        let (owner, arguments) = from;
         let deferred = DeferredTask {
             before,
             store,
             owner,
+            arguments,
             cancel,
             state: Mutex::new(State::Plain(Some(started))),
         };
@@ -160,15 +170,21 @@ impl ClientRequests for Shared {
         let State::Plain(started) = &mut *state else {
             return true;
         };
-        let task = match deferred
-            .store
-            .create_with(deferred.owner.clone(), deferred.cancel.clone())
-        {
+        let created = deferred.store.create_with(
+            deferred.owner.clone(),
+            deferred.arguments,
+            deferred.cancel.clone(),
+        );
+        let task = match created {
             Ok(task) => task,
-            Err(error) => {
-                // No room for another task: the call goes on as a plain call, and its result
-                // is the answer, which is better than no answer.
-                tracing::warn!(%error, "the call goes on as a plain call");
+            Err(full) => {
+                // No room for the task: the request answers with the error and the call
+                // stops. Going on as a plain call would break `task = "required"`, and
+                // would hold the request for a call meant to run in the background.
+                if let Some(started) = started.take() {
+                    let _ = started.send(Err(full));
+                }
+                deferred.cancel.cancel();
                 return false;
             }
         };
@@ -176,7 +192,7 @@ impl ClientRequests for Shared {
         // A request that stopped waiting (its client went away) never learns the task's id:
         // the task runs on, and its expiry cleans it up.
         if let Some(started) = started.take() {
-            let _ = started.send(task);
+            let _ = started.send(Ok(task));
         }
         let client = TaskClient::new(
             Arc::clone(&deferred.store),

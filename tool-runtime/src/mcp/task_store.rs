@@ -1,12 +1,22 @@
-//! [`TaskStore`]: the tasks an [`McpServer`](super::McpServer) runs, bounded in time and
-//! number.
+//! [`TaskStore`]: the tasks an [`McpServer`](super::McpServer) runs, bounded in time, number
+//! and bytes, in all and per client.
 //!
-//! A task is kept until its TTL has passed since it was created (then dropped, its call
-//! cancelled if still running), and at most `max` are kept at once: past that, a new task is
-//! refused with [`TaskStoreError::Full`] rather than pushing out one a client still polls.
-//! Each task remembers its owner (the HTTP session that created it, when the protocol has
-//! sessions) and answers nobody else; sessionless clients are told apart by the task id
-//! alone, 122 random bits no other client can guess.
+//! A task is kept until its TTL has passed since it was created: then a timer drops it and
+//! cancels its call if still running, whether or not any request comes. At most
+//! `max` tasks are kept at once, and at most `max_per_client` for one client (its HTTP
+//! session, or for a sessionless client its address): a client can't take every slot. The
+//! bytes a task keeps (its arguments while its call runs, the questions it waits on, its
+//! result once settled) count against a budget per client and one in all. Past a bound, the
+//! client's own settled tasks are dropped first (oldest first), then, for the bounds in all,
+//! anyone's settled tasks; a running task is never pushed out, and when only running tasks
+//! are left a new one is refused ([`TaskStoreError`]) rather than pushing out one a client
+//! still waits on.
+//!
+//! Each task remembers its owner (the live HTTP session that created it, when the protocol
+//! has sessions) and answers nobody else; sessionless clients are told apart by the task id
+//! alone, 122 random bits no other client can guess. A session's end cancels and drops its
+//! tasks, and once the store [tracks sessions](TaskStore::track_sessions) a task is created
+//! for a session only while it is live.
 //!
 //! A task's call may wait on its client: each question it asks is kept here under a key
 //! unique over the task's life, the task is `input_required` while any waits, and
@@ -16,34 +26,142 @@
 use rmcp::model::{DetailedTask, InputRequest, InputResponses, Task, TaskPayload, TaskStatus};
 use rmcp::task_manager::current_timestamp;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
-/// Why a task could not be created.
+/// Why a task could not be created, or a question or result kept in one.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TaskStoreError {
-    /// As many tasks as allowed are kept; one expires after its TTL.
-    #[error("too many tasks: {max} are kept at once and none has expired yet; retry later")]
+    /// As many tasks as allowed are kept, none of them settled; one expires after its TTL.
+    #[error(
+        "too many tasks: {max} are kept at once and none has settled or expired yet; retry later"
+    )]
     Full {
         /// The cap ([`McpServer::max_tasks`](super::McpServer::max_tasks)).
         max: usize,
     },
+    /// This client (its session, or its address when sessionless) runs as many tasks as
+    /// one client may keep, none of them settled.
+    #[error("too many tasks for this client: {max} are kept per client and none of its tasks has settled; retry when one has")]
+    ClientFull {
+        /// The share ([`McpServer::max_tasks_per_client`](super::McpServer::max_tasks_per_client)).
+        max: usize,
+    },
+    /// What the task would keep (arguments, a question, a result) doesn't fit in the bytes
+    /// left to the server's tasks.
+    #[error("the task would keep {needed} more bytes, and the server's tasks have {left} of {max} bytes left; retry later")]
+    Bytes {
+        /// What the task would keep.
+        needed: usize,
+        /// What is left, running tasks counted.
+        left: usize,
+        /// The budget ([`McpServer::max_task_bytes`](super::McpServer::max_task_bytes)).
+        max: usize,
+    },
+    /// What the task would keep doesn't fit in the bytes left to this client's tasks.
+    #[error("the task would keep {needed} more bytes, and this client's tasks have {left} of {max} bytes left; retry when one has settled")]
+    ClientBytes {
+        /// What the task would keep.
+        needed: usize,
+        /// What is left to the client, its running tasks counted.
+        left: usize,
+        /// The budget ([`McpServer::max_task_bytes_per_client`](super::McpServer::max_task_bytes_per_client)).
+        max: usize,
+    },
+    /// The request names an HTTP session that has ended: its tasks are gone, and it can't
+    /// start one.
+    #[error("the session has ended: its tasks are gone")]
+    SessionEnded,
 }
 
-/// Who may see a task: the session that created it, or anyone holding its id.
-pub(crate) type Owner = Option<String>;
+/// What a task store keeps, and for how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// How long each task is kept after it is created.
+    pub(crate) ttl: Duration,
+    /// How often a client is asked to poll.
+    pub(crate) poll_interval: Duration,
+    /// Tasks kept at once, in all.
+    pub(crate) max: usize,
+    /// Tasks kept at once for one client.
+    pub(crate) max_per_client: usize,
+    /// Bytes kept by every task together.
+    pub(crate) bytes: usize,
+    /// Bytes kept by one client's tasks.
+    pub(crate) bytes_per_client: usize,
+}
+
+/// Who made a request: the HTTP session it came on (then only that session sees its tasks),
+/// and the address it came from (what tells sessionless clients apart for their share).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Owner {
+    /// The live session, or `None` for a sessionless client (stdio, protocol 2026-07-28).
+    pub(crate) session: Option<String>,
+    /// The peer's address, when the transport knows it.
+    pub(crate) address: Option<IpAddr>,
+}
+
+impl Owner {
+    /// A request of session `id`.
+    #[cfg(test)]
+    pub(crate) fn session(id: &str) -> Owner {
+        Owner {
+            session: Some(id.to_owned()),
+            address: None,
+        }
+    }
+
+    /// Whose share the tasks of this owner count against.
+    fn share(&self) -> Share {
+        match &self.session {
+            Some(session) => Share::Session(session.clone()),
+            None => Share::Address(self.address),
+        }
+    }
+}
+
+/// The peer address of an HTTP request, which the server puts in the request's extensions:
+/// it tells sessionless clients apart for their share of the tasks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PeerAddress(pub(crate) IpAddr);
+
+/// One client, as the shares count it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Share {
+    Session(String),
+    /// Sessionless clients of one address are one client (all of stdio's, with none).
+    Address(Option<IpAddr>),
+}
 
 /// The tasks of one server, shared by its sessions.
 #[derive(Debug)]
 pub(crate) struct TaskStore {
-    tasks: Mutex<HashMap<String, Entry>>,
-    ttl: Duration,
-    poll_interval: Duration,
-    max: usize,
+    /// Shared with the timers that expire tasks, which hold it weakly.
+    state: Arc<Mutex<State>>,
+    limits: Limits,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    tasks: HashMap<String, Entry>,
+    /// What each client's tasks keep; a client with none has no entry.
+    usage: HashMap<Share, Usage>,
+    /// Bytes kept by every task together.
+    bytes: usize,
+    /// The live sessions, once a session manager reports them
+    /// ([`TaskStore::track_sessions`]); `None` trusts the transport's session id.
+    live: Option<HashSet<String>>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Usage {
+    tasks: usize,
+    bytes: usize,
 }
 
 #[derive(Debug)]
@@ -54,12 +172,21 @@ struct Entry {
     outcome: Option<TaskPayload>,
     cancel: CancellationToken,
     created: Instant,
+    /// When it settled: the oldest settled tasks make way first.
+    settled: Option<Instant>,
+    /// What the arguments count while the call runs (its future holds them).
+    arguments: usize,
+    /// What the task keeps now, counted in its client's usage and in all: the arguments
+    /// while it runs, its questions, its outcome.
+    bytes: usize,
     /// The questions the call waits on, by key.
     questions: BTreeMap<String, Question>,
     /// Every key given so far, answered or not: a key names one question in a task's life.
     keys: BTreeSet<String>,
     /// How many unnamed questions of each kind were asked: their keys.
     unnamed: BTreeMap<&'static str, usize>,
+    /// Stops the timer that expires the task, when the task goes first.
+    _timer: Option<DropGuard>,
 }
 
 /// A question a task's call waits on.
@@ -68,6 +195,8 @@ struct Question {
     /// The method, for checking the answer's shape.
     method: String,
     request: InputRequest,
+    /// What the question counts in the task's bytes.
+    bytes: usize,
     answer: oneshot::Sender<Value>,
 }
 
@@ -81,33 +210,76 @@ pub(crate) enum AnswerError {
     Invalid(String),
 }
 
+/// Why a question could not wait in its task.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum AskError {
+    /// The task has settled or is gone: nobody could answer.
+    #[error("the task has ended: nobody can answer")]
+    Ended,
+    /// The question doesn't fit in the bytes left to the task's client.
+    #[error("the question can't wait in the task: {0}")]
+    TooLarge(#[source] TaskStoreError),
+}
+
 impl TaskStore {
-    /// A store keeping each task for `ttl`, at most `max` at once.
-    pub(crate) fn new(ttl: Duration, poll_interval: Duration, max: usize) -> TaskStore {
+    /// A store keeping tasks within `limits`.
+    pub(crate) fn new(limits: Limits) -> TaskStore {
         TaskStore {
-            tasks: Mutex::default(),
-            ttl,
-            poll_interval,
-            max,
+            state: Arc::default(),
+            limits,
         }
     }
 
-    /// How long each task is kept.
-    pub(crate) fn ttl(&self) -> Duration {
-        self.ttl
+    /// What the store keeps.
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
     }
 
-    /// How many tasks are kept at once.
-    pub(crate) fn max(&self) -> usize {
-        self.max
+    /// From now on, a task is created for a session only while the session manager says it
+    /// is live ([`session_started`](Self::session_started) to
+    /// [`session_ended`](Self::session_ended)).
+    pub(crate) fn track_sessions(&self) {
+        self.lock().live.get_or_insert_with(HashSet::new);
     }
 
-    /// Records a new working task for `owner`: its seed state for `CreateTaskResult`, and the
-    /// token that cancels its call. The task is visible to [`get`](Self::get) before this
-    /// returns, as the spec requires of a created task.
-    pub(crate) fn create(&self, owner: Owner) -> Result<(Task, CancellationToken), TaskStoreError> {
+    /// Session `id` was opened.
+    pub(crate) fn session_started(&self, id: &str) {
+        let mut state = self.lock();
+        state
+            .live
+            .get_or_insert_with(HashSet::new)
+            .insert(id.to_owned());
+    }
+
+    /// Session `id` ended: its tasks are cancelled and dropped, nobody can reach them, and
+    /// it can start no more.
+    pub(crate) fn session_ended(&self, id: &str) {
+        let mut state = self.lock();
+        if let Some(live) = &mut state.live {
+            live.remove(id);
+        }
+        let gone: Vec<String> = state
+            .tasks
+            .iter()
+            .filter(|(_, e)| e.owner.session.as_deref() == Some(id))
+            .map(|(task, _)| task.clone())
+            .collect();
+        for task in gone {
+            state.remove(&task);
+        }
+    }
+
+    /// Records a new working task for `owner`, whose call holds `arguments` bytes of
+    /// arguments: its seed state for `CreateTaskResult`, and the token that cancels its
+    /// call. The task is visible to [`get`](Self::get) before this returns, as the spec
+    /// requires of a created task.
+    pub(crate) fn create(
+        &self,
+        owner: Owner,
+        arguments: usize,
+    ) -> Result<(Task, CancellationToken), TaskStoreError> {
         let cancel = CancellationToken::new();
-        self.create_with(owner, cancel.clone())
+        self.create_with(owner, arguments, cancel.clone())
             .map(|task| (task, cancel))
     }
 
@@ -116,46 +288,91 @@ impl TaskStore {
     pub(crate) fn create_with(
         &self,
         owner: Owner,
+        arguments: usize,
         cancel: CancellationToken,
     ) -> Result<Task, TaskStoreError> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        if tasks.len() >= self.max {
-            return Err(TaskStoreError::Full { max: self.max });
+        let mut state = self.lock();
+        state.sweep(self.limits.ttl);
+        if let (Some(session), Some(live)) = (&owner.session, &state.live) {
+            if !live.contains(session) {
+                return Err(TaskStoreError::SessionEnded);
+            }
         }
+        let share = owner.share();
+        state.room(&self.limits, &share, 1, arguments)?;
         let now = current_timestamp();
         let task = Task::new(new_id(), TaskStatus::Working, now.clone(), now)
-            .with_ttl_ms(millis(self.ttl))
-            .with_poll_interval_ms(millis(self.poll_interval).max(1));
-        tasks.insert(
+            .with_ttl_ms(millis(self.limits.ttl))
+            .with_poll_interval_ms(millis(self.limits.poll_interval).max(1));
+        let created = Instant::now();
+        state.charge(&share, 1, arguments);
+        state.tasks.insert(
             task.task_id.clone(),
             Entry {
                 owner,
                 task: task.clone(),
                 outcome: None,
                 cancel,
-                created: Instant::now(),
+                created,
+                settled: None,
+                arguments,
+                bytes: arguments,
                 questions: BTreeMap::new(),
                 keys: BTreeSet::new(),
                 unnamed: BTreeMap::new(),
+                _timer: self.expire_at_ttl(&task.task_id),
             },
         );
         Ok(task)
     }
 
+    /// A timer that drops task `id` at its TTL, cancelling its call, whether or not any
+    /// request comes; it ends with the task when the task goes first. `None` outside a
+    /// Tokio runtime, where only requests sweep.
+    fn expire_at_ttl(&self, id: &str) -> Option<DropGuard> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        let (state, id, ttl) = (Arc::downgrade(&self.state), id.to_owned(), self.limits.ttl);
+        let gone = CancellationToken::new();
+        let guard = gone.clone().drop_guard();
+        runtime.spawn(async move {
+            tokio::select! {
+                () = gone.cancelled() => {}
+                () = tokio::time::sleep(ttl) => {
+                    if let Some(state) = state.upgrade() {
+                        // Taken out under the lock, dropped after it: dropping the entry
+                        // cancels this timer's own token, which takes no lock.
+                        let expired = lock(&state).remove(&id);
+                        drop(expired);
+                    }
+                }
+            }
+        });
+        Some(guard)
+    }
+
     /// Keeps a question of task `id`'s call for its client, under `key` (made unique in the
     /// task's life) or `sampling-1`, `elicitation-1`, ... when unnamed: the task is
-    /// `input_required` until it is answered. The answer comes through the receiver; `None`
-    /// if the task has settled or is gone, when nobody could answer.
+    /// `input_required` until it is answered. The answer comes through the receiver. Refused
+    /// when the task has settled or is gone (nobody could answer), or when the question
+    /// doesn't fit in its client's bytes.
     pub(crate) fn ask(
         &self,
         id: &str,
         key: Option<&str>,
         method: &str,
         request: InputRequest,
-    ) -> Option<oneshot::Receiver<Value>> {
-        let mut tasks = self.lock();
-        let entry = tasks.get_mut(id).filter(|e| e.outcome.is_none())?;
+    ) -> Result<oneshot::Receiver<Value>, AskError> {
+        let mut state = self.lock();
+        let share = match state.tasks.get(id) {
+            Some(entry) if entry.outcome.is_none() => entry.owner.share(),
+            _ => return Err(AskError::Ended),
+        };
+        let bytes = json_len(&request);
+        state
+            .room(&self.limits, &share, 0, bytes)
+            .map_err(AskError::TooLarge)?;
+        // Making room drops only settled tasks: this one still runs.
+        let entry = state.tasks.get_mut(id).ok_or(AskError::Ended)?;
         let key = match key {
             Some(key) => key.to_owned(),
             None => super::input_required::unnamed_key(&mut entry.unnamed, method),
@@ -168,12 +385,15 @@ impl TaskStore {
             Question {
                 method: method.to_owned(),
                 request,
+                bytes,
                 answer,
             },
         );
+        entry.bytes += bytes;
         entry.task.status = TaskStatus::InputRequired;
         entry.task.last_updated_at = current_timestamp();
-        Some(answered)
+        state.charge(&share, 0, bytes);
+        Ok(answered)
     }
 
     /// The client's answers (`tasks/update`) to task `id`'s questions: each goes to the
@@ -185,11 +405,12 @@ impl TaskStore {
         owner: &Owner,
         responses: InputResponses,
     ) -> Result<(), AnswerError> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        let entry = tasks
+        let mut state = self.lock();
+        state.sweep(self.limits.ttl);
+        let entry = state
+            .tasks
             .get_mut(id)
-            .filter(|e| e.owner == *owner)
+            .filter(|e| e.owner.session == owner.session)
             .ok_or(AnswerError::Unknown)?;
         // Every answer checked before any is taken: a refused update changes nothing.
         for (key, answer) in &responses {
@@ -198,11 +419,12 @@ impl TaskStore {
                     .map_err(|why| AnswerError::Invalid(format!("inputResponses.{key}: {why}")))?;
             }
         }
-        let mut answered = false;
+        let (mut answered, mut freed) = (false, 0);
         for (key, answer) in responses {
             if let Some(question) = entry.questions.remove(&key) {
                 // A call that stopped waiting (cancelled) has no receiver: nothing to tell.
                 let _ = question.answer.send(answer);
+                freed += question.bytes;
                 answered = true;
             }
         }
@@ -210,27 +432,49 @@ impl TaskStore {
             entry.task.status = TaskStatus::Working;
             entry.task.last_updated_at = current_timestamp();
         }
+        entry.bytes -= freed;
+        let share = entry.owner.share();
+        state.release(&share, 0, freed);
         Ok(())
     }
 
     /// Settles a task with what its call gave; a task already settled (cancelled) or gone
-    /// (expired) keeps what it has.
+    /// (expired) keeps what it has. An outcome larger than the bytes left to its client
+    /// settles the task `failed`, saying so, rather than keeping it past the budget.
     pub(crate) fn finish(&self, id: &str, outcome: TaskPayload) {
-        if let Some(entry) = self.lock().get_mut(id) {
-            if entry.outcome.is_none() {
-                entry.task.status = outcome.status();
-                entry.task.last_updated_at = current_timestamp();
-                entry.outcome = Some(outcome);
-                entry.questions.clear();
+        let mut state = self.lock();
+        let Some(entry) = state.tasks.get(id).filter(|e| e.outcome.is_none()) else {
+            return;
+        };
+        let (share, kept) = (entry.owner.share(), entry.bytes);
+        // The call has ended: its arguments and questions are gone, its outcome stays.
+        state.release(&share, 0, kept);
+        let bytes = payload_len(&outcome);
+        let (outcome, bytes) = match state.room(&self.limits, &share, 0, bytes) {
+            Ok(()) => (outcome, bytes),
+            Err(error) => {
+                let why = format!("the task's result ({bytes} bytes) is not kept: {error}");
+                let failed = TaskPayload::Failed {
+                    error: super::tasks::object(rmcp::model::ErrorData::internal_error(why, None)),
+                };
+                let bytes = payload_len(&failed);
+                (failed, bytes)
             }
+        };
+        state.charge(&share, 0, bytes);
+        if let Some(entry) = state.tasks.get_mut(id) {
+            entry.settle(outcome, bytes);
         }
     }
 
     /// The task as `tasks/get` shows it, if `owner` may see it and it hasn't expired.
     pub(crate) fn get(&self, id: &str, owner: &Owner) -> Option<DetailedTask> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        let entry = tasks.get(id).filter(|e| e.owner == *owner)?;
+        let mut state = self.lock();
+        state.sweep(self.limits.ttl);
+        let entry = state
+            .tasks
+            .get(id)
+            .filter(|e| e.owner.session == owner.session)?;
         let payload = match &entry.outcome {
             Some(outcome) => outcome.clone(),
             None if entry.questions.is_empty() => TaskPayload::Working,
@@ -248,15 +492,19 @@ impl TaskStore {
     /// Cancels a running task (settling it `cancelled` at once, its call stopped through its
     /// token); a settled task is left as it is. `None` if `owner` can't see the task.
     pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Option<()> {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        let entry = tasks.get_mut(id).filter(|e| e.owner == *owner)?;
+        let mut state = self.lock();
+        state.sweep(self.limits.ttl);
+        let entry = state
+            .tasks
+            .get_mut(id)
+            .filter(|e| e.owner.session == owner.session)?;
         if entry.outcome.is_none() {
-            entry.task.status = TaskStatus::Cancelled;
-            entry.task.last_updated_at = current_timestamp();
-            entry.outcome = Some(TaskPayload::Cancelled);
-            entry.questions.clear();
+            let (share, kept) = (entry.owner.share(), entry.bytes);
             entry.cancel.cancel();
+            let bytes = payload_len(&TaskPayload::Cancelled);
+            entry.settle(TaskPayload::Cancelled, bytes);
+            state.release(&share, 0, kept);
+            state.charge(&share, 0, bytes);
         }
         Some(())
     }
@@ -264,29 +512,189 @@ impl TaskStore {
     /// How many tasks are kept, expired ones not counted.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        let mut tasks = self.lock();
-        self.sweep(&mut tasks);
-        tasks.len()
+        let mut state = self.lock();
+        state.sweep(self.limits.ttl);
+        state.tasks.len()
+    }
+
+    /// The bytes every task keeps together, and those of `owner`'s client.
+    #[cfg(test)]
+    pub(crate) fn bytes(&self, owner: &Owner) -> (usize, usize) {
+        let state = self.lock();
+        let client = state.usage.get(&owner.share()).map_or(0, |u| u.bytes);
+        (state.bytes, client)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        lock(&self.state)
+    }
+}
+
+impl Entry {
+    /// The call ended with `outcome`, which counts `bytes`: its questions go.
+    fn settle(&mut self, outcome: TaskPayload, bytes: usize) {
+        self.task.status = outcome.status();
+        self.task.last_updated_at = current_timestamp();
+        self.outcome = Some(outcome);
+        self.settled = Some(Instant::now());
+        self.questions.clear();
+        self.arguments = 0;
+        self.bytes = bytes;
+    }
+}
+
+impl State {
+    fn charge(&mut self, share: &Share, tasks: usize, bytes: usize) {
+        let usage = self.usage.entry(share.clone()).or_default();
+        usage.tasks += tasks;
+        usage.bytes += bytes;
+        self.bytes += bytes;
+    }
+
+    fn release(&mut self, share: &Share, tasks: usize, bytes: usize) {
+        if let Some(usage) = self.usage.get_mut(share) {
+            usage.tasks = usage.tasks.saturating_sub(tasks);
+            usage.bytes = usage.bytes.saturating_sub(bytes);
+            if usage.tasks == 0 && usage.bytes == 0 {
+                self.usage.remove(share);
+            }
+        }
+        self.bytes = self.bytes.saturating_sub(bytes);
+    }
+
+    /// Takes task `id` out, its call cancelled and what it kept given back. The entry is
+    /// returned so that the caller may drop it after the lock.
+    fn remove(&mut self, id: &str) -> Option<Entry> {
+        let entry = self.tasks.remove(id)?;
+        entry.cancel.cancel();
+        self.release(&entry.owner.share(), 1, entry.bytes);
+        Some(entry)
     }
 
     /// Drops the tasks whose TTL has passed, stopping those still running: the spec lets a
     /// server forget a task after its TTL, and a call nobody can ask about has no reader.
-    fn sweep(&self, tasks: &mut HashMap<String, Entry>) {
-        tasks.retain(|_, entry| {
-            let keep = entry.created.elapsed() < self.ttl;
-            if !keep {
-                entry.cancel.cancel();
-            }
-            keep
-        });
+    /// The timers do this too; a request sweeps in case one is late.
+    fn sweep(&mut self, ttl: Duration) {
+        let expired: Vec<String> = self
+            .tasks
+            .iter()
+            .filter(|(_, e)| e.created.elapsed() >= ttl)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in expired {
+            self.remove(&id);
+        }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
-        // A panic while holding the lock leaves the map consistent: every change is one insert,
-        // one field or one retain.
-        self.tasks
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// Makes room for `tasks` more tasks keeping `bytes` more bytes for `share`: past the
+    /// client's bounds its own oldest settled tasks go, past the bounds in all anyone's;
+    /// a running task never does. The error says which bound has no room.
+    fn room(
+        &mut self,
+        limits: &Limits,
+        share: &Share,
+        tasks: usize,
+        bytes: usize,
+    ) -> Result<(), TaskStoreError> {
+        // Larger than a whole budget: no eviction would make room, so none is made.
+        if bytes > limits.bytes_per_client {
+            return Err(TaskStoreError::ClientBytes {
+                needed: bytes,
+                left: limits.bytes_per_client,
+                max: limits.bytes_per_client,
+            });
+        }
+        if bytes > limits.bytes {
+            return Err(TaskStoreError::Bytes {
+                needed: bytes,
+                left: limits.bytes,
+                max: limits.bytes,
+            });
+        }
+        loop {
+            let usage = self.usage.get(share).copied().unwrap_or_default();
+            let short = if usage.tasks + tasks > limits.max_per_client {
+                TaskStoreError::ClientFull {
+                    max: limits.max_per_client,
+                }
+            } else if usage.bytes + bytes > limits.bytes_per_client {
+                TaskStoreError::ClientBytes {
+                    needed: bytes,
+                    left: limits.bytes_per_client.saturating_sub(usage.bytes),
+                    max: limits.bytes_per_client,
+                }
+            } else {
+                break;
+            };
+            self.evict(Some(share)).ok_or(short)?;
+        }
+        loop {
+            let short = if self.tasks.len() + tasks > limits.max {
+                TaskStoreError::Full { max: limits.max }
+            } else if self.bytes + bytes > limits.bytes {
+                TaskStoreError::Bytes {
+                    needed: bytes,
+                    left: limits.bytes.saturating_sub(self.bytes),
+                    max: limits.bytes,
+                }
+            } else {
+                break;
+            };
+            self.evict(None).ok_or(short)?;
+        }
+        Ok(())
+    }
+
+    /// Drops the task that settled first (of `share` only, if given); `None` when no such
+    /// task has settled.
+    fn evict(&mut self, share: Option<&Share>) -> Option<()> {
+        let oldest = self
+            .tasks
+            .iter()
+            .filter_map(|(id, e)| e.settled.map(|at| (at, id, e)))
+            .filter(|(_, _, e)| share.is_none_or(|share| e.owner.share() == *share))
+            .min_by_key(|(at, _, _)| *at)
+            .map(|(_, id, _)| id.clone())?;
+        self.remove(&oldest).map(drop)
+    }
+}
+
+fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+    // A panic while holding the lock leaves the map consistent enough: every change is one
+    // insert, one remove or a few fields, and the counts saturate.
+    state
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The length of `value` as JSON, counted without writing it out: what a task keeps is
+/// counted in the bytes its client would read.
+pub(crate) fn json_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a counter fails only if the value can't serialize, and then it keeps
+    // nothing more than what was counted.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// What a task's outcome counts: its result or error as JSON (a status alone counts
+/// nothing more than the task itself).
+fn payload_len(outcome: &TaskPayload) -> usize {
+    match outcome {
+        TaskPayload::Completed { result } => json_len(result),
+        TaskPayload::Failed { error } => json_len(error),
+        TaskPayload::InputRequired { input_requests } => json_len(input_requests),
+        _ => 0,
     }
 }
 
@@ -315,29 +723,44 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn store(ttl_ms: u64, max: usize) -> TaskStore {
-        TaskStore::new(
-            Duration::from_millis(ttl_ms),
-            Duration::from_millis(500),
+    fn limits(ttl_ms: u64, max: usize) -> Limits {
+        Limits {
+            ttl: Duration::from_millis(ttl_ms),
+            poll_interval: Duration::from_millis(500),
             max,
-        )
+            max_per_client: usize::MAX,
+            bytes: 1 << 20,
+            bytes_per_client: 1 << 20,
+        }
+    }
+
+    fn store(ttl_ms: u64, max: usize) -> TaskStore {
+        TaskStore::new(limits(ttl_ms, max))
+    }
+
+    fn anyone() -> Owner {
+        Owner::default()
+    }
+
+    fn completed(text: &str) -> TaskPayload {
+        let result = json!({"content": [{"type": "text", "text": text}]});
+        let serde_json::Value::Object(result) = result else {
+            unreachable!()
+        };
+        TaskPayload::Completed { result }
     }
 
     #[test]
     fn a_created_task_is_working_until_finished() {
         let store = store(60_000, 10);
-        let (task, _) = store.create(None).unwrap();
+        let (task, _) = store.create(anyone(), 0).unwrap();
         assert_eq!(task.ttl_ms, Some(60_000));
         assert_eq!(task.poll_interval_ms, Some(500));
-        let got = store.get(&task.task_id, &None).unwrap();
+        let got = store.get(&task.task_id, &anyone()).unwrap();
         assert_eq!(got.status(), TaskStatus::Working);
 
-        let result = json!({"content": [{"type": "text", "text": "done"}]});
-        let serde_json::Value::Object(result) = result else {
-            unreachable!()
-        };
-        store.finish(&task.task_id, TaskPayload::Completed { result });
-        let got = store.get(&task.task_id, &None).unwrap();
+        store.finish(&task.task_id, completed("done"));
+        let got = store.get(&task.task_id, &anyone()).unwrap();
         assert_eq!(got.status(), TaskStatus::Completed);
         let wire = serde_json::to_value(&got).unwrap();
         assert_eq!(wire["result"]["content"][0]["text"], "done");
@@ -346,32 +769,172 @@ mod tests {
     #[test]
     fn tasks_expire_after_their_ttl_and_their_call_is_stopped() {
         let store = store(30, 10);
-        let (task, token) = store.create(None).unwrap();
-        assert!(store.get(&task.task_id, &None).is_some());
+        let (task, token) = store.create(anyone(), 0).unwrap();
+        assert!(store.get(&task.task_id, &anyone()).is_some());
         std::thread::sleep(Duration::from_millis(60));
-        assert!(store.get(&task.task_id, &None).is_none());
+        assert!(store.get(&task.task_id, &anyone()).is_none());
         assert!(token.is_cancelled());
         assert_eq!(store.len(), 0);
+    }
+
+    /// Item 7: with no request to sweep, the task's own timer stops its call at the TTL.
+    #[tokio::test]
+    async fn a_timer_stops_the_call_at_the_ttl_with_no_request() {
+        let store = store(30, 10);
+        let (_, token) = store.create(anyone(), 100).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), token.cancelled())
+            .await
+            .expect("cancelled at the TTL");
+        // And what it kept is given back, counted from the timer alone.
+        assert_eq!(store.bytes(&anyone()), (0, 0));
     }
 
     #[test]
     fn past_the_cap_a_new_task_is_refused_until_one_expires() {
         let store = store(40, 2);
-        store.create(None).unwrap();
-        store.create(None).unwrap();
+        store.create(anyone(), 0).unwrap();
+        store.create(anyone(), 0).unwrap();
         assert_eq!(
-            store.create(None).unwrap_err(),
+            store.create(anyone(), 0).unwrap_err(),
             TaskStoreError::Full { max: 2 }
         );
         std::thread::sleep(Duration::from_millis(80));
-        assert!(store.create(None).is_ok());
+        assert!(store.create(anyone(), 0).is_ok());
+    }
+
+    /// Item 3: a client gets its share and no more; its own settled tasks make way first, a
+    /// running one never does, and other clients still get theirs.
+    #[test]
+    fn a_client_keeps_its_share_and_its_settled_tasks_make_way() {
+        let store = TaskStore::new(Limits {
+            max_per_client: 2,
+            ..limits(60_000, 5)
+        });
+        let a = Owner::session("a");
+        let (first, first_token) = store.create(a.clone(), 0).unwrap();
+        let (second, _) = store.create(a.clone(), 0).unwrap();
+        assert_eq!(
+            store.create(a.clone(), 0).unwrap_err(),
+            TaskStoreError::ClientFull { max: 2 }
+        );
+        for other in ["b", "c"] {
+            store.create(Owner::session(other), 0).unwrap();
+        }
+        store.finish(&second.task_id, completed("second"));
+        store.finish(&first.task_id, completed("first"));
+        // Both settled: the one that settled first goes.
+        store.create(a.clone(), 0).unwrap();
+        assert!(store.get(&second.task_id, &a).is_none());
+        assert!(store.get(&first.task_id, &a).is_some());
+        assert!(!first_token.is_cancelled());
+        // Sessionless clients are told apart by address.
+        let here = Owner {
+            session: None,
+            address: Some([127, 0, 0, 1].into()),
+        };
+        store.create(here.clone(), 0).unwrap();
+        // The store is full (5): a's settled task goes before anyone's running one.
+        let there = Owner {
+            address: Some([127, 0, 0, 2].into()),
+            ..here
+        };
+        store.create(there.clone(), 0).unwrap();
+        assert!(store.get(&first.task_id, &a).is_none());
+        assert_eq!(
+            store.create(there, 0).unwrap_err(),
+            TaskStoreError::Full { max: 5 }
+        );
+    }
+
+    /// Item 4: the bytes a task keeps (arguments while it runs, questions, result) count
+    /// per client and in all; what doesn't fit is refused, or the task fails saying so.
+    #[test]
+    fn the_bytes_tasks_keep_are_bounded_per_client_and_in_all() {
+        let store = TaskStore::new(Limits {
+            bytes: 2_500,
+            bytes_per_client: 1_500,
+            ..limits(60_000, 10)
+        });
+        let (a, b, c) = (
+            Owner::session("a"),
+            Owner::session("b"),
+            Owner::session("c"),
+        );
+        let (running, _) = store.create(a.clone(), 1_000).unwrap();
+        assert!(matches!(
+            store.create(a.clone(), 1_000),
+            Err(TaskStoreError::ClientBytes {
+                needed: 1_000,
+                left: 500,
+                max: 1_500
+            })
+        ));
+        store.create(b.clone(), 1_000).unwrap();
+        assert!(matches!(
+            store.create(c.clone(), 1_000),
+            Err(TaskStoreError::Bytes { left: 500, .. })
+        ));
+        assert_eq!(store.bytes(&a), (2_000, 1_000));
+
+        // A question counts too.
+        let big = json!({"mode": "form", "message": "x".repeat(600), "requestedSchema": {"type": "object", "properties": {}}});
+        let big = super::super::input_required::input_request("elicitation/create", big).unwrap();
+        let refused = store.ask(&running.task_id, None, "elicitation/create", big);
+        assert!(matches!(refused, Err(AskError::TooLarge(_))), "{refused:?}");
+        store
+            .ask(&running.task_id, None, "elicitation/create", elicitation())
+            .unwrap();
+        let asked = store.bytes(&a).1 - 1_000;
+        assert!(asked > 0);
+
+        // Settled, the task keeps its result instead of its arguments and question.
+        store.finish(&running.task_id, completed("done"));
+        let (_, kept) = store.bytes(&a);
+        assert_eq!(kept, payload_len(&completed("done")));
+        store.create(c, 1_000).unwrap();
+
+        // A result larger than what is left fails the task, saying so.
+        let (late, _) = store.create(a.clone(), 0).unwrap();
+        store.finish(&late.task_id, completed(&"y".repeat(2_000)));
+        let got = serde_json::to_value(store.get(&late.task_id, &a).unwrap()).unwrap();
+        assert_eq!(got["status"], "failed", "{got}");
+        let why = got["error"]["message"].as_str().unwrap();
+        assert!(why.contains("is not kept"), "{why}");
+    }
+
+    /// Item 8: a session's end cancels and drops its tasks, and the ended session starts
+    /// none.
+    #[test]
+    fn a_sessions_end_cancels_and_drops_its_tasks() {
+        let store = store(60_000, 10);
+        store.track_sessions();
+        let (a, b) = (Owner::session("a"), Owner::session("b"));
+        assert_eq!(
+            store.create(a.clone(), 0).unwrap_err(),
+            TaskStoreError::SessionEnded,
+            "never opened"
+        );
+        store.session_started("a");
+        store.session_started("b");
+        let (mine, my_call) = store.create(a.clone(), 10).unwrap();
+        let (theirs, their_call) = store.create(b.clone(), 10).unwrap();
+        store.session_ended("a");
+        assert!(my_call.is_cancelled());
+        assert!(store.get(&mine.task_id, &a).is_none());
+        assert_eq!(store.bytes(&a), (10, 0));
+        assert_eq!(
+            store.create(a, 0).unwrap_err(),
+            TaskStoreError::SessionEnded
+        );
+        assert!(!their_call.is_cancelled());
+        assert!(store.get(&theirs.task_id, &b).is_some());
     }
 
     #[test]
     fn cancel_settles_a_running_task_and_leaves_a_settled_one() {
         let store = store(60_000, 10);
-        let (running, token) = store.create(None).unwrap();
-        store.cancel(&running.task_id, &None).unwrap();
+        let (running, token) = store.create(anyone(), 0).unwrap();
+        store.cancel(&running.task_id, &anyone()).unwrap();
         assert!(token.is_cancelled());
         // What the stopped call reports afterwards doesn't change the outcome.
         store.finish(
@@ -380,20 +943,20 @@ mod tests {
                 error: Default::default(),
             },
         );
-        let got = store.get(&running.task_id, &None).unwrap();
+        let got = store.get(&running.task_id, &anyone()).unwrap();
         assert_eq!(got.status(), TaskStatus::Cancelled);
 
-        let (done, token) = store.create(None).unwrap();
+        let (done, token) = store.create(anyone(), 0).unwrap();
         store.finish(
             &done.task_id,
             TaskPayload::Failed {
                 error: Default::default(),
             },
         );
-        store.cancel(&done.task_id, &None).unwrap();
+        store.cancel(&done.task_id, &anyone()).unwrap();
         assert!(!token.is_cancelled());
         assert_eq!(
-            store.get(&done.task_id, &None).unwrap().status(),
+            store.get(&done.task_id, &anyone()).unwrap().status(),
             TaskStatus::Failed
         );
     }
@@ -401,11 +964,11 @@ mod tests {
     #[test]
     fn a_session_sees_only_its_own_tasks() {
         let store = store(60_000, 10);
-        let mine = Some("session-a".to_owned());
-        let theirs = Some("session-b".to_owned());
-        let (task, token) = store.create(mine.clone()).unwrap();
+        let mine = Owner::session("session-a");
+        let theirs = Owner::session("session-b");
+        let (task, token) = store.create(mine.clone(), 0).unwrap();
         assert!(store.get(&task.task_id, &theirs).is_none());
-        assert!(store.get(&task.task_id, &None).is_none());
+        assert!(store.get(&task.task_id, &anyone()).is_none());
         assert!(store.cancel(&task.task_id, &theirs).is_none());
         assert!(!token.is_cancelled());
         assert!(store.get(&task.task_id, &mine).is_some());
@@ -418,7 +981,7 @@ mod tests {
 
     /// The keys of the questions task `id` waits on, as `tasks/get` lists them.
     fn waiting(store: &TaskStore, id: &str) -> Vec<String> {
-        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        let got = serde_json::to_value(store.get(id, &anyone()).unwrap()).unwrap();
         got["inputRequests"]
             .as_object()
             .map(|requests| requests.keys().cloned().collect())
@@ -428,7 +991,7 @@ mod tests {
     #[test]
     fn questions_get_keys_unique_in_the_tasks_life_and_their_answers() {
         let store = store(60_000, 10);
-        let (task, _) = store.create(None).unwrap();
+        let (task, _) = store.create(anyone(), 0).unwrap();
         let id = &task.task_id;
         let mut first = store
             .ask(id, None, "elicitation/create", elicitation())
@@ -436,13 +999,13 @@ mod tests {
         let mut named = store
             .ask(id, Some("confirm"), "elicitation/create", elicitation())
             .unwrap();
-        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        let got = serde_json::to_value(store.get(id, &anyone()).unwrap()).unwrap();
         assert_eq!(got["status"], "input_required");
         assert_eq!(waiting(&store, id), ["confirm", "elicitation-1"]);
 
         let accept = json!({"action": "accept", "content": {}});
         let answers = InputResponses::from([("confirm".to_owned(), accept.clone())]);
-        store.answer(id, &None, answers).unwrap();
+        store.answer(id, &anyone(), answers).unwrap();
         assert_eq!(named.try_recv().unwrap(), accept);
         assert!(first.try_recv().is_err(), "unanswered");
         // A key asked again after its answer is another question.
@@ -452,47 +1015,53 @@ mod tests {
         assert_eq!(waiting(&store, id), ["confirm-2", "elicitation-1"]);
 
         // Another session can't answer; a settled task takes no more questions.
-        let theirs = Some("session-b".to_owned());
+        let theirs = Owner::session("session-b");
         assert_eq!(
             store.answer(id, &theirs, InputResponses::new()),
             Err(AnswerError::Unknown)
         );
         store.finish(id, TaskPayload::Cancelled);
         assert!(first.try_recv().is_err(), "dropped with the task");
-        assert!(store
-            .ask(id, None, "elicitation/create", elicitation())
-            .is_none());
-        let got = serde_json::to_value(store.get(id, &None).unwrap()).unwrap();
+        assert!(matches!(
+            store.ask(id, None, "elicitation/create", elicitation()),
+            Err(AskError::Ended)
+        ));
+        let got = serde_json::to_value(store.get(id, &anyone()).unwrap()).unwrap();
         assert!(got.get("inputRequests").is_none(), "{got}");
     }
 
     #[test]
     fn the_last_answer_puts_the_task_back_to_work() {
         let store = store(60_000, 10);
-        let (task, _) = store.create(None).unwrap();
+        let (task, _) = store.create(anyone(), 0).unwrap();
         let id = &task.task_id;
         store
             .ask(id, Some("q"), "elicitation/create", elicitation())
             .unwrap();
         let wrong = InputResponses::from([("q".to_owned(), json!({"content": {}}))]);
         assert!(matches!(
-            store.answer(id, &None, wrong),
+            store.answer(id, &anyone(), wrong),
             Err(AnswerError::Invalid(_))
         ));
         assert_eq!(
-            store.get(id, &None).unwrap().status(),
+            store.get(id, &anyone()).unwrap().status(),
             TaskStatus::InputRequired
         );
         let right = InputResponses::from([("q".to_owned(), json!({"action": "decline"}))]);
-        store.answer(id, &None, right).unwrap();
-        assert_eq!(store.get(id, &None).unwrap().status(), TaskStatus::Working);
+        store.answer(id, &anyone(), right).unwrap();
+        assert_eq!(
+            store.get(id, &anyone()).unwrap().status(),
+            TaskStatus::Working
+        );
+        // The answered question no longer counts.
+        assert_eq!(store.bytes(&anyone()), (0, 0));
     }
 
     #[test]
     fn ids_are_unique() {
         let store = store(60_000, 1000);
         let ids: std::collections::HashSet<_> = (0..1000)
-            .map(|_| store.create(None).unwrap().0.task_id)
+            .map(|_| store.create(anyone(), 0).unwrap().0.task_id)
             .collect();
         assert_eq!(ids.len(), 1000);
     }

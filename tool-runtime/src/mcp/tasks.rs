@@ -15,7 +15,7 @@
 
 use super::server::{finish, Ran};
 use super::task_client::{DeferredTask, TaskClient};
-use super::task_store::{AnswerError, Owner, TaskStore};
+use super::task_store::{json_len, AnswerError, Limits, Owner, PeerAddress};
 use super::McpServer;
 use crate::error::ErrorCode;
 use crate::spec::TaskSupport;
@@ -30,21 +30,86 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// How long a task is kept after it is created, unless [`McpServer::task_ttl`] says otherwise.
-pub(crate) const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
-/// How many tasks a server keeps at once, unless [`McpServer::max_tasks`] says otherwise.
-pub(crate) const DEFAULT_MAX: usize = 1024;
 /// How often a client is asked to poll `tasks/get`.
 const POLL_INTERVAL: Duration = Duration::from_millis(500);
 
-/// A server's task store, with the defaults.
-pub(crate) fn default_store() -> TaskStore {
-    TaskStore::new(DEFAULT_TTL, POLL_INTERVAL, DEFAULT_MAX)
-}
+/// What a server's tasks keep unless its builder methods say otherwise.
+pub(crate) const DEFAULT_LIMITS: Limits = Limits {
+    ttl: McpServer::DEFAULT_TASK_TTL,
+    poll_interval: POLL_INTERVAL,
+    max: McpServer::DEFAULT_MAX_TASKS,
+    max_per_client: McpServer::DEFAULT_MAX_TASKS_PER_CLIENT,
+    bytes: McpServer::DEFAULT_MAX_TASK_BYTES,
+    bytes_per_client: McpServer::DEFAULT_MAX_TASK_BYTES_PER_CLIENT,
+};
 
-/// The store with another TTL or cap (the builder methods), keeping the other setting.
-pub(crate) fn store_with(ttl: Duration, max: usize) -> TaskStore {
-    TaskStore::new(ttl, POLL_INTERVAL, max.max(1))
+/// What a client may keep in a server's tasks: how many, how many bytes; each bound has a
+/// default (`docs/mcp.md`, "Tasks", says what they come to).
+impl McpServer {
+    /// The default of [`task_ttl`](Self::task_ttl): 10 minutes.
+    pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(10 * 60);
+    /// The default of [`max_tasks`](Self::max_tasks).
+    pub const DEFAULT_MAX_TASKS: usize = 1024;
+    /// The default of [`max_tasks_per_client`](Self::max_tasks_per_client): a sixteenth of
+    /// [`DEFAULT_MAX_TASKS`](Self::DEFAULT_MAX_TASKS), so that one client takes at most that
+    /// share of the slots.
+    pub const DEFAULT_MAX_TASKS_PER_CLIENT: usize = 64;
+    /// The default of [`max_task_bytes`](Self::max_task_bytes): 64 MiB.
+    pub const DEFAULT_MAX_TASK_BYTES: usize = 64 << 20;
+    /// The default of [`max_task_bytes_per_client`](Self::max_task_bytes_per_client): 8 MiB,
+    /// room for eight waiting tasks whose arguments are as large as a registry takes by
+    /// default (1 MiB).
+    pub const DEFAULT_MAX_TASK_BYTES_PER_CLIENT: usize = 8 << 20;
+
+    /// How many tasks one client may keep at once (default
+    /// [`DEFAULT_MAX_TASKS_PER_CLIENT`](Self::DEFAULT_MAX_TASKS_PER_CLIENT), at least 1): a
+    /// client is its HTTP session, or its address for sessionless (2026-07-28) requests.
+    /// Past it, the client's oldest settled task is dropped to make room, and when all its
+    /// tasks still run a call that would start another is refused
+    /// ([`TaskStoreError::ClientFull`](super::TaskStoreError::ClientFull)): one client can't
+    /// take every slot of [`max_tasks`](Self::max_tasks).
+    #[must_use]
+    pub fn max_tasks_per_client(self, max: usize) -> McpServer {
+        let limits = self.tasks.limits();
+        self.with_task_limits(Limits {
+            max_per_client: max.max(1),
+            ..limits
+        })
+    }
+
+    /// How many bytes every task together may keep (default
+    /// [`DEFAULT_MAX_TASK_BYTES`](Self::DEFAULT_MAX_TASK_BYTES)): a task keeps its
+    /// arguments while its call runs, the questions it waits on, and its result once
+    /// settled, each counted as its JSON length. Past it, the oldest settled tasks are
+    /// dropped to make room; when only running tasks are left, a call that would start a
+    /// task is refused and a question that would wait in one fails
+    /// ([`TaskStoreError::Bytes`](super::TaskStoreError::Bytes)), and a result that doesn't
+    /// fit settles its task `failed`, saying so.
+    #[must_use]
+    pub fn max_task_bytes(self, bytes: usize) -> McpServer {
+        let limits = self.tasks.limits();
+        self.with_task_limits(Limits { bytes, ..limits })
+    }
+
+    /// How many bytes one client's tasks may keep (default
+    /// [`DEFAULT_MAX_TASK_BYTES_PER_CLIENT`](Self::DEFAULT_MAX_TASK_BYTES_PER_CLIENT)),
+    /// counted as [`max_task_bytes`](Self::max_task_bytes) counts them; past it the client's
+    /// own oldest settled tasks make room first
+    /// ([`TaskStoreError::ClientBytes`](super::TaskStoreError::ClientBytes)).
+    #[must_use]
+    pub fn max_task_bytes_per_client(self, bytes: usize) -> McpServer {
+        let limits = self.tasks.limits();
+        self.with_task_limits(Limits {
+            bytes_per_client: bytes,
+            ..limits
+        })
+    }
+
+    /// The server with a new, empty task store keeping tasks within `limits`.
+    pub(crate) fn with_task_limits(mut self, limits: Limits) -> McpServer {
+        self.tasks = Arc::new(super::task_store::TaskStore::new(limits));
+        self
+    }
 }
 
 /// When a call that may be a task becomes one.
@@ -109,7 +174,7 @@ impl McpServer {
         let capabilities = self.request_asking(&request, &cx)?.1.capabilities();
         let (task, cancel) = self
             .tasks
-            .create(owner(&cx))
+            .create(owner(&cx), json_len(&request.arguments))
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let client = TaskClient::new(Arc::clone(&self.tasks), task.task_id.clone(), capabilities);
         // The call runs on after this request is answered: its own context, cancelled by
@@ -135,8 +200,12 @@ impl McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let (asking, before) = self.request_asking(&request, &cx)?;
         let cancel = CancellationToken::new();
-        let (deferred, mut started) =
-            DeferredTask::new(before, Arc::clone(&self.tasks), owner(&cx), cancel.clone());
+        let (deferred, mut started) = DeferredTask::new(
+            before,
+            Arc::clone(&self.tasks),
+            (owner(&cx), json_len(&request.arguments)),
+            cancel.clone(),
+        );
         // Until the call is a task, the request's end (its cancellation, or this handler
         // dropped) stops it.
         let stop_plain_call = cancel.clone().drop_guard();
@@ -155,19 +224,25 @@ impl McpServer {
         });
         tokio::select! {
             biased;
-            Ok(task) = &mut started => {
-                stop_plain_call.disarm();
-                Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
-            }
+            Ok(became) = &mut started => match became {
+                Ok(task) => {
+                    stop_plain_call.disarm();
+                    Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+                }
+                // No room for the task: the call is stopped (the guard), and the client
+                // told why, rather than the call going on as a plain one.
+                Err(full) => Err(ErrorData::internal_error(full.to_string(), None)),
+            },
             () = cx.ct.cancelled() => Err(ErrorData::internal_error("the request was cancelled", None)),
             joined = &mut run => match joined {
                 Ok(Some(ran)) => self.respond(ran?, &asking),
                 // The call became a task as it ended: the task was sent before it ended.
                 Ok(None) => match started.await {
-                    Ok(task) => {
+                    Ok(Ok(task)) => {
                         stop_plain_call.disarm();
                         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
                     }
+                    Ok(Err(full)) => Err(ErrorData::internal_error(full.to_string(), None)),
                     Err(_) => Err(ErrorData::internal_error("the task was lost", None)),
                 },
                 Err(panicked) => Err(ErrorData::internal_error(panicked.to_string(), None)),
@@ -237,11 +312,25 @@ impl McpServer {
     }
 }
 
-/// The HTTP session the request came on, if the protocol has one: only it sees the task.
-fn owner(cx: &RequestContext<RoleServer>) -> Owner {
-    let parts = cx.extensions.get::<hyper::http::request::Parts>()?;
-    let session = parts.headers.get("mcp-session-id")?;
-    session.to_str().ok().map(str::to_owned)
+/// Who sent the request: the HTTP session it came on, if the protocol has one (only it
+/// sees the task), and the peer's address (a sessionless client's share).
+pub(super) fn owner(cx: &RequestContext<RoleServer>) -> Owner {
+    let Some(parts) = cx.extensions.get::<hyper::http::request::Parts>() else {
+        return Owner::default();
+    };
+    // rmcp checks a session id against the live sessions only on the classic protocol's
+    // requests: on a 2026-07-28 request the header may name a session that has ended, and
+    // owning a task by it would reach that session's tasks.
+    let session = if super::input_required::sessionless(cx) {
+        None
+    } else {
+        let session = parts.headers.get("mcp-session-id");
+        session.and_then(|id| id.to_str().ok()).map(str::to_owned)
+    };
+    Owner {
+        session,
+        address: parts.extensions.get::<PeerAddress>().map(|peer| peer.0),
+    }
 }
 
 /// What the store found for a task id the client gave, or the spec's `-32602` for an id
@@ -253,7 +342,7 @@ fn known<T>(id: &str, found: Option<T>) -> Result<T, ErrorData> {
 }
 
 /// A result or error as the JSON object a `DetailedTask` inlines.
-fn object(value: impl serde::Serialize) -> JsonObject {
+pub(super) fn object(value: impl serde::Serialize) -> JsonObject {
     match serde_json::to_value(value) {
         Ok(Value::Object(object)) => object,
         // Both types serialize to objects; this is only what the types can't promise.
@@ -264,3 +353,7 @@ fn object(value: impl serde::Serialize) -> JsonObject {
 #[cfg(test)]
 #[path = "tasks_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "task_limits_tests.rs"]
+mod limits_tests;
