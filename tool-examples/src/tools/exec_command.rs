@@ -177,8 +177,12 @@ fn contain(caller: libc::pid_t) -> io::Result<()> {
         }
         // SIGTERM: stop. SIGINT and SIGQUIT (Ctrl-C passed on to the group) are for the
         // program, which decides what to do with them; the waiter stays to clean up.
+        // Only the caller's SIGTERM (or the kernel's, as the caller's death signal): the
+        // waiter shares the program's group, so a script's `kill -TERM 0` reaches it too.
+        CALLER.store(caller, Ordering::SeqCst);
         let mut stop: libc::sigaction = std::mem::zeroed();
-        stop.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        stop.sa_sigaction = on_stop as OnStop as libc::sighandler_t;
+        stop.sa_flags = libc::SA_SIGINFO;
         libc::sigemptyset(&mut stop.sa_mask);
         let mut old_term: libc::sigaction = std::mem::zeroed();
         let mut old_int: libc::sigaction = std::mem::zeroed();
@@ -219,9 +223,23 @@ static STOP: AtomicBool = AtomicBool::new(false);
 #[cfg(target_os = "linux")]
 static PROGRAM: AtomicI32 = AtomicI32::new(0);
 
-/// A waiter's SIGTERM handler: kills the program (async-signal-safe: an atomic and `kill`).
+/// The caller's pid, for a waiter's SIGTERM handler to know who sent it.
 #[cfg(target_os = "linux")]
-extern "C" fn on_stop(_: libc::c_int) {
+static CALLER: AtomicI32 = AtomicI32::new(0);
+
+#[cfg(target_os = "linux")]
+type OnStop = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
+
+/// A waiter's SIGTERM handler: kills the program when the caller sent it (async-signal-safe:
+/// atomics and `kill`); a SIGTERM from anyone else, such as the program signalling its own
+/// process group, is the program's business.
+#[cfg(target_os = "linux")]
+extern "C" fn on_stop(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t; `si_pid` is the sender's.
+    let sender = unsafe { info.as_ref().map_or(0, |info| info.si_pid()) };
+    if sender != 0 && sender != CALLER.load(Ordering::SeqCst) {
+        return;
+    }
     STOP.store(true, Ordering::SeqCst);
     let program = PROGRAM.load(Ordering::SeqCst);
     if program > 0 {
@@ -644,6 +662,21 @@ mod tests {
         assert_eq!(out.exit_code, None);
         assert!(started.elapsed() < Duration::from_secs(5));
         assert!(out.duration_ms >= 200);
+    }
+
+    /// The waiter shares the program's process group: a script's `kill -TERM 0` reaches it
+    /// too, but only the caller's SIGTERM stops the program.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_program_signalling_its_own_group_keeps_its_exit_code() {
+        let (_dir, ws) = setup();
+        let out = run(
+            &ws,
+            &["sh", "-c", "trap '' TERM; kill -TERM 0; echo after; exit 3"],
+        )
+        .unwrap();
+        assert_eq!((out.exit_code, out.signal), (Some(3), None), "{out:?}");
+        assert_eq!(out.stdout, "after\n");
     }
 
     #[test]
