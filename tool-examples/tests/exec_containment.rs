@@ -192,7 +192,8 @@ fn without_privileges_nothing_a_program_started_outlives_its_call() {
         if timeout_ms > 1000 {
             assert_eq!(output["exit_code"], 0, "{marker}: {output}");
             let stdout = output["stdout"].as_str().unwrap();
-            assert!(stdout.starts_with("started\n"), "{marker}: {output}");
+            // (The writer's ticks may come before or after.)
+            assert!(stdout.lines().any(|l| l == "started"), "{marker}: {output}");
         }
         let left = left_after(marker);
         assert!(left.is_empty(), "{marker} outlived its call: {left:?}");

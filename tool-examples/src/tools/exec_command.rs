@@ -175,10 +175,10 @@ fn contain(caller: libc::pid_t) -> io::Result<()> {
         if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
             return Err(io::Error::last_os_error());
         }
-        // SIGTERM: stop. SIGINT and SIGQUIT (Ctrl-C passed on to the group) are for the
+        // SIGTERM from the caller (or the kernel, as the caller's death signal): stop. Not
+        // from anyone else: the waiter shares the program's group, so a script's `kill -TERM
+        // 0` reaches it too. SIGINT and SIGQUIT (Ctrl-C passed on to the group) are for the
         // program, which decides what to do with them; the waiter stays to clean up.
-        // Only the caller's SIGTERM (or the kernel's, as the caller's death signal): the
-        // waiter shares the program's group, so a script's `kill -TERM 0` reaches it too.
         CALLER.store(caller, Ordering::SeqCst);
         let mut stop: libc::sigaction = std::mem::zeroed();
         stop.sa_sigaction = on_stop as OnStop as libc::sighandler_t;
@@ -261,6 +261,21 @@ unsafe fn wait_then_sweep(program: libc::pid_t) -> ! {
         // The waiter holds no descriptor of the caller's: its `exec` report pipe (which would
         // keep `spawn` waiting) and the program's output are the program's.
         libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
+        // Waited for without reaping, so the handler can't kill its pid once it may be
+        // someone else's: forgotten first, then reaped.
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        while libc::waitid(
+            libc::P_PID,
+            program.unsigned_abs(),
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        ) == -1
+        {
+            if *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+        PROGRAM.store(0, Ordering::SeqCst);
         let mut status = 0;
         while libc::waitpid(program, &mut status, 0) == -1 {
             if *libc::__errno_location() != libc::EINTR {
