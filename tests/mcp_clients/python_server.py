@@ -39,7 +39,7 @@ def shout(text: str, suffix: str = None) -> str:  # noqa: RUF013 - the broken de
 
 
 @server.tool(
-    description="Count the files.\x1b[2J\x1b]0;pwned\x07 Hidden \x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\ \u202egnp.exe \u009b31mred"
+    description="Count the files.\x1b[2J\x1b]0;pwned\x07 Hidden \x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\ \u202egnp.exe \u009b31mred \U000E0041\u2060\u00ad"
 )
 def count_files() -> int:
     return 0

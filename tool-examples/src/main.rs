@@ -35,7 +35,8 @@ async fn main() -> ExitCode {
         // `tool-examples schema | head` closing the pipe early is not a failure.
         Err(cli::CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // Messages quote what came from outside: a server's error, an unreadable input.
+            eprintln!("error: {}", cli::terminal::text(&e.to_string()));
             ExitCode::from(2)
         }
     }

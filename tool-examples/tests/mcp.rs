@@ -850,7 +850,8 @@ fn list_and_schema_say_what_was_left_aside() {
 }
 
 /// An imported server's description carries terminal escapes (clear screen, title, a hidden
-/// link, a bidi override, a C1 CSI): `list` and `schema` print none of them raw.
+/// link, a bidi override, a C1 CSI) and invisible characters (a tag character, U+2060, a soft
+/// hyphen): `list` and `schema` print none of them raw.
 #[test]
 fn untrusted_text_reaches_the_terminal_escaped() {
     let clients = clients();
@@ -859,7 +860,10 @@ fn untrusted_text_reaches_the_terminal_escaped() {
         clients.python.display(),
         clients.script("python_server.py").display()
     );
-    let raw = |c: char| c.is_control() && !matches!(c, '\n') || matches!(c, '\u{202e}');
+    let raw = |c: char| {
+        c.is_control() && !matches!(c, '\n')
+            || matches!(c, '\u{202e}' | '\u{e0041}' | '\u{2060}' | '\u{ad}')
+    };
     for command in ["list", "schema"] {
         let (ok, out, stderr) = tool_examples(&["--mcp", &python, command]);
         assert!(ok, "{stderr}");
@@ -889,6 +893,7 @@ fn untrusted_text_reaches_the_terminal_escaped() {
         })
         .unwrap();
     assert!(description.contains('\u{1b}') && description.contains('\u{202e}'));
+    assert!(description.contains('\u{e0041}') && description.contains('\u{ad}'));
 }
 
 #[test]

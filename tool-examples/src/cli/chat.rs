@@ -13,8 +13,10 @@ use tool_runtime::agent::{
 use tool_runtime::router::text::TextFormat;
 use tool_runtime::{Provider, Registry};
 
-/// The most characters of a call's result shown on the terminal.
+/// The most characters of a call or a result shown on the terminal (the model gets them whole).
 const RESULT_CHARS: usize = 600;
+/// The most lines of a result shown on the terminal.
+const RESULT_LINES: usize = 12;
 
 /// The arguments of `chat`.
 #[derive(Debug, Args)]
@@ -144,8 +146,8 @@ pub(super) async fn run(
     }
     eprintln!(
         "chat with {} at {} ({} tools); an empty line or end of input quits",
-        args.model,
-        args.url.as_deref().unwrap_or("the provider's API"),
+        terminal::text(&args.model),
+        terminal::text(args.url.as_deref().unwrap_or("the provider's API")),
         agent.registry().len()
     );
     let stdin = io::stdin();
@@ -172,19 +174,23 @@ async fn turn(agent: &mut Agent, prompt: &str, out: &mut dyn Write) -> Result<bo
     while let Some(event) = events.next().await {
         match event {
             Ok(AgentEvent::Text(text)) => {
-                write!(out, "{}", terminal::text_keeping_lines(&text))?;
+                write!(out, "{}", terminal::lines(&text))?;
                 out.flush()?;
             }
             Ok(AgentEvent::CallReady(call)) => eprintln!(
                 "\n→ {} {}",
                 terminal::text(&call.name),
-                terminal::summary(&terminal::json(&call.arguments), RESULT_CHARS)
+                terminal::glance(
+                    &terminal::arguments(&call.arguments, false),
+                    RESULT_CHARS,
+                    1
+                )
             ),
             Ok(AgentEvent::CallResult { tool, output, .. }) => eprintln!(
                 "← {}{}: {}",
                 terminal::text(&tool),
                 if output.is_error() { " (error)" } else { "" },
-                terminal::summary(&terminal::text(&output.to_model_text()), RESULT_CHARS)
+                result(&output.to_model_text())
             ),
             Ok(AgentEvent::Done(reply)) => {
                 writeln!(out)?;
@@ -208,4 +214,12 @@ async fn turn(agent: &mut Agent, prompt: &str, out: &mut dyn Write) -> Result<bo
         }
     }
     Ok(true)
+}
+
+/// A result as the terminal shows it: text, its line breaks and tabs printed as such (the
+/// line break ending it ends the shown line), everything else a terminal would act on
+/// escaped, and a long one cut in the middle.
+fn result(text: &str) -> String {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    terminal::glance(&terminal::lines(text), RESULT_CHARS, RESULT_LINES).into_owned()
 }

@@ -8,7 +8,7 @@ mod list;
 mod run;
 mod schema;
 mod serve;
-mod terminal;
+pub(crate) mod terminal;
 
 use clap::{Parser, Subcommand};
 use std::fmt;

@@ -82,15 +82,16 @@ pub(super) async fn run(
     let failed = outputs.iter().flatten().any(|output| output.is_error());
     let formatted = results::answer_in_order(provider, &calls, &outputs);
     for problem in &formatted.problems {
-        eprintln!("note: {problem}");
+        eprintln!("note: {}", super::terminal::text(&problem.to_string()));
     }
     write_json(out, &formatted.messages)?;
     // The provider refuses a next request that leaves any call of the turn unanswered.
     for other in &other_calls {
-        eprintln!(
-            "error: call {:?} ({:?}) is a {:?} call, not a function call: it was not run and has no answer above; add one before sending the next request",
+        let message = format!(
+            "call {:?} ({:?}) is a {:?} call, not a function call: it was not run and has no answer above; add one before sending the next request",
             other.id, other.name, other.kind
         );
+        eprintln!("error: {}", super::terminal::text(&message));
     }
     Ok(if failed || !other_calls.is_empty() {
         CALL_FAILED
@@ -108,7 +109,7 @@ fn route(
 ) -> Result<(Vec<ToolCall>, Vec<OtherCall>, Provider), CliError> {
     let as_text = |parsed: TextParse| {
         for error in &parsed.errors {
-            eprintln!("note: {error}");
+            eprintln!("note: {}", super::terminal::text(&error.to_string()));
         }
         let provider = args.dialect.unwrap_or(Provider::OpenAiChat);
         (parsed.calls, Vec::new(), provider)

@@ -49,7 +49,8 @@ fn explain_strict(registry: &Registry, export: Export<'_>) {
     if export.is_strict() {
         for spec in registry.specs() {
             if let Err(issues) = export.check(spec.name()) {
-                eprintln!("note: exported with strict: false: {issues}");
+                let note = format!("exported with strict: false: {issues}");
+                eprintln!("note: {}", super::terminal::text(&note));
             }
         }
     }
@@ -91,8 +92,13 @@ pub(super) fn write_tensorzero(
     let written = config
         .write_to(&args.dir)
         .map_err(|e| CliError::Setup(e.to_string()))?;
+    // The file names come from tool names, which an imported server chose.
     for path in written {
-        writeln!(out, "{}", path.display())?;
+        writeln!(
+            out,
+            "{}",
+            super::terminal::text(&path.display().to_string())
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,6 +10,8 @@ use serde::Serialize;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -113,13 +115,16 @@ pub fn exec_command(
     // A group of its own, so the timeout can kill what the program started as well.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    // And a PID namespace of its own where the system allows one: when the program ends (or
-    // is killed), the kernel kills everything it left behind, `setsid` or not.
+    // And, on Linux, a waiter that ends everything the program started when it ends (a PID
+    // namespace where the system allows one, a child subreaper everywhere): `setsid` or not.
     #[cfg(target_os = "linux")]
-    // SAFETY: `contain` makes only async-signal-safe calls (unshare, fork, prctl, waitpid,
-    // close_range, _exit), as a `pre_exec` closure must.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(&mut command, contain);
+    {
+        let caller = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
+        // SAFETY: `contain` makes only async-signal-safe calls (unshare, prctl, sigaction,
+        // fork, waitpid, open, read, kill, close_range, _exit), as a `pre_exec` closure must.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, move || contain(caller));
+        }
     }
     let mut child = command.spawn().map_err(|e| spawn_error(program, &e))?;
     let _group = Running::register(&child);
@@ -144,49 +149,231 @@ const BASE_ENV: &[&str] = &[
     "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ",
 ];
 
-/// Runs in the forked child before `exec`: puts the program in a new PID namespace, where it
-/// is process 1, so that when it exits the kernel kills every process left in the namespace
-/// (background children, daemons that called `setsid`). `unshare` affects the children of the
-/// caller, so this process forks once more: the child goes on to `exec` the program as PID 1
-/// (and dies with this process, `PR_SET_PDEATHSIG`), while this one only waits for it and
-/// exits with its status, so the caller's wait, timeout and kill work on it as before. Where
-/// the system refuses a PID namespace (no privilege, a seccomp filter), nothing changes: the
-/// program runs in its own process group only.
+/// Runs in the forked child before `exec`, and makes it the program's *waiter*: it forks
+/// once more, the new child goes on to `exec` the program, and the waiter only waits for it
+/// and exits with its status (so the caller's wait, timeout and kill work on it as on the
+/// program), but not before everything the program started has ended:
+///
+/// - where the system allows a PID namespace (root, CAP_SYS_ADMIN), the program runs as its
+///   PID 1, and when it ends the kernel kills every process left in the namespace;
+/// - in every case the waiter is a *child subreaper* (`PR_SET_CHILD_SUBREAPER`): a process the
+///   program started whose parent ends (a background child, one that called `setsid`, a
+///   daemon that forked twice) becomes the waiter's child instead of init's, so when the
+///   program has ended the waiter finds its children (`/proc/self/task/N/children`), kills
+///   them, takes in theirs, and goes on until none is left.
+///
+/// The caller's timeout sends the waiter SIGTERM: it kills the program, then does the same.
+/// The waiter ends with the caller (`PR_SET_PDEATHSIG`, the same SIGTERM), the program with
+/// the waiter. `caller` is the caller's pid, to notice a caller that ended before that was
+/// set up.
 #[cfg(target_os = "linux")]
-fn contain() -> io::Result<()> {
-    // SAFETY: only async-signal-safe libc calls, in a child between fork and exec.
+fn contain(caller: libc::pid_t) -> io::Result<()> {
+    // SAFETY: only async-signal-safe libc calls, in a child between fork and exec; the waiter
+    // never returns, and allocates nothing.
     unsafe {
-        if libc::unshare(libc::CLONE_NEWPID) != 0 {
-            return Ok(());
+        let namespace = libc::unshare(libc::CLONE_NEWPID) == 0;
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
+            return Err(io::Error::last_os_error());
         }
+        // SIGTERM from the caller (or the kernel, as the caller's death signal): stop. Not
+        // from anyone else: the waiter shares the program's group, so a script's `kill -TERM
+        // 0` reaches it too. SIGINT and SIGQUIT (Ctrl-C passed on to the group) are for the
+        // program, which decides what to do with them; the waiter stays to clean up.
+        CALLER.store(caller, Ordering::SeqCst);
+        let mut stop: libc::sigaction = std::mem::zeroed();
+        stop.sa_sigaction = on_stop as OnStop as libc::sighandler_t;
+        stop.sa_flags = libc::SA_SIGINFO;
+        libc::sigemptyset(&mut stop.sa_mask);
+        let mut old_term: libc::sigaction = std::mem::zeroed();
+        let mut old_int: libc::sigaction = std::mem::zeroed();
+        let mut old_quit: libc::sigaction = std::mem::zeroed();
+        let mut ignore: libc::sigaction = std::mem::zeroed();
+        ignore.sa_sigaction = libc::SIG_IGN;
+        libc::sigaction(libc::SIGTERM, &stop, &mut old_term);
+        libc::sigaction(libc::SIGINT, &ignore, &mut old_int);
+        libc::sigaction(libc::SIGQUIT, &ignore, &mut old_quit);
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+        if libc::getppid() != caller {
+            STOP.store(true, Ordering::SeqCst);
+        }
+        let waiter = libc::getpid();
         match libc::fork() {
             -1 => Err(io::Error::last_os_error()),
             0 => {
-                // The program, PID 1 of the namespace: it must not outlive the waiter. (Its
-                // parent is outside the namespace, so `getppid` says 0 and can't be checked.)
+                // The program: the signals as they were, and it must not outlive the waiter.
+                libc::sigaction(libc::SIGTERM, &old_term, std::ptr::null_mut());
+                libc::sigaction(libc::SIGINT, &old_int, std::ptr::null_mut());
+                libc::sigaction(libc::SIGQUIT, &old_quit, std::ptr::null_mut());
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // (In a namespace its parent is outside it, `getppid` says 0: no check.)
+                if !namespace && libc::getppid() != waiter {
+                    libc::_exit(127);
+                }
                 Ok(())
             }
-            pid => {
-                // The waiter holds no pipe of the caller's: its `exec` report pipe (which
-                // would keep `spawn` waiting) and the program's output are the program's.
-                libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
-                let mut status = 0;
-                while libc::waitpid(pid, &mut status, 0) == -1 {
-                    if *libc::__errno_location() != libc::EINTR {
-                        libc::_exit(127);
-                    }
-                }
-                if libc::WIFSIGNALED(status) {
-                    let signal = libc::WTERMSIG(status);
-                    libc::signal(signal, libc::SIG_DFL);
-                    libc::kill(libc::getpid(), signal);
-                    libc::_exit(128 + signal);
-                }
-                libc::_exit(libc::WEXITSTATUS(status))
+            program => wait_then_sweep(program),
+        }
+    }
+}
+
+/// Set by SIGTERM in a waiter: kill the program now.
+#[cfg(target_os = "linux")]
+static STOP: AtomicBool = AtomicBool::new(false);
+/// The waiter's program, for its SIGTERM handler (0 until it is forked).
+#[cfg(target_os = "linux")]
+static PROGRAM: AtomicI32 = AtomicI32::new(0);
+
+/// The caller's pid, for a waiter's SIGTERM handler to know who sent it.
+#[cfg(target_os = "linux")]
+static CALLER: AtomicI32 = AtomicI32::new(0);
+
+#[cfg(target_os = "linux")]
+type OnStop = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
+
+/// A waiter's SIGTERM handler: kills the program when the caller sent it (async-signal-safe:
+/// atomics and `kill`); a SIGTERM from anyone else, such as the program signalling its own
+/// process group, is the program's business.
+#[cfg(target_os = "linux")]
+extern "C" fn on_stop(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t; `si_pid` is the sender's.
+    let sender = unsafe { info.as_ref().map_or(0, |info| info.si_pid()) };
+    if sender != 0 && sender != CALLER.load(Ordering::SeqCst) {
+        return;
+    }
+    STOP.store(true, Ordering::SeqCst);
+    let program = PROGRAM.load(Ordering::SeqCst);
+    if program > 0 {
+        // SAFETY: kill only sends a signal; the program is this process's unreaped child.
+        unsafe { libc::kill(program, libc::SIGKILL) };
+    }
+}
+
+/// The waiter's life once the program is forked: wait for it, end what it left, exit as it
+/// did.
+#[cfg(target_os = "linux")]
+unsafe fn wait_then_sweep(program: libc::pid_t) -> ! {
+    // SAFETY: async-signal-safe calls only (see `contain`).
+    unsafe {
+        PROGRAM.store(program, Ordering::SeqCst);
+        if STOP.load(Ordering::SeqCst) {
+            libc::kill(program, libc::SIGKILL);
+        }
+        // The waiter holds no descriptor of the caller's: its `exec` report pipe (which would
+        // keep `spawn` waiting) and the program's output are the program's.
+        libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32);
+        // Waited for without reaping, so the handler can't kill its pid once it may be
+        // someone else's: forgotten first, then reaped.
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        while libc::waitid(
+            libc::P_PID,
+            program.unsigned_abs(),
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        ) == -1
+        {
+            if *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+        PROGRAM.store(0, Ordering::SeqCst);
+        let mut status = 0;
+        while libc::waitpid(program, &mut status, 0) == -1 {
+            if *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+        sweep();
+        if libc::WIFSIGNALED(status) {
+            let signal = libc::WTERMSIG(status);
+            libc::signal(signal, libc::SIG_DFL);
+            libc::kill(libc::getpid(), signal);
+            libc::_exit(128 + signal);
+        }
+        libc::_exit(libc::WEXITSTATUS(status))
+    }
+}
+
+/// Kills the waiter's children until it has none: each killed process's own children come
+/// to the waiter (its subreaper) in turn. Stops early only when every child left refused the
+/// signal (a program that gained privileges, `sudo`) or the children can't be listed (no
+/// `/proc`), rounds capped so a fork bomb can't keep the waiter forever.
+#[cfg(target_os = "linux")]
+unsafe fn sweep() {
+    // SAFETY: async-signal-safe calls only (see `contain`).
+    unsafe {
+        let mut status = 0;
+        for _ in 0..100_000 {
+            while libc::waitpid(-1, &mut status, libc::WNOHANG) > 0 {}
+            if kill_children() == 0 {
+                return;
+            }
+            // At least one was killed: wait for a death (EINTR: look again).
+            libc::waitpid(-1, &mut status, 0);
+        }
+    }
+}
+
+/// Sends SIGKILL to each child of the waiter listed in `/proc/self/task/PID/children` (the
+/// waiter has one thread); how many took it. No allocation: the path and the list are read
+/// through fixed buffers.
+#[cfg(target_os = "linux")]
+unsafe fn kill_children() -> usize {
+    let mut path = [0u8; 64];
+    let head = b"/proc/self/task/";
+    path[..head.len()].copy_from_slice(head);
+    let mut at = head.len();
+    // SAFETY: getpid has no preconditions.
+    let pid = unsafe { libc::getpid() };
+    let mut digits = [0u8; 12];
+    let mut n = 0;
+    let mut rest = pid.unsigned_abs();
+    loop {
+        digits[n] = b'0' + (rest % 10) as u8;
+        n += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for i in (0..n).rev() {
+        path[at] = digits[i];
+        at += 1;
+    }
+    let tail = b"/children\0";
+    path[at..at + tail.len()].copy_from_slice(tail);
+    // SAFETY: `path` is NUL-terminated; the descriptor is closed below.
+    let fd = unsafe { libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return 0;
+    }
+    let mut killed = 0;
+    let mut child: libc::pid_t = 0;
+    let mut buf = [0u8; 512];
+    loop {
+        // SAFETY: reads at most `buf.len()` bytes into `buf`.
+        let read = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        let Ok(read @ 1..) = usize::try_from(read) else {
+            break;
+        };
+        for &byte in &buf[..read.min(buf.len())] {
+            if byte.is_ascii_digit() {
+                child = child
+                    .saturating_mul(10)
+                    .saturating_add(libc::pid_t::from(byte - b'0'));
+            } else if child > 0 {
+                // SAFETY: kill only sends a signal; an unreaped child's pid can't be reused.
+                killed += usize::from(unsafe { libc::kill(child, libc::SIGKILL) } == 0);
+                child = 0;
             }
         }
     }
+    if child > 0 {
+        // SAFETY: as above.
+        killed += usize::from(unsafe { libc::kill(child, libc::SIGKILL) } == 0);
+    }
+    // SAFETY: `fd` was opened above.
+    unsafe { libc::close(fd) };
+    killed
 }
 
 /// The timeout asked for, at least 1 ms and at most 60 s.
@@ -200,19 +387,72 @@ fn wait(child: &mut Child, timeout: Duration) -> io::Result<Option<ExitStatus>> 
     // Polling (1 ms, doubling to 50 ms) keeps `child` here, where the timeout can kill it.
     let mut pause = Duration::from_millis(1);
     loop {
-        if let Some(status) = child.try_wait()? {
-            return Ok(Some(status));
+        if ended(child)? {
+            // What is left of its process group goes with it (the waiter has ended what it
+            // found; this catches what it couldn't list), then it is reaped.
+            kill(child);
+            return child.wait().map(Some);
         }
         let now = Instant::now();
         if now >= deadline {
-            // It may have exited just now; either way it is reaped.
-            kill(child);
-            child.wait()?;
+            stop(child)?;
             return Ok(None);
         }
         thread::sleep(pause.min(deadline - now));
         pause = (pause * 2).min(Duration::from_millis(50));
     }
+}
+
+/// Whether the child has exited, leaving it unreaped: its pid, which is also its process
+/// group's id, stays its own until [`Child::wait`], so [`kill`] can't reach anyone else's.
+#[cfg(target_os = "linux")]
+fn ended(child: &Child) -> io::Result<bool> {
+    let pid: libc::id_t = child.id();
+    // SAFETY: waitid writes one siginfo_t into `info`; WNOWAIT leaves the child unreaped.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let options = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        if libc::waitid(libc::P_PID, pid, &mut info, options) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(info.si_pid() != 0)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ended(child: &mut Child) -> io::Result<bool> {
+    // Reaped at once here: `kill` after it may find the group gone, never someone else's
+    // (a group's id stays taken while any member lives).
+    Ok(child.try_wait()?.is_some())
+}
+
+/// How long the waiter has to end the program and what it started once asked, before its
+/// whole process group is killed.
+#[cfg(target_os = "linux")]
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// The timeout: the waiter is asked to end the program and everything it started (SIGTERM,
+/// see [`contain`]); if it hasn't within [`STOP_GRACE`], the process group is killed. Then
+/// the child is reaped.
+#[cfg(target_os = "linux")]
+fn stop(child: &mut Child) -> io::Result<()> {
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill only sends a signal to the unreaped child.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    let deadline = Instant::now() + STOP_GRACE;
+    while !ended(child)? && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(5));
+    }
+    kill(child);
+    child.wait().map(drop)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stop(child: &mut Child) -> io::Result<()> {
+    // It may have exited just now; either way it is reaped.
+    kill(child);
+    child.wait().map(drop)
 }
 
 /// The process groups of the programs running now. In a group of its own a program no longer
@@ -437,6 +677,21 @@ mod tests {
         assert_eq!(out.exit_code, None);
         assert!(started.elapsed() < Duration::from_secs(5));
         assert!(out.duration_ms >= 200);
+    }
+
+    /// The waiter shares the program's process group: a script's `kill -TERM 0` reaches it
+    /// too, but only the caller's SIGTERM stops the program.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_program_signalling_its_own_group_keeps_its_exit_code() {
+        let (_dir, ws) = setup();
+        let out = run(
+            &ws,
+            &["sh", "-c", "trap '' TERM; kill -TERM 0; echo after; exit 3"],
+        )
+        .unwrap();
+        assert_eq!((out.exit_code, out.signal), (Some(3), None), "{out:?}");
+        assert_eq!(out.stdout, "after\n");
     }
 
     #[test]
