@@ -247,7 +247,11 @@ async fn serve(mut socket: TcpStream, shared: Arc<Mutex<Shared>>) {
     let Some(request) = read_request(&mut socket, sizes_only).await else {
         return;
     };
-    let violations = check_body(&request.path, &request.body).filter(|_| !sizes_only);
+    let violations = if sizes_only {
+        None
+    } else {
+        check_body(&request.path, &request.body)
+    };
     let reply = {
         let mut shared = shared.lock().expect("not poisoned");
         let path = request.path.clone();
