@@ -219,7 +219,13 @@ fn the_agents_bounds_are_flags() {
     let out = chat(
         root.path(),
         &upstream,
-        &["--no-stream", "--max-calls-per-turn", "1", "--prompt", "Twice"],
+        &[
+            "--no-stream",
+            "--max-calls-per-turn",
+            "1",
+            "--prompt",
+            "Twice",
+        ],
     );
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
