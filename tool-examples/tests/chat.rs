@@ -204,3 +204,47 @@ fn an_unknown_text_format_or_provider_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(upstream.requests().is_empty());
 }
+
+#[test]
+fn the_agents_bounds_are_flags() {
+    let root = workspace();
+    let args = r#"{"path": "sales.csv"}"#;
+    let upstream = Upstream::start([
+        Scripted::json(chat_calls(&[
+            ("c1", "csv_summary", args),
+            ("c2", "csv_summary", args),
+        ])),
+        Scripted::json(chat_text("One ran.")),
+    ]);
+    let out = chat(
+        root.path(),
+        &upstream,
+        &[
+            "--no-stream",
+            "--max-calls-per-turn",
+            "1",
+            "--prompt",
+            "Twice",
+        ],
+    );
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let results = tool_results(&upstream.requests()[1].body);
+    assert!(results[0].contains("south"), "{}", results[0]);
+    assert!(
+        results[1].contains("not run: 2 calls in one turn, over the limit of 1"),
+        "{}",
+        results[1]
+    );
+
+    let upstream = Upstream::start([]);
+    let out = chat(
+        root.path(),
+        &upstream,
+        &["--max-request-bytes", "100", "--prompt", "hi"],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("over the 100-byte limit"), "{stderr}");
+    assert!(upstream.requests().is_empty());
+}

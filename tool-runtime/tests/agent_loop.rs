@@ -277,7 +277,10 @@ async fn a_client_error_is_not_retried() {
         json!({"error": {"message": "Invalid schema for function 'add'", "type": "invalid_request_error"}}),
     )]);
     let failure = agent(&upstream).run("hi").await.unwrap_err();
-    assert!(failure.to_string().contains("model request failed"));
+    assert_eq!(
+        failure.to_string(),
+        "the model server answered HTTP 400: Invalid schema for function 'add'"
+    );
     let AgentError::Model(ModelError::Http { body, .. }) = &failure else {
         panic!("{failure:?}")
     };

@@ -7,6 +7,7 @@
 //! - [`gateways`]: TensorZero's gateway and LiteLLM's proxy, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
+//! - [`floods`]: replies of thousands of calls, for the agent's bounds;
 //! - [`memory`]: this process's peak and resident memory (Linux);
 //! - [`openapi`]: OpenAI's official OpenAPI spec, checking OpenAI request bodies;
 //! - [`spans`]: a tracing subscriber keeping every span, for tests of the spans a run makes;
@@ -21,6 +22,7 @@
 
 pub mod attacks;
 pub mod big_json;
+pub mod floods;
 pub mod gateways;
 pub mod mcp_clients;
 pub mod memory;

@@ -85,8 +85,11 @@ pub struct Recorded {
     pub path: String,
     /// Header names in lower case.
     pub headers: Vec<(String, String)>,
-    /// The body as JSON (`Value::Null` when it is not JSON).
+    /// The body as JSON (`Value::Null` when it is not JSON, or not kept: see
+    /// [`Upstream::sizes_only`]).
     pub body: Value,
+    /// The body's length in bytes.
+    pub bytes: usize,
 }
 
 impl Recorded {
@@ -105,6 +108,8 @@ struct Shared {
     requests: Vec<Recorded>,
     /// Requests the spec or the rules reject: the path and what is wrong.
     violations: Vec<(String, Vec<String>)>,
+    /// Bodies are read and counted but neither parsed, checked nor kept.
+    sizes_only: bool,
 }
 
 /// The running fixture. Dropping it stops it.
@@ -117,10 +122,22 @@ pub struct Upstream {
 impl Upstream {
     /// Starts serving `script` on a free port of 127.0.0.1.
     pub fn start(script: impl IntoIterator<Item = Scripted>) -> Upstream {
+        Upstream::serve(script, false)
+    }
+
+    /// [`start`](Upstream::start) for a measurement of the client's memory: each request's
+    /// body is read and its size recorded, but it is not parsed, checked or kept (its
+    /// [`Recorded::body`] is `Null`), so the upstream holds no copy of what it received.
+    pub fn sizes_only(script: impl IntoIterator<Item = Scripted>) -> Upstream {
+        Upstream::serve(script, true)
+    }
+
+    fn serve(script: impl IntoIterator<Item = Scripted>, sizes_only: bool) -> Upstream {
         let shared = Arc::new(Mutex::new(Shared {
             script: script.into_iter().collect(),
             requests: Vec::new(),
             violations: Vec::new(),
+            sizes_only,
         }));
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
         listener.set_nonblocking(true).expect("nonblocking");
@@ -226,10 +243,15 @@ fn check_body(path: &str, body: &Value) -> Option<(&'static str, Vec<String>)> {
 
 /// Reads one request, records it, sends the next scripted reply, closes.
 async fn serve(mut socket: TcpStream, shared: Arc<Mutex<Shared>>) {
-    let Some(request) = read_request(&mut socket).await else {
+    let sizes_only = shared.lock().expect("not poisoned").sizes_only;
+    let Some(request) = read_request(&mut socket, sizes_only).await else {
         return;
     };
-    let violations = check_body(&request.path, &request.body);
+    let violations = if sizes_only {
+        None
+    } else {
+        check_body(&request.path, &request.body)
+    };
     let reply = {
         let mut shared = shared.lock().expect("not poisoned");
         let path = request.path.clone();
@@ -258,7 +280,7 @@ async fn serve(mut socket: TcpStream, shared: Arc<Mutex<Shared>>) {
     let _ = write_reply(&mut socket, reply).await;
 }
 
-async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
+async fn read_request(socket: &mut TcpStream, sizes_only: bool) -> Option<Recorded> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 16 << 10];
     let head_end = loop {
@@ -302,11 +324,18 @@ async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
         }
         body.extend_from_slice(&chunk[..n]);
     }
+    let bytes = body.len();
+    let body = if sizes_only {
+        Value::Null
+    } else {
+        serde_json::from_slice(&body).unwrap_or(Value::Null)
+    };
     Some(Recorded {
         method,
         path,
         headers,
-        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        body,
+        bytes,
     })
 }
 

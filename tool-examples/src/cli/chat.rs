@@ -56,6 +56,17 @@ pub(super) struct ChatArgs {
     /// The most model requests per prompt.
     #[arg(long, value_name = "N", default_value_t = 8)]
     max_turns: usize,
+    /// The most calls of one reply that run; the rest are answered with an error, not run.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_calls_per_turn: usize,
+    /// The most bytes of tool results the conversation keeps; older results are cut to a
+    /// marker past it.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    max_history_result_bytes: usize,
+    /// The largest request sent (the conversation, system prompt and tools as JSON); a larger
+    /// one ends the prompt with an error.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    max_request_bytes: usize,
     /// Ask for whole replies instead of server-sent events.
     #[arg(long)]
     no_stream: bool,
@@ -120,7 +131,10 @@ pub(super) async fn run(
 ) -> Result<ExitCode, CliError> {
     let mut agent = Agent::new(model(args)?, registry)
         .system(&args.system)
-        .max_turns(args.max_turns);
+        .max_turns(args.max_turns)
+        .max_calls_per_turn(args.max_calls_per_turn)
+        .max_history_result_bytes(args.max_history_result_bytes)
+        .max_request_bytes(args.max_request_bytes);
     if let Some(format) = args.text_tools {
         let format = match format {
             TextFormat::Auto => TextFormat::for_model(&args.model),

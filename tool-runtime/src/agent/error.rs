@@ -9,8 +9,11 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum ModelError {
     /// The server answered with an error status; `body` is what it said (the provider's error
-    /// object, cut at 64 KiB).
-    #[error("the model server answered HTTP {status}: {body}")]
+    /// object, cut at 64 KiB, the API key replaced by `***` wherever the server echoed it).
+    /// The message shows the status and the provider's error message (its `error.message`),
+    /// or the body's first line, never the whole body: a caller that prints the error sees
+    /// why the server refused ("HTTP 401: Invalid API key") without a page of HTML.
+    #[error("the model server answered HTTP {status}: {}", summary(body))]
     Http {
         /// The HTTP status.
         status: u16,
@@ -50,6 +53,20 @@ pub enum ModelError {
         /// The limit.
         limit: usize,
     },
+    /// The server redirected the request to another origin (scheme, host or port) than the
+    /// configured one, and it was not followed: the key and the conversation are sent to the
+    /// configured origin only. Redirects within that origin are followed (at most 10).
+    #[error(
+        "the model server at {origin} redirected the request to {location}, another origin; \
+         not followed, so the key and the conversation stay with the configured server \
+         (set the transport's base URL to the server you mean)"
+    )]
+    CrossOriginRedirect {
+        /// The configured origin (`scheme://host:port`).
+        origin: String,
+        /// Where the server said to go.
+        location: String,
+    },
     /// The API key's environment variable, named explicitly, is not set.
     #[error("the API key variable `{0}` is not set")]
     MissingApiKey(String),
@@ -71,13 +88,43 @@ impl ModelError {
     }
 }
 
+/// The longest server message an error's text shows.
+const SUMMARY_CHARS: usize = 300;
+
+/// What an error body says, in one line: the provider's `error.message` (OpenAI, Anthropic,
+/// Gemini) or `error` string (TensorZero) when the body is JSON holding one, else its first
+/// non-blank line; cut at [`SUMMARY_CHARS`], and "(empty body)" for nothing at all.
+fn summary(body: &str) -> String {
+    let parsed = serde_json::from_str::<serde_json::Value>(body).ok();
+    let message = parsed.as_ref().and_then(|value| {
+        let error = value.get("error")?;
+        error
+            .get("message")
+            .and_then(serde_json::Value::as_str)
+            .or_else(|| error.as_str())
+            .or_else(|| value.get("message").and_then(serde_json::Value::as_str))
+    });
+    let text = message
+        .unwrap_or(body)
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("(empty body)");
+    match text.char_indices().nth(SUMMARY_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
 /// An agent run that did not end with the model's answer. Every call the model made before
 /// the error has its result in the conversation.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AgentError {
-    /// A model request failed.
-    #[error("model request failed")]
+    /// A model request failed. Its message is the model error's own ("the model server
+    /// answered HTTP 401: Invalid API key"), so a caller that prints only the top-level error
+    /// still sees the status and the server's message; its source is the model error's.
+    #[error(transparent)]
     Model(#[from] ModelError),
     /// The model was still calling tools after `max_turns` requests.
     #[error("the model was still calling tools after {0} turns")]
@@ -91,6 +138,20 @@ pub enum AgentError {
         times: usize,
         /// The last error's text, as the model saw it.
         error: String,
+    },
+    /// The next request would be larger than [`max_request_bytes`](super::Agent::max_request_bytes)
+    /// even with older tool results cut: the model's own turns are that large (a reply of
+    /// thousands of calls, each sent back in the next request). It is not sent; every call
+    /// of the conversation has its result, and [`clear`](super::Agent::clear) starts over.
+    #[error(
+        "the next model request would be {bytes} bytes, over the {limit}-byte limit \
+         (max_request_bytes); it was not sent"
+    )]
+    RequestTooLarge {
+        /// The request's size: the conversation, the system prompt and the tools, as JSON.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
     },
     /// The run's cancellation token fired.
     #[error("the agent run was cancelled")]

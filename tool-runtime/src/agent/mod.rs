@@ -49,6 +49,7 @@
 //! - **Tracing**: an `invoke_agent` span per run and a `chat {model}` span per request, after
 //!   OpenTelemetry's GenAI conventions, with the calls' `execute_tool` spans inside.
 
+mod budget;
 mod error;
 mod events;
 mod history;
@@ -98,11 +99,14 @@ pub struct Agent {
     system: Option<String>,
     max_turns: usize,
     max_repeats: usize,
+    max_calls_per_turn: usize,
+    max_history_result_bytes: usize,
+    max_request_bytes: usize,
     text_tools: Option<TextFormat>,
     strict: bool,
     cancel: CancellationToken,
-    /// The conversation in the model's shape, as requests carry it.
-    messages: Vec<Value>,
+    /// The conversation in the model's shape, as requests carry it, with its sizes.
+    conversation: budget::Conversation,
     history: Vec<Turn>,
     usage: Usage,
     /// The system prompt with the text-only tool prompt, written once.
@@ -117,6 +121,9 @@ impl std::fmt::Debug for Agent {
             .field("model", &self.model.model_name())
             .field("provider", &self.model.provider())
             .field("max_turns", &self.max_turns)
+            .field("max_calls_per_turn", &self.max_calls_per_turn)
+            .field("max_history_result_bytes", &self.max_history_result_bytes)
+            .field("max_request_bytes", &self.max_request_bytes)
             .field("text_tools", &self.text_tools)
             .field("history", &self.history.len())
             .finish_non_exhaustive()
@@ -125,7 +132,8 @@ impl std::fmt::Debug for Agent {
 
 impl Agent {
     /// An agent giving `registry`'s tools to `model`. At most 8 requests per run, 3 failing
-    /// calls in a row to one tool, native tools.
+    /// calls in a row to one tool, 16 calls run per turn, 1 MiB of tool results kept, 8 MiB
+    /// per request; native tools.
     pub fn new(model: impl Model + 'static, registry: impl Into<Arc<Registry>>) -> Agent {
         Agent {
             model: Box::new(model),
@@ -133,10 +141,13 @@ impl Agent {
             system: None,
             max_turns: 8,
             max_repeats: 3,
+            max_calls_per_turn: budget::DEFAULT_MAX_CALLS_PER_TURN,
+            max_history_result_bytes: budget::DEFAULT_MAX_HISTORY_RESULT_BYTES,
+            max_request_bytes: budget::DEFAULT_MAX_REQUEST_BYTES,
             text_tools: None,
             strict: false,
             cancel: CancellationToken::new(),
-            messages: Vec::new(),
+            conversation: budget::Conversation::default(),
             history: Vec::new(),
             usage: Usage::default(),
             full_system: OnceLock::new(),
@@ -157,6 +168,41 @@ impl Agent {
     #[must_use]
     pub fn max_turns(mut self, turns: usize) -> Agent {
         self.max_turns = turns.max(1);
+        self
+    }
+
+    /// The most calls of one reply that run (at least 1; default 16). The rest are not run:
+    /// each is answered with a short `limit_exceeded` error telling the model to call it
+    /// again in a later turn, so every call still has its one result. A model server can't
+    /// start an unbounded amount of work, or grow the conversation by thousands of results,
+    /// with one reply. Those errors don't count towards [`max_repeats`](Agent::max_repeats):
+    /// the calls were not wrong, only too many.
+    #[must_use]
+    pub fn max_calls_per_turn(mut self, calls: usize) -> Agent {
+        self.max_calls_per_turn = calls.max(1);
+        self
+    }
+
+    /// The most bytes of tool results the conversation keeps (default 1 MiB, about 250,000
+    /// tokens). Past it the oldest results are cut, in [`history`](Agent::history) and in the
+    /// [`messages`](Agent::messages) alike, each to a marker naming its size
+    /// (`[result cut: 65536 bytes, to keep the conversation's tool results under 1048576
+    /// bytes]`), so the newest stay whole. Results of 160 bytes or less are not counted:
+    /// the marker would be as long.
+    #[must_use]
+    pub fn max_history_result_bytes(mut self, bytes: usize) -> Agent {
+        self.max_history_result_bytes = bytes;
+        self
+    }
+
+    /// The largest request the agent sends, in bytes of the conversation, the system prompt
+    /// and the tool list as JSON (default 8 MiB). Tool results are already bounded by
+    /// [`max_history_result_bytes`](Agent::max_history_result_bytes); this bounds what is
+    /// left, the model's own turns sent back: a request over it is not sent and the run
+    /// ends with [`AgentError::RequestTooLarge`].
+    #[must_use]
+    pub fn max_request_bytes(mut self, bytes: usize) -> Agent {
+        self.max_request_bytes = bytes;
         self
     }
 
@@ -206,7 +252,7 @@ impl Agent {
 
     /// The conversation as the next request will carry it, in the model's provider shape.
     pub fn messages(&self) -> &[Value] {
-        &self.messages
+        self.conversation.messages()
     }
 
     /// The tokens every run so far took.
@@ -226,7 +272,7 @@ impl Agent {
 
     /// Forgets the conversation (the settings stay).
     pub fn clear(&mut self) {
-        self.messages.clear();
+        self.conversation.clear();
         self.history.clear();
     }
 

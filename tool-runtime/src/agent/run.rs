@@ -1,11 +1,12 @@
 //! The loop: send, route, run the turn's calls, answer each, repeat.
 
+use super::budget::surplus;
 use super::events::{emit, AgentStream, Events};
 use super::history::{CallResult, Turn};
 use super::messages;
 use super::model::ModelDelta;
 use super::{Agent, AgentError, AgentEvent, ModelReply, ModelRequest, Reply, Usage};
-use crate::results::{answer_in_order, model_text};
+use crate::results::model_text;
 use crate::router::text::{TextEvent, TextFormat};
 use crate::{ErrorCode, Provider, ToolCall, ToolOutput};
 use std::collections::HashMap;
@@ -73,22 +74,30 @@ impl Agent {
 
     async fn turns(&mut self, prompt: String, events: &Events) -> Result<Reply, AgentError> {
         let provider = self.model.provider();
-        self.messages.push(messages::user(provider, &prompt));
+        self.conversation.push(messages::user(provider, &prompt));
         self.history.push(Turn::User(prompt));
         let mut usage = Usage::default();
         let mut calls_run = 0;
         let mut failures: HashMap<String, usize> = HashMap::new();
         for turn in 1..=self.max_turns {
+            let bytes = self.request_bytes();
+            if bytes > self.max_request_bytes {
+                return Err(AgentError::RequestTooLarge {
+                    bytes,
+                    limit: self.max_request_bytes,
+                });
+            }
             let reply = self.request(turn, events).await?;
             usage += reply.usage;
             self.usage += reply.usage;
             emit(events, AgentEvent::Usage(reply.usage));
             let read = self.read(turn, &reply, events);
-            self.messages.extend(reply.turn);
+            self.conversation.extend(reply.turn);
             self.history.push(Turn::Model {
                 text: read.text.clone(),
                 calls: read.calls.clone(),
             });
+            let model_at = self.history.len() - 1;
             if read.calls.is_empty() && read.unreadable.is_empty() {
                 emit(events, AgentEvent::TurnFinished { turn, calls: 0 });
                 return Ok(Reply {
@@ -98,11 +107,15 @@ impl Agent {
                     usage,
                 });
             }
-            let outputs = self
+            // Calls past the per-turn cap are answered, not run.
+            let run = self.calls_to_run(read.calls.len());
+            let mut outputs = self
                 .registry
-                .call_all_until(&read.calls, &self.cancel)
+                .call_all_until(&read.calls[..run], &self.cancel)
                 .await;
-            calls_run += read.calls.len();
+            let extra = surplus(read.calls.len(), self.max_calls_per_turn);
+            outputs.resize(read.calls.len(), extra);
+            calls_run += run;
             for (call, output) in read.calls.iter().zip(&outputs) {
                 emit(
                     events,
@@ -113,7 +126,7 @@ impl Agent {
                     },
                 );
             }
-            self.answer(provider, &read, &outputs);
+            self.answer(model_at, &read, &outputs);
             emit(
                 events,
                 AgentEvent::TurnFinished {
@@ -124,7 +137,7 @@ impl Agent {
             if self.cancel.is_cancelled() {
                 return Err(AgentError::Cancelled);
             }
-            self.count_failures(&read, &outputs, &mut failures)?;
+            self.count_failures(&read, &outputs[..run], &mut failures)?;
         }
         Err(AgentError::MaxTurns(self.max_turns))
     }
@@ -147,7 +160,7 @@ impl Agent {
         }
         let request = ModelRequest {
             system: self.full_system(),
-            messages: &self.messages,
+            messages: self.conversation.messages(),
             tools: self.tools(),
         };
         let sent = async {
@@ -239,8 +252,8 @@ impl Agent {
     }
 
     /// Appends one result per call, in the provider's shape, or in text-only mode as one
-    /// user message of text.
-    fn answer(&mut self, provider: Provider, read: &Read, outputs: &[ToolOutput]) {
+    /// user message of text; older results are cut past the history's cap.
+    fn answer(&mut self, model_at: usize, read: &Read, outputs: &[ToolOutput]) {
         let results: Vec<CallResult> = read
             .calls
             .iter()
@@ -251,29 +264,12 @@ impl Agent {
                 output: output.clone(),
             })
             .collect();
-        if self.text_tools.is_some() {
-            let pairs: Vec<(&ToolCall, &ToolOutput)> = read.calls.iter().zip(outputs).collect();
-            let mut text = messages::results_text(read.format, &pairs);
-            if !read.unreadable.is_empty() {
-                if !text.is_empty() {
-                    text.push_str("\n\n");
-                }
-                text.push_str(&messages::unreadable_text(&read.unreadable));
-                self.history.push(Turn::Unreadable(read.unreadable.clone()));
-            }
-            self.messages.push(messages::user(provider, &text));
-        } else {
-            let outputs: Vec<Option<ToolOutput>> = outputs.iter().cloned().map(Some).collect();
-            let formatted = answer_in_order(provider, &read.calls, &outputs);
-            self.messages.extend(formatted.messages);
-        }
-        if !results.is_empty() {
-            self.history.push(Turn::Results(results));
-        }
+        self.append_results(model_at, read.format, results, &read.unreadable);
     }
 
     /// Counts failing calls per tool (reset by a success) and stops a model that keeps
-    /// failing one.
+    /// failing one. `outputs` are those of the calls that ran: a call past the per-turn cap
+    /// is no mistake of the model's to fix.
     fn count_failures(
         &self,
         read: &Read,
@@ -355,5 +351,6 @@ fn error_type(error: &super::ModelError) -> String {
         ModelError::TooLarge { .. } => "too_large".into(),
         ModelError::MissingApiKey(_) => "missing_api_key".into(),
         ModelError::Config(_) => "config".into(),
+        ModelError::CrossOriginRedirect { .. } => "cross_origin_redirect".into(),
     }
 }

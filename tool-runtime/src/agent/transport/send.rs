@@ -1,5 +1,9 @@
 //! Sending one request: the client, the key, the headers, and bounded retries that honour
 //! `Retry-After`.
+//!
+//! Every transport's client comes from [`Http::client`], so its redirect policy is the one
+//! place that decides where a request (its key, its body) may go: only to the origin the
+//! transport was configured with.
 
 use super::Http;
 use crate::agent::ModelError;
@@ -47,6 +51,43 @@ pub(crate) enum Auth {
 /// The longest error body kept.
 const MAX_ERROR_BODY: usize = 64 << 10;
 
+/// The most redirects followed within the configured origin (reqwest's own default limit).
+const MAX_REDIRECTS: usize = 10;
+
+/// The shortest key redacted from error bodies: a shorter one (a test's `"k"`) would mangle
+/// every body it happens to occur in, and no provider issues keys that short.
+const MIN_REDACTED_KEY: usize = 8;
+
+/// A redirect to another origin (scheme, host or port) than the configured one, refused.
+/// reqwest drops `Authorization` on such a redirect but not a provider's own key header
+/// (`x-api-key`, `x-goog-api-key`), and it sends the body on a 307/308 in any case: following
+/// would hand the key and the conversation to whoever the server names.
+#[derive(Debug, thiserror::Error)]
+#[error("a redirect from {from} to {to}, another origin")]
+struct CrossOrigin {
+    from: String,
+    to: String,
+}
+
+/// Follows a redirect only within the origin of the first request (the configured one), at
+/// most [`MAX_REDIRECTS`] times; refuses the rest with [`CrossOrigin`].
+fn same_origin_only(attempt: reqwest::redirect::Attempt<'_>) -> reqwest::redirect::Action {
+    let Some(first) = attempt.previous().first() else {
+        return attempt.stop();
+    };
+    if attempt.url().origin() != first.origin() {
+        let error = CrossOrigin {
+            from: first.origin().ascii_serialization(),
+            to: attempt.url().to_string(),
+        };
+        return attempt.error(error);
+    }
+    if attempt.previous().len() > MAX_REDIRECTS {
+        return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+    }
+    attempt.follow()
+}
+
 impl Http {
     fn client(&self) -> Result<&reqwest::Client, ModelError> {
         if let Some(client) = self.client.get() {
@@ -55,6 +96,7 @@ impl Http {
         crate::tls::ensure_provider();
         let client = reqwest::Client::builder()
             .timeout(self.timeout)
+            .redirect(reqwest::redirect::Policy::custom(same_origin_only))
             .build()
             .map_err(|e| ModelError::Config(format!("the HTTP client could not be built: {e}")))?;
         Ok(self.client.get_or_init(|| client))
@@ -92,7 +134,7 @@ impl Http {
             }
             let error = match request.send().await {
                 Ok(response) if response.status().is_success() => return Ok(response),
-                Ok(response) => http_error(response).await,
+                Ok(response) => http_error(response, key.as_deref()).await,
                 Err(error) => self.transport_error(url.as_str(), error),
             };
             let wait = match &error {
@@ -111,9 +153,17 @@ impl Http {
         }
     }
 
-    /// A reqwest error as a [`ModelError`]: a timeout, a bad setting, or the transport's.
+    /// A reqwest error as a [`ModelError`]: a timeout, a refused redirect, a bad setting, or
+    /// the transport's.
     pub(crate) fn transport_error(&self, url: &str, error: reqwest::Error) -> ModelError {
-        if error.is_timeout() {
+        let refused = std::error::Error::source(&error)
+            .and_then(|source| source.downcast_ref::<CrossOrigin>());
+        if let Some(CrossOrigin { from, to }) = refused {
+            ModelError::CrossOriginRedirect {
+                origin: from.clone(),
+                location: to.clone(),
+            }
+        } else if error.is_timeout() {
             ModelError::Timeout(self.timeout)
         } else if error.is_builder() {
             ModelError::Config(error.to_string())
@@ -131,8 +181,9 @@ fn backoff(attempt: u32) -> Duration {
     Duration::from_millis(500 << attempt.min(4))
 }
 
-/// An error status with its body (cut at 64 KiB) and the wait the server asked for.
-async fn http_error(mut response: reqwest::Response) -> ModelError {
+/// An error status with its body (cut at 64 KiB, the key replaced by `***` wherever the
+/// server echoed it) and the wait the server asked for.
+async fn http_error(mut response: reqwest::Response, key: Option<&str>) -> ModelError {
     let status = response.status().as_u16();
     let retry_after = retry_after(response.headers());
     let mut body = Vec::new();
@@ -143,9 +194,15 @@ async fn http_error(mut response: reqwest::Response) -> ModelError {
             break;
         }
     }
+    let mut body = String::from_utf8_lossy(&body).into_owned();
+    if let Some(key) = key.filter(|key| key.len() >= MIN_REDACTED_KEY) {
+        if body.contains(key) {
+            body = body.replace(key, "***");
+        }
+    }
     ModelError::Http {
         status,
-        body: String::from_utf8_lossy(&body).into_owned(),
+        body,
         retry_after,
     }
 }
