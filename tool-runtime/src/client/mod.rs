@@ -70,6 +70,14 @@ use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a question waits for its client's answer unless the client is given another
+/// deadline ([`Client::with_ask_timeout`], or `McpServer::ask_timeout` for the clients an MCP
+/// server makes): five minutes, long enough for a person to read and fill in a form, short
+/// enough that a client that never answers doesn't keep the tool for the life of its
+/// session.
+pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
 /// An error from whatever carries a request to the client (a transport, rmcp), kept whole.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -243,12 +251,35 @@ pub trait ClientRequests: Send + Sync + 'static {
 /// # });
 /// ```
 #[derive(Clone)]
-pub struct Client(Arc<dyn ClientRequests>);
+pub struct Client {
+    requests: Arc<dyn ClientRequests>,
+    /// How long each question waits for its answer.
+    ask_timeout: Duration,
+}
 
 impl Client {
-    /// A client that sends its requests through `requests`.
+    /// A client that sends its requests through `requests`, each question waiting at most
+    /// [`DEFAULT_ASK_TIMEOUT`] for its answer.
     pub fn new(requests: impl ClientRequests) -> Client {
-        Client(Arc::new(requests))
+        Client {
+            requests: Arc::new(requests),
+            ask_timeout: DEFAULT_ASK_TIMEOUT,
+        }
+    }
+
+    /// The same client, each question waiting at most `limit` for its answer: past it the
+    /// question is withdrawn (its future dropped, which tells an MCP client
+    /// `notifications/cancelled`) and the tool gets [`AskError::TimedOut`]. A client that
+    /// never answers then keeps the tool no longer than `limit`.
+    #[must_use]
+    pub fn with_ask_timeout(mut self, limit: Duration) -> Client {
+        self.ask_timeout = limit;
+        self
+    }
+
+    /// How long each question waits for its answer ([`with_ask_timeout`](Self::with_ask_timeout)).
+    pub fn ask_timeout(&self) -> Duration {
+        self.ask_timeout
     }
 
     /// Runs `future` (a registry call, a batch, anything that runs calls) with this client:
@@ -259,11 +290,16 @@ impl Client {
 
     /// What the client can do.
     pub fn capabilities(&self) -> ClientCapabilities {
-        self.0.capabilities()
+        self.requests.capabilities()
     }
 
     pub(crate) fn requests(&self) -> &dyn ClientRequests {
-        &*self.0
+        &*self.requests
+    }
+
+    /// Whether a client is set for the calls running in this task.
+    pub(crate) fn in_scope() -> bool {
+        CURRENT.try_with(|_| ()).is_ok()
     }
 
     /// The client of the calls running in this task, if any.

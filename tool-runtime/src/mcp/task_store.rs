@@ -230,7 +230,8 @@ impl TaskStore {
     pub(crate) fn get(&self, id: &str, owner: &Owner) -> Option<DetailedTask> {
         let mut tasks = self.lock();
         self.sweep(&mut tasks);
-        let entry = tasks.get(id).filter(|e| e.owner == *owner)?;
+        let entry = tasks.get_mut(id).filter(|e| e.owner == *owner)?;
+        withdraw_unwaited(entry);
         let payload = match &entry.outcome {
             Some(outcome) => outcome.clone(),
             None if entry.questions.is_empty() => TaskPayload::Working,
@@ -287,6 +288,20 @@ impl TaskStore {
         self.tasks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Drops the questions the call no longer waits on (their deadline passed: the
+/// [`ask`](TaskStore::ask) receiver was dropped), so that `tasks/get` lists only questions an
+/// answer still reaches; the task works again once none is left.
+fn withdraw_unwaited(entry: &mut Entry) {
+    let before = entry.questions.len();
+    entry
+        .questions
+        .retain(|_, question| !question.answer.is_closed());
+    if entry.questions.len() < before && entry.questions.is_empty() && entry.outcome.is_none() {
+        entry.task.status = TaskStatus::Working;
+        entry.task.last_updated_at = current_timestamp();
     }
 }
 
