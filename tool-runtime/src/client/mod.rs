@@ -14,6 +14,14 @@
 //! feature. A prompt or a resource asks the same questions through an [`AskContext`]
 //! ([`Prompt::asking`](crate::resources::Prompt::asking) and its kin).
 //!
+//! A question holds nothing of the registry while it waits: a tool call gives its pass through
+//! the registry's gate (and its place under the concurrency limit) back while a question is
+//! out, and takes it again before it reads the answer, so a client slow to answer, or one that
+//! never does, delays only its own call. Each question waits at most the client's
+//! [`ask_timeout`](Client::ask_timeout) ([`DEFAULT_ASK_TIMEOUT`] unless set), then the tool
+//! gets [`AskError::TimedOut`]. What the tool read before a question may have changed by the
+//! time its answer comes; a lock the tool holds itself stays held while it waits.
+//!
 //! ```
 //! use serde::Deserialize;
 //! use tool_runtime::client::{Elicitation, SamplingRequest};

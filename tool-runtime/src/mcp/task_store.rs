@@ -461,7 +461,7 @@ mod tests {
         assert_eq!(named.try_recv().unwrap(), accept);
         assert!(first.try_recv().is_err(), "unanswered");
         // A key asked again after its answer is another question.
-        store
+        let _again = store
             .ask(id, Some("confirm"), "elicitation/create", elicitation())
             .unwrap();
         assert_eq!(waiting(&store, id), ["confirm-2", "elicitation-1"]);
@@ -486,7 +486,7 @@ mod tests {
         let store = store(60_000, 10);
         let (task, _) = store.create(None).unwrap();
         let id = &task.task_id;
-        store
+        let _asked = store
             .ask(id, Some("q"), "elicitation/create", elicitation())
             .unwrap();
         let wrong = InputResponses::from([("q".to_owned(), json!({"content": {}}))]);
@@ -500,6 +500,30 @@ mod tests {
         );
         let right = InputResponses::from([("q".to_owned(), json!({"action": "decline"}))]);
         store.answer(id, &None, right).unwrap();
+        assert_eq!(store.get(id, &None).unwrap().status(), TaskStatus::Working);
+    }
+
+    #[test]
+    fn a_question_nobody_waits_on_any_more_is_withdrawn() {
+        let store = store(60_000, 10);
+        let (task, _) = store.create(None).unwrap();
+        let id = &task.task_id;
+        let kept = store
+            .ask(id, Some("kept"), "elicitation/create", elicitation())
+            .unwrap();
+        let given_up = store
+            .ask(id, Some("given_up"), "elicitation/create", elicitation())
+            .unwrap();
+        assert_eq!(waiting(&store, id), ["given_up", "kept"]);
+        // The call's deadline passed for one question: its receiver is gone.
+        drop(given_up);
+        assert_eq!(waiting(&store, id), ["kept"]);
+        assert_eq!(
+            store.get(id, &None).unwrap().status(),
+            TaskStatus::InputRequired
+        );
+        drop(kept);
+        assert!(waiting(&store, id).is_empty());
         assert_eq!(store.get(id, &None).unwrap().status(), TaskStatus::Working);
     }
 
