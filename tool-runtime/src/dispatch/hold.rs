@@ -69,20 +69,20 @@ impl CallHold {
     /// A question goes out: the first of the call's gives the hold back. The guard's
     /// [`back`](Away::back) takes it again.
     pub(crate) fn step_out(self: &Arc<Self>) -> Away {
-        let given_back = {
+        let (counted, given_back) = {
             let mut state = self.lock();
             if state.ended {
-                None
+                (false, None)
             } else {
                 state.out += 1;
-                state.hold.take()
+                (true, state.hold.take())
             }
         };
         // Dropped outside the lock: giving a pass back wakes the calls waiting for it.
         drop(given_back);
         Away {
             hold: Arc::clone(self),
-            counted: true,
+            counted,
         }
     }
 
@@ -180,8 +180,9 @@ pub(crate) struct Away {
 impl Away {
     /// The answer came (or the deadline passed): waits until the call has its hold again.
     pub(crate) async fn back(mut self) {
-        self.counted = false;
-        self.hold.lock().out -= 1;
+        if std::mem::take(&mut self.counted) {
+            self.hold.lock().out -= 1;
+        }
         self.hold.retake().await;
     }
 }
@@ -272,6 +273,19 @@ mod tests {
         assert!(
             gate.try_enter(false).is_some(),
             "given back when the call ends"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_context_kept_past_its_call_asks_without_holding_anything() {
+        let gate = Arc::new(Gate::default());
+        let (call, lent) = held(&gate);
+        drop(lent);
+        call.step_out().back().await;
+        drop(call.step_out());
+        assert!(
+            gate.try_enter(false).is_some(),
+            "nothing taken after the call"
         );
     }
 
