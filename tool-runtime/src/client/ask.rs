@@ -418,8 +418,8 @@ impl<'a> Ask<'a> {
     }
 
     /// Sends the request and waits for the answer, at most the client's
-    /// [`ask_timeout`](Client::ask_timeout) ([`AskError::TimedOut`]); an answer still to come
-    /// in the client's retry is [`AskError::InputRequired`].
+    /// [`ask_timeout`](Client::ask_timeout) when it has one ([`AskError::TimedOut`]); an
+    /// answer still to come in the client's retry is [`AskError::InputRequired`].
     ///
     /// A tool call gives its hold on the registry's gate back while it waits and takes it
     /// again before the tool reads the answer (`dispatch::hold`): a client slow to answer, or
@@ -431,24 +431,25 @@ impl<'a> Ask<'a> {
         params: Value,
     ) -> Result<Value, AskError> {
         let away = self.held.map(|held| held.step_out());
-        let limit = client.ask_timeout();
         let request = client
             .requests()
             .request(self.key.as_deref(), method, params);
-        let answer = match tokio::runtime::Handle::try_current() {
-            // Timers need a tokio runtime; under another executor the question waits unbounded,
-            // as a call's own timeout does.
-            Ok(_) => tokio::time::timeout(limit, request).await,
-            Err(_) => Ok(request.await),
+        // Timers need a tokio runtime; under another executor the question waits unbounded,
+        // as a call's own timeout does.
+        let limit = client
+            .ask_timeout()
+            .filter(|_| tokio::runtime::Handle::try_current().is_ok());
+        let answer = match limit {
+            Some(limit) => tokio::time::timeout(limit, request)
+                .await
+                .map_err(|_| limit),
+            None => Ok(request.await),
         };
         if let Some(away) = away {
             away.back().await;
         }
         match answer {
-            Err(_) => Err(AskError::TimedOut {
-                method,
-                after: limit,
-            }),
+            Err(after) => Err(AskError::TimedOut { method, after }),
             Ok(answer) => answer.map_err(|source| match source.downcast::<InputPending>() {
                 Ok(pending) => AskError::InputRequired {
                     method,

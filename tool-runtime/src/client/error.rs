@@ -55,8 +55,8 @@ pub enum AskError {
         #[source]
         source: BoxError,
     },
-    /// The client did not answer within its deadline ([`Client::with_ask_timeout`],
-    /// `McpServer::ask_timeout`; [`DEFAULT_ASK_TIMEOUT`] unless set): the question was
+    /// The client did not answer within its deadline ([`Client::with_ask_timeout`]; over
+    /// MCP `McpServer::ask_timeout`, [`DEFAULT_ASK_TIMEOUT`] unless set): the question was
     /// withdrawn (an MCP client is sent `notifications/cancelled` for it, a task's question
     /// leaves its `inputRequests`), and the tool goes on without the answer.
     ///

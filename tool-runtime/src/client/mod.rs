@@ -18,8 +18,8 @@
 //! the registry's gate (and its place under the concurrency limit) back while a question is
 //! out, and takes it again before it reads the answer, so a client slow to answer, or one that
 //! never does, delays only its own call. Each question waits at most the client's
-//! [`ask_timeout`](Client::ask_timeout) ([`DEFAULT_ASK_TIMEOUT`] unless set), then the tool
-//! gets [`AskError::TimedOut`]. What the tool read before a question may have changed by the
+//! [`ask_timeout`](Client::ask_timeout) (over MCP the server's, [`DEFAULT_ASK_TIMEOUT`]
+//! unless set), then the tool gets [`AskError::TimedOut`]. What the tool read before a question may have changed by the
 //! time its answer comes; a lock the tool holds itself stays held while it waits.
 //!
 //! ```
@@ -80,11 +80,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long a question waits for its client's answer unless the client is given another
-/// deadline ([`Client::with_ask_timeout`], or `McpServer::ask_timeout` for the clients an MCP
-/// server makes): five minutes, long enough for a person to read and fill in a form, short
-/// enough that a client that never answers doesn't keep the tool for the life of its
-/// session.
+/// How long a question to an MCP client waits for its answer unless the server is given
+/// another deadline (`McpServer::ask_timeout`, which sets it on every [`Client`] the server
+/// makes): five minutes, long enough for a person to read and fill in a form, short enough
+/// that a client that never answers doesn't keep the tool for the life of its session.
 pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
 /// An error from whatever carries a request to the client (a transport, rmcp), kept whole.
@@ -261,32 +260,37 @@ pub trait ClientRequests: Send + Sync + 'static {
 #[derive(Clone)]
 pub struct Client {
     requests: Arc<dyn ClientRequests>,
-    /// How long each question waits for its answer.
-    ask_timeout: Duration,
+    /// How long each question waits for its answer; `None`: as long as `requests` takes.
+    ask_timeout: Option<Duration>,
 }
 
 impl Client {
-    /// A client that sends its requests through `requests`, each question waiting at most
-    /// [`DEFAULT_ASK_TIMEOUT`] for its answer.
+    /// A client that sends its requests through `requests`. Its questions wait as long as
+    /// `requests` takes to answer (it is the program's own code) unless given a deadline
+    /// with [`with_ask_timeout`](Self::with_ask_timeout); the clients an MCP server makes
+    /// for its calls always have one.
     pub fn new(requests: impl ClientRequests) -> Client {
         Client {
             requests: Arc::new(requests),
-            ask_timeout: DEFAULT_ASK_TIMEOUT,
+            ask_timeout: None,
         }
     }
 
     /// The same client, each question waiting at most `limit` for its answer: past it the
     /// question is withdrawn (its future dropped, which tells an MCP client
     /// `notifications/cancelled`) and the tool gets [`AskError::TimedOut`]. A client that
-    /// never answers then keeps the tool no longer than `limit`.
+    /// never answers then keeps the tool no longer than `limit`. The deadline is kept with
+    /// tokio's timer: run the calls on a runtime with time enabled (`enable_time`,
+    /// `enable_all`, `#[tokio::main]`); outside a tokio runtime there is none.
     #[must_use]
     pub fn with_ask_timeout(mut self, limit: Duration) -> Client {
-        self.ask_timeout = limit;
+        self.ask_timeout = Some(limit);
         self
     }
 
-    /// How long each question waits for its answer ([`with_ask_timeout`](Self::with_ask_timeout)).
-    pub fn ask_timeout(&self) -> Duration {
+    /// How long each question waits for its answer
+    /// ([`with_ask_timeout`](Self::with_ask_timeout)); `None`: no deadline.
+    pub fn ask_timeout(&self) -> Option<Duration> {
         self.ask_timeout
     }
 
