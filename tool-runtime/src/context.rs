@@ -17,6 +17,9 @@ pub struct CallContext<'a> {
     /// Run a sync tool during invoke instead of handing back a closure: for callers that run
     /// it on the current thread anyway, this saves boxing the closure.
     pub(crate) inline: bool,
+    /// The call's hold on the gate, lent to its questions to the client (`dispatch::hold`):
+    /// `None` for a call with no client to ask.
+    pub(crate) held: Option<&'a Arc<crate::dispatch::hold::CallHold>>,
 }
 
 impl<'a> CallContext<'a> {
@@ -175,7 +178,7 @@ impl Inject for ToolContext {
             states: Arc::clone(cx.states),
             catalog: Arc::clone(cx.catalog),
             notifier: Notifier::current(),
-            asking: AskContext::current(),
+            asking: AskContext::for_call(cx.held),
         })
     }
 }

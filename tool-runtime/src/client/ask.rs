@@ -6,10 +6,12 @@ use super::elicitation::ElicitationRequest;
 use super::error::{AskError, InputPending};
 use super::url_elicitation::{self, ElicitationId, UrlElicitationRequest};
 use super::{schema, Client, Elicitation, IncludeContext, Root, SamplingRequest, SamplingResult};
+use crate::dispatch::hold::CallHold;
 use crate::ToolContext;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::sync::Arc;
 
 const SAMPLING: &str = "sampling/createMessage";
 const ELICITATION: &str = "elicitation/create";
@@ -236,16 +238,31 @@ fn refused(client: &Client, capability: &'static str) -> AskError {
 /// One question to the client, maybe named: [`ToolContext::ask`],
 /// [`AskContext::ask`](super::AskContext::ask). Its methods are [`ToolContext`]'s, with the
 /// same errors.
-#[derive(Debug)]
 pub struct Ask<'a> {
     /// The client of the call or request; none outside MCP.
     client: Option<&'a Client>,
+    /// The asking tool call's hold on the registry's gate, given back while the question is
+    /// out; none for a prompt or a resource.
+    held: Option<&'a Arc<CallHold>>,
     key: Option<String>,
 }
 
+impl std::fmt::Debug for Ask<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ask")
+            .field("client", &self.client)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> Ask<'a> {
-    pub(super) fn new(client: Option<&'a Client>, key: Option<String>) -> Ask<'a> {
-        Ask { client, key }
+    pub(super) fn new(
+        client: Option<&'a Client>,
+        held: Option<&'a Arc<CallHold>>,
+        key: Option<String>,
+    ) -> Ask<'a> {
+        Ask { client, held, key }
     }
 
     /// [`ToolContext::sample`], under this name.
@@ -400,25 +417,47 @@ impl<'a> Ask<'a> {
         })
     }
 
-    /// Sends the request; an answer still to come in the client's retry is
-    /// [`AskError::InputRequired`].
+    /// Sends the request and waits for the answer, at most the client's
+    /// [`ask_timeout`](Client::ask_timeout) when it has one ([`AskError::TimedOut`]); an
+    /// answer still to come in the client's retry is [`AskError::InputRequired`].
+    ///
+    /// A tool call gives its hold on the registry's gate back while it waits and takes it
+    /// again before the tool reads the answer (`dispatch::hold`): a client slow to answer, or
+    /// one that never does, delays only this call.
     async fn send(
         &self,
         client: &Client,
         method: &'static str,
         params: Value,
     ) -> Result<Value, AskError> {
-        client
+        let away = self.held.map(|held| held.step_out());
+        let request = client
             .requests()
-            .request(self.key.as_deref(), method, params)
-            .await
-            .map_err(|source| match source.downcast::<InputPending>() {
+            .request(self.key.as_deref(), method, params);
+        // Timers need a tokio runtime; under another executor the question waits unbounded,
+        // as a call's own timeout does.
+        let limit = client
+            .ask_timeout()
+            .filter(|_| tokio::runtime::Handle::try_current().is_ok());
+        let answer = match limit {
+            Some(limit) => tokio::time::timeout(limit, request)
+                .await
+                .map_err(|_| limit),
+            None => Ok(request.await),
+        };
+        if let Some(away) = away {
+            away.back().await;
+        }
+        match answer {
+            Err(after) => Err(AskError::TimedOut { method, after }),
+            Ok(answer) => answer.map_err(|source| match source.downcast::<InputPending>() {
                 Ok(pending) => AskError::InputRequired {
                     method,
                     key: pending.key,
                 },
                 Err(source) => AskError::Request { method, source },
-            })
+            }),
+        }
     }
 
     /// The call's client, or the error saying there is none.

@@ -3,9 +3,11 @@
 
 use super::{Ask, AskError, Client, ClientCapabilities, Elicitation, Root};
 use super::{ElicitationId, SamplingRequest, SamplingResult};
+use crate::dispatch::hold::CallHold;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// The client of a `prompts/get` or `resources/read`, for the closure answering it to ask a
 /// model's message ([`sample`](Self::sample)), the user's input ([`elicit`](Self::elicit)) or
@@ -75,13 +77,22 @@ use serde_json::Value;
 #[derive(Clone)]
 pub struct AskContext {
     client: Option<Client>,
+    /// The hold on the registry's gate of the tool call asking, given back while a question
+    /// is out; `None` for a prompt or a resource, which hold none.
+    held: Option<Arc<CallHold>>,
 }
 
 impl AskContext {
     /// The client of the task this runs in ([`Client::scope`]), if any.
     pub(crate) fn current() -> AskContext {
+        AskContext::for_call(None)
+    }
+
+    /// The client of the task this runs in, for a tool call whose hold is `held`.
+    pub(crate) fn for_call(held: Option<&Arc<CallHold>>) -> AskContext {
         AskContext {
             client: Client::current(),
+            held: held.map(Arc::clone),
         }
     }
 
@@ -132,7 +143,7 @@ impl AskContext {
     /// answer in the client's retry. Unnamed questions are `sampling-1`, `elicitation-1`,
     /// `roots-1`, ... in the order asked. See [`ToolContext::ask`](crate::ToolContext::ask).
     pub fn ask(&self, key: impl Into<String>) -> Ask<'_> {
-        Ask::new(self.client.as_ref(), Some(key.into()))
+        Ask::new(self.client.as_ref(), self.held.as_ref(), Some(key.into()))
     }
 
     /// Asks the client's model for a message (`sampling/createMessage`).
@@ -220,14 +231,18 @@ impl AskContext {
     }
 
     fn unnamed(&self) -> Ask<'_> {
-        Ask::new(self.client.as_ref(), None)
+        Ask::new(self.client.as_ref(), self.held.as_ref(), None)
     }
 
     /// The next question, named `key` when given: an imported server's question keeps the
     /// server's own key, so that the answer a retry brings finds it again.
     #[cfg(feature = "mcp")]
     pub(crate) fn ask_as(&self, key: Option<&str>) -> Ask<'_> {
-        Ask::new(self.client.as_ref(), key.map(str::to_owned))
+        Ask::new(
+            self.client.as_ref(),
+            self.held.as_ref(),
+            key.map(str::to_owned),
+        )
     }
 
     fn declared(&self, capability: fn(ClientCapabilities) -> bool) -> bool {

@@ -387,3 +387,83 @@ async fn a_url_answer_without_an_action_is_an_error() {
     .await;
     assert!(said.contains("elicitation/create"), "{said}");
 }
+
+/// A client whose user never answers; `asked` is told when a question comes.
+struct Silent(Arc<tokio::sync::Notify>);
+
+impl ClientRequests for Silent {
+    fn capabilities(&self) -> ClientCapabilities {
+        ClientCapabilities::all()
+    }
+    fn create_message(&self, _: Value) -> ClientFuture {
+        self.0.notify_one();
+        Box::pin(std::future::pending())
+    }
+    fn elicit(&self, _: Value) -> ClientFuture {
+        self.0.notify_one();
+        Box::pin(std::future::pending())
+    }
+}
+
+/// An exclusive tool (not `parallel`) named `name` that asks, or that only says its name.
+fn exclusive(name: &'static str, asks: bool) -> DynamicTool {
+    DynamicTool::new(
+        name,
+        "An exclusive tool.",
+        json!({"type": "object", "properties": {}}),
+        move |_, cx: ToolContext| async move {
+            if !asks {
+                return ToolOutput::text(name);
+            }
+            match cx.sample("Anything?").await {
+                Ok(answer) => ToolOutput::text(answer.text()),
+                Err(error) => ToolOutput::text(error.to_string()),
+            }
+        },
+    )
+}
+
+/// Calls `asker` with a client that never answers and waits at most `deadline`; gives the
+/// call, once the question is out.
+async fn asking_silently(
+    registry: &Arc<Registry>,
+    deadline: std::time::Duration,
+) -> tokio::task::JoinHandle<ToolOutput> {
+    let asked = Arc::new(tokio::sync::Notify::new());
+    let client = crate::client::Client::new(Silent(Arc::clone(&asked))).with_ask_timeout(deadline);
+    let registry = Arc::clone(registry);
+    let call = tokio::spawn(client.scope(async move { registry.call("asker", "{}").await }));
+    let bound = std::time::Duration::from_secs(30);
+    tokio::time::timeout(bound, asked.notified()).await.unwrap();
+    call
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_out_holds_no_gate_and_ends_at_the_clients_deadline() {
+    let registry = Arc::new(
+        Registry::builder()
+            .without_inventory()
+            .dynamic(exclusive("asker", true))
+            .dynamic(exclusive("writer", false))
+            .concurrency_limit(1)
+            .build()
+            .unwrap(),
+    );
+    let bound = std::time::Duration::from_secs(30);
+    let waiting = asking_silently(&registry, std::time::Duration::from_secs(600)).await;
+    // The gate and the only concurrency permit are free while the question is out.
+    let written = tokio::time::timeout(bound, registry.call("writer", "{}"))
+        .await
+        .unwrap();
+    assert_eq!(written.to_model_text(), "writer");
+    assert!(!waiting.is_finished(), "the question is still out");
+    waiting.abort();
+
+    let short = std::time::Duration::from_millis(300);
+    let asked = asking_silently(&registry, short).await;
+    let asked = tokio::time::timeout(bound, asked).await.unwrap().unwrap();
+    assert_eq!(
+        asked.to_model_text(),
+        "the client did not answer sampling/createMessage within 0.3 s; the question was withdrawn"
+    );
+}

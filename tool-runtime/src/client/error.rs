@@ -3,6 +3,7 @@
 
 use super::BoxError;
 use crate::error::{ErrorCode, ToolError};
+use std::time::Duration;
 
 /// A question to the client (sampling, elicitation, roots) that got no usable answer.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +54,20 @@ pub enum AskError {
         /// The transport's or client's error.
         #[source]
         source: BoxError,
+    },
+    /// The client did not answer within its deadline ([`Client::with_ask_timeout`]; over
+    /// MCP `McpServer::ask_timeout`, [`DEFAULT_ASK_TIMEOUT`] unless set): the question was
+    /// withdrawn (an MCP client is sent `notifications/cancelled` for it, a task's question
+    /// leaves its `inputRequests`), and the tool goes on without the answer.
+    ///
+    /// [`Client::with_ask_timeout`]: super::Client::with_ask_timeout
+    /// [`DEFAULT_ASK_TIMEOUT`]: super::DEFAULT_ASK_TIMEOUT
+    #[error("the client did not answer {method} within {} s; the question was withdrawn", after.as_secs_f64())]
+    TimedOut {
+        /// The MCP method.
+        method: &'static str,
+        /// The deadline that passed.
+        after: Duration,
     },
     /// The answer comes with the client's next try of the call: under protocol 2026-07-28 the
     /// server can't ask the client during a call, so the call ends with an input-required

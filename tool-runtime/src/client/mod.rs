@@ -14,6 +14,14 @@
 //! feature. A prompt or a resource asks the same questions through an [`AskContext`]
 //! ([`Prompt::asking`](crate::resources::Prompt::asking) and its kin).
 //!
+//! A question holds nothing of the registry while it waits: a tool call gives its pass through
+//! the registry's gate (and its place under the concurrency limit) back while a question is
+//! out, and takes it again before it reads the answer, so a client slow to answer, or one that
+//! never does, delays only its own call. Each question waits at most the client's
+//! [`ask_timeout`](Client::ask_timeout) (over MCP the server's, [`DEFAULT_ASK_TIMEOUT`]
+//! unless set), then the tool gets [`AskError::TimedOut`]. What the tool read before a question may have changed by the
+//! time its answer comes; a lock the tool holds itself stays held while it waits.
+//!
 //! ```
 //! use serde::Deserialize;
 //! use tool_runtime::client::{Elicitation, SamplingRequest};
@@ -70,6 +78,13 @@ use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a question to an MCP client waits for its answer unless the server is given
+/// another deadline (`McpServer::ask_timeout`, which sets it on every [`Client`] the server
+/// makes): five minutes, long enough for a person to read and fill in a form, short enough
+/// that a client that never answers doesn't keep the tool for the life of its session.
+pub const DEFAULT_ASK_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
 /// An error from whatever carries a request to the client (a transport, rmcp), kept whole.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -243,12 +258,40 @@ pub trait ClientRequests: Send + Sync + 'static {
 /// # });
 /// ```
 #[derive(Clone)]
-pub struct Client(Arc<dyn ClientRequests>);
+pub struct Client {
+    requests: Arc<dyn ClientRequests>,
+    /// How long each question waits for its answer; `None`: as long as `requests` takes.
+    ask_timeout: Option<Duration>,
+}
 
 impl Client {
-    /// A client that sends its requests through `requests`.
+    /// A client that sends its requests through `requests`. Its questions wait as long as
+    /// `requests` takes to answer (it is the program's own code) unless given a deadline
+    /// with [`with_ask_timeout`](Self::with_ask_timeout); the clients an MCP server makes
+    /// for its calls always have one.
     pub fn new(requests: impl ClientRequests) -> Client {
-        Client(Arc::new(requests))
+        Client {
+            requests: Arc::new(requests),
+            ask_timeout: None,
+        }
+    }
+
+    /// The same client, each question waiting at most `limit` for its answer: past it the
+    /// question is withdrawn (its future dropped, which tells an MCP client
+    /// `notifications/cancelled`) and the tool gets [`AskError::TimedOut`]. A client that
+    /// never answers then keeps the tool no longer than `limit`. The deadline is kept with
+    /// tokio's timer: run the calls on a runtime with time enabled (`enable_time`,
+    /// `enable_all`, `#[tokio::main]`); outside a tokio runtime there is none.
+    #[must_use]
+    pub fn with_ask_timeout(mut self, limit: Duration) -> Client {
+        self.ask_timeout = Some(limit);
+        self
+    }
+
+    /// How long each question waits for its answer
+    /// ([`with_ask_timeout`](Self::with_ask_timeout)); `None`: no deadline.
+    pub fn ask_timeout(&self) -> Option<Duration> {
+        self.ask_timeout
     }
 
     /// Runs `future` (a registry call, a batch, anything that runs calls) with this client:
@@ -259,11 +302,16 @@ impl Client {
 
     /// What the client can do.
     pub fn capabilities(&self) -> ClientCapabilities {
-        self.0.capabilities()
+        self.requests.capabilities()
     }
 
     pub(crate) fn requests(&self) -> &dyn ClientRequests {
-        &*self.0
+        &*self.requests
+    }
+
+    /// Whether a client is set for the calls running in this task.
+    pub(crate) fn in_scope() -> bool {
+        CURRENT.try_with(|_| ()).is_ok()
     }
 
     /// The client of the calls running in this task, if any.

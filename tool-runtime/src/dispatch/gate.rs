@@ -1,5 +1,9 @@
 //! The read/write gate: parallel-safe calls share it, any other call holds it alone (the
 //! codex-rs scheme), so a call that writes never overlaps another call.
+//!
+//! Except while it waits for its client: a call that asks gives its pass back while the
+//! question is out and waits its turn again for the answer (`dispatch::hold`), so what runs
+//! alone is the tool's code on either side of a question, never the wait.
 
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::Arc;

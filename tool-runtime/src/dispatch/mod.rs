@@ -2,6 +2,7 @@
 //! limited, timed and isolated by [`run`].
 
 pub(crate) mod gate;
+pub(crate) mod hold;
 pub(crate) mod panic;
 mod run;
 

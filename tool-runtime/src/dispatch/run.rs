@@ -1,7 +1,7 @@
 //! The last stage of one call: the gate, approval, the concurrency limit, the thread it runs
 //! on, its timeout and cancellation, and a panic caught.
 
-use super::gate::Pass;
+use super::hold::{CallHold, Hold};
 use super::panic;
 use crate::approval::{Approval, ApprovalRequest};
 use crate::def::Pending;
@@ -13,11 +13,11 @@ use futures_util::FutureExt;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::OwnedSemaphorePermit;
 use tokio_util::sync::CancellationToken;
 
 impl Registry {
-    /// Runs a prepared call to its one output.
+    /// Runs a prepared call to its one output. `held`: the call's [`CallHold`] when it may ask
+    /// a client, which its questions give back while they wait.
     pub(crate) async fn run_pending<'a>(
         &'a self,
         entry: &'a Entry,
@@ -25,6 +25,7 @@ impl Registry {
         call_id: Option<&'a str>,
         arguments: &'a str,
         cancel: Option<&CancellationToken>,
+        held: Option<&'a Arc<CallHold>>,
     ) -> ToolOutput {
         if let Pending::Refused(output) | Pending::Ran(output) = pending {
             return output;
@@ -42,7 +43,7 @@ impl Registry {
                     _pass: pass,
                     _permit: None,
                 };
-                return run_on_the_right_thread(entry, pending, hold).await;
+                return run_on_the_right_thread(entry, pending, Holding::new(hold, held)).await;
             }
         }
         let work = async {
@@ -57,10 +58,13 @@ impl Registry {
                 Some(limit) => Arc::clone(limit).acquire_owned().await.ok(),
                 None => None,
             };
-            let hold = Hold {
-                _pass: pass,
-                _permit: permit,
-            };
+            let hold = Holding::new(
+                Hold {
+                    _pass: pass,
+                    _permit: permit,
+                },
+                held,
+            );
             // Timers need a tokio runtime; under another executor the call runs unbounded.
             let timeout = entry
                 .timeout
@@ -133,11 +137,20 @@ async fn until_cancelled(
     }
 }
 
-/// What a running call holds: its pass through the gate and its place under the concurrency
-/// limit, given back when the tool returns.
-struct Hold {
-    _pass: Pass,
-    _permit: Option<OwnedSemaphorePermit>,
+/// A running call's [`Hold`], kept for the tool's run: by the call itself, or lent to its
+/// questions to the client ([`CallHold`]), which give it back while they wait.
+enum Holding {
+    Kept(#[allow(dead_code)] Hold),
+    Lent(#[allow(dead_code)] super::hold::Lent),
+}
+
+impl Holding {
+    fn new(hold: Hold, held: Option<&Arc<CallHold>>) -> Holding {
+        match held {
+            Some(held) => Holding::Lent(held.lend(hold)),
+            None => Holding::Kept(hold),
+        }
+    }
 }
 
 /// Sync tools go to the blocking pool, never onto the async executor's threads, unless they
@@ -148,7 +161,7 @@ struct Hold {
 /// cancelled, or its future dropped), its thread keeps `hold` until the tool returns, so the
 /// next exclusive call still waits for it and the concurrency limit still counts it; and a
 /// tool that hadn't started yet (the blocking pool was busy) never starts.
-async fn run_on_the_right_thread(entry: &Entry, pending: Pending<'_>, hold: Hold) -> ToolOutput {
+async fn run_on_the_right_thread(entry: &Entry, pending: Pending<'_>, hold: Holding) -> ToolOutput {
     let tool = &*entry.spec.name;
     match pending {
         Pending::Refused(output) | Pending::Ran(output) => output,

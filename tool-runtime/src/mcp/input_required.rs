@@ -15,7 +15,9 @@
 //! state is sealed with an HMAC (rmcp's `RequestStateCodec`) under a per-server key, bound to
 //! the method, the tool, prompt or URI and the arguments ([`RoundTrip`]), and expires after
 //! an hour: a client can't forge an answer received earlier, nor replay one for another
-//! request.
+//! request. An answer sealed in the state is final: an `inputResponses` entry under the key
+//! of one is ignored, so a client can't change an earlier round's answer either (it starts
+//! the request over, without the state, to answer differently).
 
 use super::round_trip::RoundTrip;
 use crate::client::{
@@ -136,7 +138,13 @@ impl InputRound {
         };
         let retry = request.input_responses().is_some() || !answers.is_empty();
         if let Some(responses) = request.input_responses() {
-            answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone())));
+            // A sealed answer wins: the state holds what the client answered in an earlier
+            // round, and a new `inputResponses` entry under the same key must not replace it
+            // (the run that used it may have acted on it already, and the seal is what
+            // promises it can't be changed). Only questions still without one take an answer.
+            for (key, answer) in responses {
+                answers.entry(key.clone()).or_insert_with(|| answer.clone());
+            }
         }
         let capabilities = cx
             .meta

@@ -41,11 +41,13 @@ impl McpServer {
                 cx.peer.clone(),
                 cx.id.clone(),
                 Default::default(),
-            ));
+            ))
+            .with_ask_timeout(self.ask_timeout);
             return Ok(Asked::Done(client.scope(work).await));
         }
         let round = InputRound::open(&self.request_states, request, cx)?;
-        let output = round.client().scope(work).await;
+        let client = round.client().with_ask_timeout(self.ask_timeout);
+        let output = client.scope(work).await;
         Ok(
             match round.outcome(&self.request_states, output.is_err())? {
                 Some(input_required) => Asked::InputRequired(input_required),

@@ -59,6 +59,8 @@ pub struct McpServer {
     pub(super) request_states: Arc<RequestStates>,
     /// Calls running as tasks; shared by every session (each task answers only its own).
     pub(super) tasks: Arc<super::task_store::TaskStore>,
+    /// How long a question to the client waits for its answer ([`McpServer::ask_timeout`]).
+    pub(super) ask_timeout: std::time::Duration,
 }
 
 impl McpServer {
@@ -81,6 +83,7 @@ impl McpServer {
             tasks: Arc::new(super::task_store::TaskStore::new(
                 super::tasks::DEFAULT_LIMITS,
             )),
+            ask_timeout: crate::client::DEFAULT_ASK_TIMEOUT,
         }
     }
 
@@ -119,6 +122,22 @@ impl McpServer {
             max: max.max(1),
             ..limits
         })
+    }
+
+    /// How long a tool's (a prompt's, a resource's) question to its client waits for the
+    /// answer: a sampling or elicitation request, `roots/list`, or a task's question waiting
+    /// in `input_required` for `tasks/update` (default
+    /// [`DEFAULT_ASK_TIMEOUT`](crate::client::DEFAULT_ASK_TIMEOUT), five minutes). Past it the
+    /// question is withdrawn and the tool gets
+    /// [`AskError::TimedOut`](crate::client::AskError::TimedOut).
+    ///
+    /// The wait never holds the registry's gate (a call gives its pass back while its
+    /// question is out), so a client that never answers stops no other call; the deadline
+    /// bounds how long it keeps its own call, and whatever that call holds itself.
+    #[must_use]
+    pub fn ask_timeout(mut self, limit: std::time::Duration) -> McpServer {
+        self.ask_timeout = limit;
+        self
     }
 
     /// The name and version the server gives clients in `initialize`.
@@ -284,6 +303,7 @@ impl McpServer {
             },
         };
         let (notifier, mut messages) = Notifier::channel();
+        let client = client.with_ask_timeout(self.ask_timeout);
         let run = client.scope(notifier.scope(async {
             let mut outputs = self
                 .registry

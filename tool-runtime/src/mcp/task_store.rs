@@ -473,8 +473,12 @@ impl TaskStore {
         state.sweep(self.limits.ttl);
         let entry = state
             .tasks
-            .get(id)
+            .get_mut(id)
             .filter(|e| e.owner.session == owner.session)?;
+        let freed = withdraw_unwaited(entry);
+        let share = entry.owner.share();
+        state.release(&share, 0, freed);
+        let entry = state.tasks.get(id)?;
         let payload = match &entry.outcome {
             Some(outcome) => outcome.clone(),
             None if entry.questions.is_empty() => TaskPayload::Working,
@@ -696,6 +700,28 @@ fn payload_len(outcome: &TaskPayload) -> usize {
         TaskPayload::InputRequired { input_requests } => json_len(input_requests),
         _ => 0,
     }
+}
+
+/// Drops the questions the call no longer waits on (their deadline passed: the
+/// [`ask`](TaskStore::ask) receiver was dropped), so that `tasks/get` lists only questions an
+/// answer still reaches; the task works again once none is left. Returns the bytes the
+/// dropped questions counted, for the caller to release from the client's usage.
+fn withdraw_unwaited(entry: &mut Entry) -> usize {
+    let before = entry.questions.len();
+    let mut freed = 0;
+    entry.questions.retain(|_, question| {
+        let waited = !question.answer.is_closed();
+        if !waited {
+            freed += question.bytes;
+        }
+        waited
+    });
+    entry.bytes -= freed;
+    if entry.questions.len() < before && entry.questions.is_empty() && entry.outcome.is_none() {
+        entry.task.status = TaskStatus::Working;
+        entry.task.last_updated_at = current_timestamp();
+    }
+    freed
 }
 
 /// `key`, or `key-2`, `key-3`, ... when a question of the task had it already.
@@ -1009,7 +1035,7 @@ mod tests {
         assert_eq!(named.try_recv().unwrap(), accept);
         assert!(first.try_recv().is_err(), "unanswered");
         // A key asked again after its answer is another question.
-        store
+        let _again = store
             .ask(id, Some("confirm"), "elicitation/create", elicitation())
             .unwrap();
         assert_eq!(waiting(&store, id), ["confirm-2", "elicitation-1"]);
@@ -1035,7 +1061,7 @@ mod tests {
         let store = store(60_000, 10);
         let (task, _) = store.create(anyone(), 0).unwrap();
         let id = &task.task_id;
-        store
+        let _asked = store
             .ask(id, Some("q"), "elicitation/create", elicitation())
             .unwrap();
         let wrong = InputResponses::from([("q".to_owned(), json!({"content": {}}))]);
@@ -1054,6 +1080,34 @@ mod tests {
             TaskStatus::Working
         );
         // The answered question no longer counts.
+        assert_eq!(store.bytes(&anyone()), (0, 0));
+    }
+
+    #[test]
+    fn a_question_nobody_waits_on_any_more_is_withdrawn() {
+        let store = store(60_000, 10);
+        let (task, _) = store.create(anyone(), 0).unwrap();
+        let id = &task.task_id;
+        let kept = store
+            .ask(id, Some("kept"), "elicitation/create", elicitation())
+            .unwrap();
+        let given_up = store
+            .ask(id, Some("given_up"), "elicitation/create", elicitation())
+            .unwrap();
+        assert_eq!(waiting(&store, id), ["given_up", "kept"]);
+        // The call's deadline passed for one question: its receiver is gone.
+        drop(given_up);
+        assert_eq!(waiting(&store, id), ["kept"]);
+        assert_eq!(
+            store.get(id, &anyone()).unwrap().status(),
+            TaskStatus::InputRequired
+        );
+        // The withdrawn question no longer counts in the client's bytes.
+        let (_, kept_bytes) = store.bytes(&anyone());
+        drop(kept);
+        assert!(waiting(&store, id).is_empty());
+        assert_eq!(store.get(id, &anyone()).unwrap().status(), TaskStatus::Working);
+        assert!(kept_bytes > 0);
         assert_eq!(store.bytes(&anyone()), (0, 0));
     }
 

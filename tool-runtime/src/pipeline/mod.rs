@@ -32,6 +32,7 @@ pub use validate::Violation;
 
 use crate::context::CallContext;
 use crate::def::{Args, Pending};
+use crate::dispatch::hold::CallHold;
 use crate::error::{ErrorCode, ToolError};
 use crate::error_format::ErrorFormat;
 use crate::output::ToolOutput;
@@ -39,6 +40,7 @@ use crate::registry::{Entry, Registry};
 use report::Clock;
 use schema_nav::SchemaNav;
 use serde_json::Value;
+use std::sync::Arc;
 use tracing::Instrument;
 
 impl Registry {
@@ -51,7 +53,7 @@ impl Registry {
         let found = self.find(name);
         if let Some(entry) = found {
             if entry.runs_inline && !wants_span() && self.config.limits.check(args).is_ok() {
-                let cx = self.context(entry, None, true);
+                let cx = self.context(entry, None, true, None);
                 return match entry.handler.invoke(Args::Text(args), &cx) {
                     Pending::Ran(output) => named(output, entry),
                     Pending::Refused(output) if !is_argument_error(&output) => named(output, entry),
@@ -81,7 +83,7 @@ impl Registry {
             Err(output) => output,
             Ok(entry) => {
                 // The caller blocks on the call anyway: a sync tool runs right here.
-                let cx = self.context(entry, None, true);
+                let cx = self.context(entry, None, true, None);
                 let output = match self.prepare(entry, &cx, args, None, &mut clock) {
                     Pending::Refused(output) | Pending::Ran(output) => named(output, entry),
                     pending => self.block_on_pending(entry, pending, args),
@@ -120,7 +122,7 @@ impl Registry {
     ) -> ToolOutput {
         let output = self.block_on(
             &entry.spec.name,
-            self.run_pending(entry, pending, None, args, None),
+            self.run_pending(entry, pending, None, args, None, None),
         );
         named(output, entry)
     }
@@ -167,9 +169,17 @@ impl Registry {
                     report.tool = Some(entry.spec.name.clone());
                     report.repairs = repairs;
                 }
-                let cx = self.context(entry, call_id, false);
+                // A call that may ask a client lends its hold to its questions.
+                let held = crate::client::Client::in_scope().then(|| {
+                    Arc::new(CallHold::new(
+                        &self.gate,
+                        entry.parallel,
+                        self.config.concurrency.as_ref(),
+                    ))
+                });
+                let cx = self.context(entry, call_id, false, held.as_ref());
                 let pending = self.prepare(entry, &cx, args, report.as_deref_mut(), &mut clock);
-                let run = self.run_pending(entry, pending, call_id, args, cancel);
+                let run = self.run_pending(entry, pending, call_id, args, cancel, held.as_ref());
                 // Without a subscriber the span is a no-op: don't pay for entering it per poll.
                 let output = if span.is_disabled() {
                     run.await
@@ -195,6 +205,7 @@ impl Registry {
         entry: &'a Entry,
         call_id: Option<&'a str>,
         inline: bool,
+        held: Option<&'a Arc<CallHold>>,
     ) -> CallContext<'a> {
         CallContext {
             tool: &entry.spec.name,
@@ -202,6 +213,7 @@ impl Registry {
             states: &self.states,
             catalog: &self.catalog,
             inline,
+            held,
         }
     }
 

@@ -314,6 +314,7 @@ mod tests {
             states: &states,
             catalog: &catalog,
             inline: true,
+            held: None,
         };
         let mut args = args;
         let mut filled = Vec::new();
