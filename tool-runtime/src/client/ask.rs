@@ -202,8 +202,9 @@ impl ToolContext {
     ///
     /// # Errors
     ///
-    /// [`AskError::InvalidUrl`] (before anything is sent) for a URL that is not absolute or
-    /// holds spaces, control characters or direction marks, [`AskError::NoClient`] outside
+    /// [`AskError::InvalidUrl`] (before anything is sent) for a URL that is not `https` (or
+    /// `http` to a loopback host), has a user-info part (`name@host`), or holds spaces,
+    /// control characters or invisible format characters (Unicode `Cf`), [`AskError::NoClient`] outside
     /// MCP, [`AskError::Unsupported`] when the client did not declare `elicitation.url`,
     /// [`AskError::Request`] when the client failed, [`AskError::Answer`] for an answer
     /// without a valid `action`.
@@ -342,9 +343,11 @@ impl<'a> Ask<'a> {
         message: impl Into<String>,
     ) -> Result<Elicitation<ElicitationId>, AskError> {
         let url = url.into();
-        if let Err(reason) = url_elicitation::check_url(&url) {
-            return Err(AskError::InvalidUrl { url, reason });
-        }
+        // What goes out is what was checked: the parsed URL, written back.
+        let url = match url_elicitation::check_url(&url) {
+            Ok(checked) => checked,
+            Err(reason) => return Err(AskError::InvalidUrl { url, reason }),
+        };
         let client = self.client_for("elicitation.url")?;
         if !client.capabilities().elicitation_url {
             return Err(refused(client, "elicitation.url"));

@@ -350,7 +350,7 @@ async fn url_elicitation_needs_the_url_capability_and_an_absolute_url() {
     assert_eq!(
         said,
         "false | the client does not support elicitation.url: it did not declare the capability \
-         | cannot send the user to \"example.com/pay\": it has no scheme (`https://...`)"
+         | cannot send the user to \"example.com/pay\": it is not an absolute URL (`https://...`)"
     );
     assert!(asked.lock().unwrap().is_empty());
 

@@ -28,8 +28,11 @@ pub enum AskError {
     /// The type or schema given to elicit can't be an elicitation form; nothing was sent.
     #[error(transparent)]
     Schema(#[from] SchemaError),
-    /// The URL given to [`elicit_url`](crate::ToolContext::elicit_url) is not an absolute
-    /// URL a client can show and open as it reads; nothing was sent.
+    /// The URL given to [`elicit_url`](crate::ToolContext::elicit_url) or
+    /// [`url_required`](crate::ToolContext::url_required) (or forwarded from an imported
+    /// server) is not a link a client can show and open as it reads: not `https` (or `http`
+    /// to a loopback host), with a user-info part, or holding spaces, control characters or
+    /// invisible format characters; nothing was sent.
     #[error("cannot send the user to {url:?}: {reason}")]
     InvalidUrl {
         /// The URL given.

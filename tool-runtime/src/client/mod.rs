@@ -72,6 +72,9 @@ pub use sampling::{
 };
 pub use schema::{elicitation_schema, elicitation_schema_for};
 pub use url_elicitation::{ElicitationId, UrlElicitationRequest};
+// The import checks the links its servers send as a local tool's are checked.
+#[cfg(feature = "mcp")]
+pub(crate) use url_elicitation::check_url;
 pub use url_required::UrlRequired;
 
 use serde_json::Value;

@@ -85,35 +85,61 @@ fn process_prefix() -> u64 {
     })
 }
 
-/// Why `url` can't be sent: it must be an absolute URL (`scheme:rest`, RFC 3986), without
-/// spaces, control characters or direction marks, which a client could show one way and
-/// open another.
-pub(super) fn check_url(url: &str) -> Result<(), &'static str> {
-    let Some((scheme, rest)) = url.split_once(':') else {
-        return Err("it has no scheme (`https://...`)");
-    };
-    let mut letters = scheme.chars();
-    let scheme_ok = letters.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && letters.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    if !scheme_ok {
-        return Err("its scheme is not one (letters, digits, `+`, `-`, `.`, a letter first)");
+/// The URL to send the user to, as the WHATWG parser (the `url` crate, which browsers'
+/// parsing it follows) writes `url` back, or why it can't be sent. A link a client shows
+/// must open the page it reads as, so only these pass:
+///
+/// - `https`, or `http` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`: a local
+///   sign-in callback); never `javascript:`, `data:`, `file:` or any other scheme, which run
+///   or read something instead of opening a page;
+/// - no user-info part: `https://accounts.example@evil.example/` opens `evil.example`;
+/// - no space, control character or invisible format character (every Unicode `Cf`:
+///   text-direction marks, U+200B zero-width space, U+2060 word joiner, U+00AD soft
+///   hyphen...), anywhere in the text: each can make a URL read as another site's, and the
+///   parser would drop or encode some of them silently.
+///
+/// What is sent is the parsed URL written back (host lower-cased, an international one in
+/// punycode), so the client shows what was checked.
+pub(crate) fn check_url(url: &str) -> Result<String, &'static str> {
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("it holds spaces or control characters");
     }
-    if rest.is_empty() {
-        return Err("nothing follows its scheme");
+    if url.chars().any(is_format) {
+        return Err(
+            "it holds an invisible format character (Unicode `Cf`: a text-direction \
+                    mark, a zero-width space, a soft hyphen...)",
+        );
     }
-    if url
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control() || is_bidi_control(c))
-    {
-        return Err("it holds spaces, control characters or text-direction marks");
+    let parsed = url::Url::parse(url).map_err(|_| "it is not an absolute URL (`https://...`)")?;
+    match parsed.scheme() {
+        "https" => {}
+        "http" if is_loopback(&parsed) => {}
+        "http" => return Err("`http` is for a loopback host only: use `https`"),
+        _ => return Err("its scheme is not `https` (nor `http` to a loopback host)"),
     }
-    Ok(())
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(
+            "it has a user-info part (`name@` before the host), which reads as one \
+                    site and opens another",
+        );
+    }
+    Ok(parsed.into())
 }
 
-/// The marks that change the direction text is shown in (Unicode's bidi controls): a URL
-/// holding one can read as another site's.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// Whether `c` is an invisible format character (Unicode general category `Cf`).
+fn is_format(c: char) -> bool {
+    use unicode_general_category::{get_general_category, GeneralCategory};
+    get_general_category(c) == GeneralCategory::Format
+}
+
+/// Whether the URL's host is this machine: `localhost` or a loopback address.
+fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 #[cfg(test)]
@@ -146,16 +172,53 @@ mod tests {
     }
 
     #[test]
-    fn only_absolute_urls_pass() {
-        assert!(check_url("https://example.com/connect?state=abc").is_ok());
-        assert!(check_url("urn:example:thing").is_ok());
-        assert!(check_url("example.com/connect").is_err());
-        assert!(check_url("/relative").is_err());
-        assert!(check_url("1http://x").is_err());
-        assert!(check_url("https:").is_err());
-        assert!(check_url("https://exa mple.com").is_err());
-        assert!(check_url("https://example.com/\u{202e}moc.live").is_err());
-        assert!(check_url("https://example.com/\n").is_err());
-        assert!(check_url("").is_err());
+    fn only_https_urls_and_loopback_http_pass() {
+        let sent = |url: &str| check_url(url).unwrap();
+        assert_eq!(
+            sent("https://example.com/connect?state=abc"),
+            "https://example.com/connect?state=abc"
+        );
+        assert_eq!(sent("https://Example.COM"), "https://example.com/");
+        assert_eq!(
+            sent("https://example.com/@user"),
+            "https://example.com/@user"
+        );
+        assert_eq!(sent("http://localhost:8080/cb"), "http://localhost:8080/cb");
+        assert_eq!(sent("http://127.0.0.1/cb"), "http://127.0.0.1/cb");
+        assert_eq!(sent("http://[::1]:3000/"), "http://[::1]:3000/");
+        assert_eq!(
+            sent("https://bücher.example/"),
+            "https://xn--bcher-kva.example/"
+        );
+        for refused in [
+            "",
+            "example.com/connect",
+            "/relative",
+            "1http://x",
+            "https:",
+            "https://",
+            "urn:example:thing",
+            "http://example.com/",
+            "http://localhost.evil.example/",
+            "javascript:alert(document.cookie)",
+            "JavaScript:alert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "file:///etc/passwd",
+            "ftp://example.com/",
+            "https://accounts.example@evil.example/",
+            "https://user:pass@example.com/",
+            "https://:pass@example.com/",
+            "https://exa mple.com",
+            "https://example.com/\n",
+            " https://example.com/",
+            "https://example.com/\u{202e}moc.live",
+            "https://example.com\u{200b}.evil.example/",
+            "https://exa\u{2060}mple.com/",
+            "https://pay\u{ad}pal.com/",
+            "https://example.com/\u{feff}",
+            "https://example.com/\u{e0001}",
+        ] {
+            assert!(check_url(refused).is_err(), "{refused:?} passed");
+        }
     }
 }

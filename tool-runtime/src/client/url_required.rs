@@ -45,8 +45,9 @@ impl ToolContext {
     ///
     /// # Errors
     ///
-    /// [`AskError::InvalidUrl`] for a URL that is not absolute or holds spaces, control
-    /// characters or direction marks.
+    /// [`AskError::InvalidUrl`] for a URL [`elicit_url`](crate::ToolContext::elicit_url)
+    /// refuses: not `https` (or `http` to a loopback host), with a user-info part, or
+    /// holding spaces, control characters or invisible format characters.
     pub fn url_required(
         &self,
         url: impl Into<String>,
@@ -92,8 +93,9 @@ impl UrlRequired {
     ///
     /// # Errors
     ///
-    /// [`AskError::InvalidUrl`] for a URL that is not absolute or holds spaces, control
-    /// characters or direction marks.
+    /// [`AskError::InvalidUrl`] for a URL [`elicit_url`](crate::ToolContext::elicit_url)
+    /// refuses: not `https` (or `http` to a loopback host), with a user-info part, or
+    /// holding spaces, control characters or invisible format characters.
     pub fn and(
         mut self,
         url: impl Into<String>,
@@ -119,7 +121,7 @@ impl UrlRequired {
 /// An interaction, its URL checked before anything can be sent.
 fn request(url: String, message: String) -> Result<UrlElicitationRequest, AskError> {
     match url_elicitation::check_url(&url) {
-        Ok(()) => Ok(UrlElicitationRequest::new(url, message)),
+        Ok(checked) => Ok(UrlElicitationRequest::new(checked, message)),
         Err(reason) => Err(AskError::InvalidUrl { url, reason }),
     }
 }

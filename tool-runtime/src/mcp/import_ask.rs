@@ -303,6 +303,10 @@ impl Asks {
     /// declared `elicitation.url`; else the user, in effect, says no (the import's handlers
     /// answer forms only). An accepted one is remembered under the server's id (none from
     /// 2026-07-28 on), for its completion.
+    ///
+    /// The server is not trusted with our user: its URL passes the check a local tool's does
+    /// ([`elicit_url`](crate::ToolContext::elicit_url): `https`, no user-info part, no
+    /// invisible character) or the server gets `-32602` and nobody is asked.
     async fn open_url(
         &self,
         call: Option<&Asking>,
@@ -311,6 +315,13 @@ impl Asks {
         message: String,
         remote_id: String,
     ) -> Result<ElicitResult, ErrorData> {
+        let url = match crate::client::check_url(&url) {
+            Ok(checked) => checked,
+            Err(reason) => {
+                let refused = AskError::InvalidUrl { url, reason };
+                return Err(ErrorData::invalid_params(refused.to_string(), None));
+            }
+        };
         let Some(call) = call.filter(|c| c.cx.can_elicit_url()) else {
             return convert(&serde_json::json!({"action": "decline"}));
         };

@@ -10,7 +10,7 @@ use super::import_rounds::{self, Retry, RoundError};
 use crate::client::AskContext;
 use crate::resources::{
     Completion, Contents, Prompt, PromptArgs, PromptMessage, Resource, ResourceError,
-    ResourceTemplate, UriTemplate,
+    ResourceTemplate, UriTemplate, VariableValues,
 };
 use rmcp::model::{
     ArgumentInfo, ClientRequest, CompleteRequestParams, CompletionContext, ErrorCode,
@@ -169,6 +169,11 @@ pub(crate) fn adopt(
             async move { read(&forward, vars.uri().to_owned(), cx).await }
         };
         let mut template = ResourceTemplate::asking(&remote.uri_template, remote.name, read_one);
+        // The URI is forwarded whole, never joined to a path here: the server checks its own
+        // values, and `%2F` in one of its URIs is its business.
+        for variable in parsed.variables() {
+            template = template.variable_values(variable, VariableValues::Raw);
+        }
         if let Some(title) = remote.title {
             template = template.title(title);
         }

@@ -3,13 +3,16 @@
 //! acknowledges it and tags each notification with the subscription's id; this grants the
 //! filter and forwards [`Resources::updated`] to it.
 
+use super::serve_resources::SUBSCRIPTIONS_MAX;
 use crate::resources::Resources;
 use rmcp::model::ErrorData;
 use std::sync::Arc;
 
 /// What protocol 2026-07-28's `subscriptions/listen` is granted (its successor of
-/// `resources/subscribe`): the resource URIs asked for, when the registry has resources. No
-/// list ever changes here, so the `*ListChanged` notifications are never granted.
+/// `resources/subscribe`): the resource URIs asked for that the registry serves, the first
+/// [`SUBSCRIPTIONS_MAX`] of them, as `resources/subscribe` keeps (the granted filter tells
+/// the client which). No list ever changes here, so the `*ListChanged` notifications are
+/// never granted.
 pub(crate) fn accepted_filter(
     requested: &rmcp::model::SubscriptionFilter,
     resources: &Arc<Resources>,
@@ -18,7 +21,19 @@ pub(crate) fn accepted_filter(
         return None;
     }
     let mut accepted = rmcp::model::SubscriptionFilter::new();
-    accepted.resource_subscriptions = requested.resource_subscriptions.clone();
+    accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+        let mut served = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for uri in uris {
+            if served.len() == SUBSCRIPTIONS_MAX {
+                break;
+            }
+            if resources.serves(uri).is_ok() && seen.insert(uri.as_str()) {
+                served.push(uri.clone());
+            }
+        }
+        served
+    });
     Some(accepted)
 }
 
@@ -56,5 +71,45 @@ pub(crate) async fn listen(
         if subscription.sink().send(notification).await.is_err() {
             return Ok(()); // the stream is closed
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::{Contents, Resource, ResourceTemplate};
+    use crate::Registry;
+
+    /// Item 5, its 2026-07-28 form: `subscriptions/listen` was granted every URI asked for.
+    /// Only served ones are, once each, at most [`SUBSCRIPTIONS_MAX`].
+    #[test]
+    fn listen_is_granted_only_served_uris_and_only_so_many() {
+        let registry = Registry::builder()
+            .without_inventory()
+            .resource(Resource::static_text("memo://today", "today", ""))
+            .resource_template(ResourceTemplate::new("file:///{name}", "f", |_| async {
+                Ok(Contents::text(""))
+            }))
+            .build()
+            .unwrap();
+        let mut asked: Vec<String> = vec![
+            "memo://today".into(),
+            "memo://today".into(),
+            "memo://nothing".into(),
+            format!("memo://{}", "x".repeat(1 << 20)),
+            "file:///..%2Fsecret".into(),
+        ];
+        asked.extend((0..2 * SUBSCRIPTIONS_MAX).map(|n| format!("file:///{n}")));
+        let mut requested = rmcp::model::SubscriptionFilter::new();
+        requested.resource_subscriptions = Some(asked);
+        let granted = accepted_filter(&requested, registry.resources()).unwrap();
+        let uris = granted.resource_subscriptions.unwrap();
+        assert_eq!(uris.len(), SUBSCRIPTIONS_MAX);
+        assert_eq!(uris[0], "memo://today");
+        assert_eq!(uris[1], "file:///0");
+        assert_eq!(
+            uris[SUBSCRIPTIONS_MAX - 1],
+            format!("file:///{}", SUBSCRIPTIONS_MAX - 2)
+        );
     }
 }

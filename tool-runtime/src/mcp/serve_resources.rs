@@ -29,18 +29,43 @@ pub(crate) struct Subscriptions {
     listener: Mutex<Option<DropGuard>>,
 }
 
+/// How many URIs one session may be subscribed to at once: with [`MAX_URI_BYTES`](crate::resources::MAX_URI_BYTES) each, a
+/// session keeps at most 2 MiB of them, however many `resources/subscribe` it sends.
+pub(crate) const SUBSCRIPTIONS_MAX: usize = 256;
+
 impl Subscriptions {
-    /// Subscribes to `uri`, starting the task that forwards updates on the first call.
+    /// Subscribes to `uri`, starting the task that forwards updates on the first call. Only
+    /// a URI the registry serves is kept (a resource's, or one a template matches), and at
+    /// most [`SUBSCRIPTIONS_MAX`] of them: a session can't grow the process with URIs
+    /// nothing will ever update.
+    ///
+    /// # Errors
+    ///
+    /// `-32002` for a URI nothing serves, `-32602` for one over [`MAX_URI_BYTES`](crate::resources::MAX_URI_BYTES), one whose
+    /// template refuses a value, or one past the session's [`SUBSCRIPTIONS_MAX`].
     pub(crate) fn subscribe(
         &self,
         uri: String,
         resources: &Arc<Resources>,
         peer: &Peer<RoleServer>,
-    ) {
-        lock(&self.uris).insert(uri);
+    ) -> Result<(), ErrorData> {
+        resources.serves(&uri).map_err(error_data)?;
+        {
+            let mut uris = lock(&self.uris);
+            if uris.len() >= SUBSCRIPTIONS_MAX && !uris.contains(&uri) {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "this session is subscribed to {SUBSCRIPTIONS_MAX} resources, the most \
+                         it may be: unsubscribe from one first"
+                    ),
+                    Some(serde_json::json!({ "max": SUBSCRIPTIONS_MAX })),
+                ));
+            }
+            uris.insert(uri);
+        }
         let mut listener = lock(&self.listener);
         if listener.is_some() {
-            return;
+            return Ok(());
         }
         let stop = CancellationToken::new();
         *listener = Some(stop.clone().drop_guard());
@@ -68,6 +93,7 @@ impl Subscriptions {
                 }
             }
         });
+        Ok(())
     }
 
     /// Unsubscribes from `uri` (a URI never subscribed to is no error).
@@ -214,7 +240,7 @@ fn cursor(request: Option<&PaginatedRequestParams>) -> Option<&str> {
 }
 
 /// The spec's errors: `-32002` for a resource not found, `-32602` for a prompt asked for
-/// wrongly or a client's answer that doesn't fit its question, `-32021` for a question the
+/// wrongly, a URI too long or whose template refuses a value, or a client's answer that doesn't fit its question, `-32021` for a question the
 /// client can't answer, `-32603` for a reader or prompt that failed.
 fn error_data(error: ResourceError) -> ErrorData {
     let message = error.to_string();
@@ -224,6 +250,7 @@ fn error_data(error: ResourceError) -> ErrorData {
         }
         ResourceError::UnknownPrompt { .. }
         | ResourceError::MissingArgument { .. }
+        | ResourceError::InvalidUri(_)
         | ResourceError::Ask(AskError::Answer { .. }) => ErrorData::invalid_params(message, None),
         ResourceError::Ask(AskError::Unsupported { capability }) => ErrorData {
             message: message.into(),

@@ -465,8 +465,7 @@ impl ServerHandler for McpServer {
         cx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.subscriptions
-            .subscribe(request.uri, self.registry.resources(), &cx.peer);
-        Ok(())
+            .subscribe(request.uri, self.registry.resources(), &cx.peer)
     }
 
     async fn unsubscribe(

@@ -6,7 +6,7 @@ use crate::client::AskError;
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// A read, prompt or completion that failed. Over MCP, [`NotFound`](Self::NotFound) is the
-/// spec's `-32002`, the prompt errors `-32602`, [`Failed`](Self::Failed) `-32603`, and
+/// spec's `-32002`, [`InvalidUri`](Self::InvalidUri) and the prompt errors `-32602`, [`Failed`](Self::Failed) `-32603`, and
 /// [`Ask`](Self::Ask) as it says.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -17,6 +17,11 @@ pub enum ResourceError {
         /// The URI asked for.
         uri: String,
     },
+    /// The URI is over [`MAX_URI_BYTES`](super::MAX_URI_BYTES), or a template's variable
+    /// decodes to a value the template does not take (a `/`, a `..` segment, a NUL: see
+    /// [`VariableValues`](super::VariableValues)). Over MCP, `-32602`; the reader never ran.
+    #[error(transparent)]
+    InvalidUri(#[from] super::MatchError),
     /// No prompt has this name.
     #[error("no prompt is named `{name}`")]
     UnknownPrompt {

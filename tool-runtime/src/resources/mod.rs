@@ -30,4 +30,4 @@ pub use prompt::{Prompt, PromptArgs, PromptArgument, PromptMessage, Role};
 pub use resource::{Listing, Resource, ResourceTemplate, Vars};
 pub(crate) use store::check;
 pub use store::{CompletionTarget, Resources};
-pub use uri_template::{TemplateError, UriTemplate};
+pub use uri_template::{MatchError, TemplateError, UriTemplate, VariableValues, MAX_URI_BYTES};

@@ -3,7 +3,7 @@
 
 use super::builders::{completed, indexed_by_name, listed};
 use super::completion::{self, Completers, Completion};
-use super::{Contents, ResourceError, TemplateError, UriTemplate};
+use super::{Contents, MatchError, ResourceError, TemplateError, UriTemplate, VariableValues};
 use crate::client::AskContext;
 use futures_util::future::BoxFuture;
 use std::collections::HashMap;
@@ -241,13 +241,39 @@ impl ResourceTemplate {
         &self.text
     }
 
-    /// The variables of `uri` when it is one of this template's.
-    pub(crate) fn vars(&self, uri: &str) -> Option<Vars> {
-        let template = self.template.as_ref().ok()?;
-        template.matches(uri).map(|values| Vars {
+    /// Lets the variable `name` take more than one path segment once decoded (`/`), or
+    /// anything at all, NUL included: the opt-in of a reader that builds a path from it, or
+    /// forwards the URI whole. Without it a value holding a decoded `/` or `\`, a `.` or
+    /// `..` segment or a NUL is refused (`-32602` over MCP) before the reader runs, so that
+    /// `file:///{name}` read at `file:///..%2F..%2Fetc%2Fpasswd` never reaches it.
+    ///
+    /// ```
+    /// use tool_runtime::resources::{Contents, ResourceTemplate, VariableValues};
+    ///
+    /// // `file:///{path}` serves `docs/guide.md` (sent as `docs%2Fguide.md`), never `../x`.
+    /// let files = ResourceTemplate::new("file:///{path}", "file", |vars| async move {
+    ///     Ok(Contents::text(format!("the file {}", &vars["path"])))
+    /// })
+    /// .variable_values("path", VariableValues::Path);
+    /// ```
+    ///
+    /// A name the template has no variable of is a build error of the registry
+    /// ([`BuildError::UriTemplate`](crate::BuildError::UriTemplate)).
+    #[must_use]
+    pub fn variable_values(mut self, name: &str, values: VariableValues) -> ResourceTemplate {
+        self.template = self.template.and_then(|t| t.with_values(name, values));
+        self
+    }
+
+    /// The variables of `uri` when it is one of this template's (`None`: another shape).
+    pub(crate) fn vars(&self, uri: &str) -> Result<Option<Vars>, MatchError> {
+        let Ok(template) = self.template.as_ref() else {
+            return Ok(None);
+        };
+        Ok(template.try_match(uri)?.map(|values| Vars {
             uri: uri.to_owned(),
             values,
-        })
+        }))
     }
 }
 

@@ -2,8 +2,11 @@
 //! subscribers hear about.
 
 use super::completion::Completion;
-use super::resource::fixed;
-use super::{Prompt, PromptArgs, PromptMessage, Resource, ResourceError, ResourceTemplate};
+use super::resource::{fixed, Reader};
+use super::{
+    MatchError, Prompt, PromptArgs, PromptMessage, Resource, ResourceError, ResourceTemplate, Vars,
+    MAX_URI_BYTES,
+};
 use crate::client::AskContext;
 use crate::output::Resource as Embedded;
 use tokio::sync::broadcast;
@@ -88,23 +91,58 @@ impl Resources {
     ///
     /// # Errors
     ///
-    /// [`ResourceError::NotFound`] when nothing has that URI; what the reader returned.
+    /// [`ResourceError::NotFound`] when nothing has that URI; [`ResourceError::InvalidUri`]
+    /// for a URI over [`MAX_URI_BYTES`](super::MAX_URI_BYTES) or a variable whose decoded
+    /// value its template refuses (the reader doesn't run); what the reader returned.
     pub async fn read(&self, uri: &str) -> Result<Vec<Embedded>, ResourceError> {
-        let (read, vars, mime_type) = match self.resources.iter().find(|r| r.uri == uri) {
-            Some(resource) => (&resource.read, fixed(uri), &resource.listing.mime_type),
-            None => self
-                .templates
-                .iter()
-                .find_map(|t| Some((&t.read, t.vars(uri)?, &t.listing.mime_type)))
-                .ok_or_else(|| ResourceError::NotFound {
-                    uri: uri.to_owned(),
-                })?,
-        };
+        let (read, vars, mime_type) = self.find(uri)?;
         let contents = read(vars, AskContext::current()).await?;
         Ok(contents
             .into_iter()
             .map(|c| c.into_embedded(uri, mime_type.as_deref()))
             .collect())
+    }
+
+    /// Whether a resource is at `uri`, or a template matches it with values it takes: what a
+    /// subscription must name, so that a client can't make a session keep URIs nothing
+    /// serves.
+    ///
+    /// # Errors
+    ///
+    /// As [`read`](Self::read) before its reader runs: [`ResourceError::NotFound`],
+    /// [`ResourceError::InvalidUri`].
+    pub fn serves(&self, uri: &str) -> Result<(), ResourceError> {
+        self.find(uri).map(|_| ())
+    }
+
+    /// The reader, variables and MIME type of `uri`. A template that refuses a value is
+    /// passed over for the next; when none takes the URI, the first refusal says why.
+    fn find(&self, uri: &str) -> Result<(&Reader, Vars, &Option<String>), ResourceError> {
+        if uri.len() > MAX_URI_BYTES {
+            return Err(ResourceError::InvalidUri(MatchError::TooLong {
+                length: uri.len(),
+                max: MAX_URI_BYTES,
+            }));
+        }
+        if let Some(resource) = self.resources.iter().find(|r| r.uri == uri) {
+            return Ok((&resource.read, fixed(uri), &resource.listing.mime_type));
+        }
+        let mut refused = None;
+        for template in &self.templates {
+            match template.vars(uri) {
+                Ok(Some(vars)) => return Ok((&template.read, vars, &template.listing.mime_type)),
+                Ok(None) => {}
+                Err(error) => {
+                    refused.get_or_insert(error);
+                }
+            }
+        }
+        Err(match refused {
+            Some(error) => ResourceError::InvalidUri(error),
+            None => ResourceError::NotFound {
+                uri: uri.to_owned(),
+            },
+        })
     }
 
     /// The prompt `name`'s messages for `args`.
@@ -334,6 +372,38 @@ mod tests {
             .is_empty());
         assert!(complete(CompletionTarget::Template("a://{nope}")).is_err());
         assert!(resources.completes());
+    }
+
+    /// Item 10: the reader of `a://{x}/t` got `../../etc/passwd` from
+    /// `a://..%2F..%2Fetc%2Fpasswd/t`. A refused value is passed over for the next template,
+    /// and when none takes the URI the refusal says why; a URI over the limit is refused
+    /// before anything is matched.
+    #[test]
+    fn a_refused_value_falls_to_the_next_template_then_says_why() {
+        let registry = registry();
+        let resources = registry.resources();
+        let escaping = block_on(resources.read("a://..%2F..%2Fetc%2Fpasswd/t"));
+        assert!(
+            matches!(&escaping, Err(ResourceError::InvalidUri(MatchError::Refused { variable, .. })) if variable == "x"),
+            "{escaping:?}"
+        );
+        // Only `a://{y}` has this shape, and it refuses a NUL.
+        assert!(matches!(
+            block_on(resources.read("a://%00")),
+            Err(ResourceError::InvalidUri(MatchError::Refused { .. }))
+        ));
+        let long = format!("a://{}", "1".repeat(MAX_URI_BYTES));
+        assert!(matches!(
+            block_on(resources.read(&long)),
+            Err(ResourceError::InvalidUri(MatchError::TooLong { .. }))
+        ));
+        assert!(resources.serves("a://one").is_ok());
+        assert!(resources.serves("a://7/t").is_ok());
+        assert!(matches!(
+            resources.serves("b://x"),
+            Err(ResourceError::NotFound { .. })
+        ));
+        assert!(resources.serves("a://..%2Fx/t").is_err());
     }
 
     #[test]
