@@ -273,6 +273,66 @@ fn a_tool_definition_is_not_a_call() {
     }
 }
 
+/// Issue 32 item 12: OpenAI's shape of a tool definition, `{"type": "function", "function":
+/// {"name", "parameters": <schema>}}`, echoed in a fence or bare, is not a call to the tool
+/// with its schema as arguments, with or without a description (a call in that shape writes
+/// `arguments`). The same shape carrying `arguments` is still a call.
+#[test]
+fn a_tool_definition_in_openai_shape_is_not_a_call() {
+    let schema = "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"b\": {\"type\": \"integer\"}}, \"required\": [\"a\", \"b\"]}";
+    for described in ["", "\"description\": \"Adds two numbers.\", "] {
+        let definition = format!(
+            "{{\"type\": \"function\", \"function\": {{\"name\": \"add\", {described}\"parameters\": {schema}}}}}"
+        );
+        for text in [
+            format!("```json\n{definition}\n```"),
+            format!("Here are my tools:\n```json\n[{definition}]\n```\nDone."),
+            definition.clone(),
+        ] {
+            for format in [TextFormat::Auto, TextFormat::Fenced, TextFormat::Llama3] {
+                let parsed = parse(&text, format, &());
+                assert!(parsed.calls.is_empty(), "{format:?}: {parsed:#?}");
+                assert!(parsed.errors.is_empty(), "{format:?}: {parsed:#?}");
+                assert_eq!(parsed.text, text, "{format:?}");
+            }
+        }
+    }
+    let call = "```json\n{\"type\": \"function\", \"function\": {\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 2}}}\n```";
+    for format in [TextFormat::Auto, TextFormat::Fenced] {
+        let parsed = parse(call, format, &());
+        assert_eq!(names(&parsed), ["add"], "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.calls[0].arguments, r#"{"a": 1, "b": 2}"#);
+    }
+}
+
+/// Issue 32 item 11: a Llama 3 JSON object written arguments first, `{"parameters": {..}}`,
+/// is a call; without a name it is a `MissingName` error (as `{"arguments": ..}` in a fence
+/// is), never silently prose; with the name after its arguments it is read.
+#[test]
+fn a_llama3_object_without_a_name_is_an_error() {
+    for text in [
+        "{\"parameters\": {}}",
+        "{\"parameters\": {\"city\": \"Paris\"}}",
+        "{\"arguments\": {\"city\": \"Paris\"}}",
+        "<|python_tag|>{\"parameters\": {\"city\": \"Paris\"}}",
+    ] {
+        for format in [TextFormat::Llama3, TextFormat::Auto] {
+            let parsed = parse(text, format, &());
+            assert!(parsed.calls.is_empty(), "{format:?} {text}: {parsed:#?}");
+            assert_eq!(parsed.errors.len(), 1, "{format:?} {text}: {parsed:#?}");
+            assert_eq!(parsed.errors[0].kind, TextErrorKind::MissingName);
+            assert_eq!(parsed.errors[0].raw, text);
+            assert_eq!(parsed.text, "", "{format:?} {text}");
+        }
+    }
+    let text = "{\"parameters\": {\"city\": \"Paris\"}, \"name\": \"get_weather\"}";
+    for format in [TextFormat::Llama3, TextFormat::Auto] {
+        let parsed = parse(text, format, &());
+        assert_eq!(names(&parsed), ["get_weather"], "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.calls[0].arguments, r#"{"city": "Paris"}"#);
+    }
+}
+
 /// vLLM's Qwen3-Coder tests: the closing `</tool_call>` goes with the call, never into the
 /// prose.
 #[test]
