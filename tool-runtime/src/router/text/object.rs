@@ -178,8 +178,11 @@ pub(crate) fn first_key(text: &str, start: usize, eof: bool) -> Result<Option<&s
 }
 
 /// Reads one object at `start` (a `{`) whose end may not have arrived: `Ok((end, result))`, or
-/// what to wait for. At the end of the text, an object cut between values is closed and read
-/// if it has its arguments; one cut inside a value, or before its arguments, is reported.
+/// what to wait for. An object the end of the message cuts is an error (`Truncated`), even
+/// between values: what came after the cut is unknown. Only where the text is
+/// [`bounded`](Cx::bounded) by the call's own end marker is an object cut between values
+/// closed and read, if it has its arguments; one cut inside a value, or before its
+/// arguments, is reported.
 pub(crate) fn read_object(
     cx: &Cx,
     text: &str,
@@ -187,6 +190,10 @@ pub(crate) fn read_object(
 ) -> Result<(usize, Result<Found, TextErrorKind>), Need> {
     match json::extent_or_wait(cx.eof, text, start)? {
         Extent::Closed(end) => Ok((end, read_call(&text[start..end]))),
+        Extent::Open(open) if !cx.bounded => {
+            let cut = open.close(text, start).err().unwrap_or(Cut::InMarkup);
+            Ok((text.len(), Err(TextErrorKind::Truncated(cut))))
+        }
         Extent::Open(open) => Ok((
             text.len(),
             open.close(text, start)
