@@ -180,7 +180,12 @@ fn a_hashed_schema_file_name_never_overwrites_another_tools() {
         .build()
         .unwrap();
     let files = pair.export_tensorzero().files();
-    let hashed = files[2].path.strip_prefix("tools/").unwrap().strip_suffix(".json").unwrap();
+    let hashed = files[2]
+        .path
+        .strip_prefix("tools/")
+        .unwrap()
+        .strip_suffix(".json")
+        .unwrap();
     assert_ne!(hashed, "h__add");
     let hashed = hashed.to_owned();
     // In every order, with the tool named after the hashed file first, between and last.
@@ -196,7 +201,11 @@ fn a_hashed_schema_file_name_never_overwrites_another_tools() {
         }
         let registry = builder.build().unwrap();
         let out = tempfile::tempdir().unwrap();
-        registry.export_tensorzero().function("assistant").write_to(out.path()).unwrap();
+        registry
+            .export_tensorzero()
+            .function("assistant")
+            .write_to(out.path())
+            .unwrap();
         check_files(out.path(), &registry, false);
         let files = std::fs::read_dir(out.path().join("tools")).unwrap().count();
         assert_eq!(files, 3, "{order:?}: one schema file a tool");

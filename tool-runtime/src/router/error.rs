@@ -7,7 +7,7 @@ use serde_json::Value;
 ///
 /// Each message is a whole clause with its own subject, so it reads the same alone, after a
 /// wrapper's `: ` (the CLI's "the model output could not be routed: ..."), or as the message
-/// of a wrapper that is [`transparent`](crate::agent::ModelError::Route). A message never
+/// of a wrapper that is transparent (the agent's `ModelError::Route`). A message never
 /// repeats its source's: the JSON parser's error, with its line and column, is
 /// [`NotJson`](RouteError::NotJson)'s source, printed after it by whoever prints the chain.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -214,7 +214,14 @@ mod tests {
 
     /// What no message may hold: a doubled negation or article, or the same clause twice.
     pub(crate) fn check_sentence(printed: &str) {
-        for bad in ["not a not", "is not a the", "is not a not", "not not", "a a ", "the the "] {
+        for bad in [
+            "not a not",
+            "is not a the",
+            "is not a not",
+            "not not",
+            "a a ",
+            "the the ",
+        ] {
             assert!(!printed.contains(bad), "{printed:?} holds {bad:?}");
         }
         let clauses: Vec<&str> = printed.split(": ").collect();
