@@ -564,3 +564,74 @@ async fn defaults_a_schema_refuses_are_never_filled() {
         .await;
     assert_eq!(error(&output).code, ErrorCode::InvalidArguments);
 }
+
+/// Issue 32 item 15: a violation found after a repair is reported where the model's own value
+/// is, saying what it sent and what was tried, never at a place only the repair made (`"x": 5`
+/// wrapped as `[5]` and refused at `/x/0`, a path not in what the model sent).
+#[tokio::test]
+async fn a_violation_after_a_repair_is_reported_at_the_models_value() {
+    let schema = json!({"type": "object", "properties": {
+        "x": {"type": "array", "items": {"type": "string"}},
+        "sizes": {"type": "array", "items": {"enum": ["s", "m"]}},
+        "n": {"type": "integer"}},
+        "required": ["x"], "additionalProperties": false});
+    let registry = Registry::builder()
+        .without_inventory()
+        .dynamic(tool_runtime::DynamicTool::new(
+            "tag",
+            "Tags things.",
+            schema,
+            |_, _| async { ToolOutput::text("ok") },
+        ))
+        .build()
+        .unwrap();
+
+    // A lone number wrapped in an array, still not a string inside it.
+    let (output, report) = registry.call_with_report("tag", r#"{"x": 5}"#).await;
+    let e = error(&output);
+    assert_eq!(e.code, ErrorCode::InvalidArguments);
+    let pointers: Vec<&str> = e.violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/x"], "{:?}", e.violations);
+    assert_eq!(e.violations[0].keyword, "type");
+    let message = &e.violations[0].message;
+    assert!(
+        message.starts_with("\"x\": expected an array, got 5"),
+        "{message}"
+    );
+    assert!(message.contains("one-item list"), "{message}");
+    assert!(
+        message.contains("\"x[0]\": expected string, got 5"),
+        "{message}"
+    );
+    assert!(e.message.contains(message.as_str()), "{}", e.message);
+    assert_eq!(report.violations, e.violations);
+    assert_eq!(report.repairs[0].kind, RepairKind::WrappedInArray);
+    assert_eq!(report.repairs[0].detail, "5");
+
+    // A string holding an array, two of whose items fail: one violation, at the string.
+    let (output, _) = registry
+        .call_with_report("tag", r#"{"x": "[1, \"a\", 2]", "n": "z"}"#)
+        .await;
+    let e = error(&output);
+    let pointers: Vec<&str> = e.violations.iter().map(|v| v.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/n", "/x"], "{:?}", e.violations);
+    let message = &e.violations[1].message;
+    assert!(message.contains("[1, \\\"a\\\", 2]"), "{message}");
+    assert!(
+        message.contains("\"x[0]\"") && message.contains("\"x[2]\""),
+        "{message}"
+    );
+
+    // The allowed values of what the repair made are still given.
+    let (output, _) = registry
+        .call_with_report("tag", r#"{"x": [], "sizes": "xl"}"#)
+        .await;
+    let e = error(&output);
+    assert_eq!(e.violations.len(), 1, "{:?}", e.violations);
+    assert_eq!(e.violations[0].pointer, "/sizes");
+    assert_eq!(e.violations[0].allowed, [json!("s"), json!("m")]);
+
+    // A repair that makes the call valid is still made.
+    let (output, _) = registry.call_with_report("tag", r#"{"x": "a"}"#).await;
+    assert_eq!(output.to_model_text(), "ok");
+}

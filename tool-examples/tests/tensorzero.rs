@@ -159,6 +159,60 @@ fn a_config_of_100_generated_tools_loads_and_names_go_out_sanitized() {
     assert_eq!(output.to_model_text(), "ok");
 }
 
+/// Issue 32 item 6: tools imported over MCP as `h__Add` and `h__add` (one file on a
+/// case-insensitive file system, so the second gets a hashed file name), beside a tool whose
+/// real name is that hashed name. Each schema file holds its own tool's schema, none is
+/// overwritten, and the gateway loads the config.
+#[test]
+fn a_hashed_schema_file_name_never_overwrites_another_tools() {
+    let tool = |name: &str, property: &str| {
+        let schema = json!({"type": "object", "properties": {property: {"type": "integer"}},
+            "required": [property]});
+        DynamicTool::new(name, format!("Uses {property}."), schema, |_, _| async {
+            ToolOutput::text("ok")
+        })
+    };
+    // The hashed name `h__add` gets beside `h__Add`, as the export writes it.
+    let pair = Registry::builder()
+        .without_inventory()
+        .dynamic(tool("h__Add", "a"))
+        .dynamic(tool("h__add", "b"))
+        .build()
+        .unwrap();
+    let files = pair.export_tensorzero().files();
+    let hashed = files[2]
+        .path
+        .strip_prefix("tools/")
+        .unwrap()
+        .strip_suffix(".json")
+        .unwrap();
+    assert_ne!(hashed, "h__add");
+    let hashed = hashed.to_owned();
+    // In every order, with the tool named after the hashed file first, between and last.
+    let orders: [[(&str, &str); 3]; 3] = [
+        [(&hashed, "c"), ("h__Add", "a"), ("h__add", "b")],
+        [("h__Add", "a"), (&hashed, "c"), ("h__add", "b")],
+        [("h__Add", "a"), ("h__add", "b"), (&hashed, "c")],
+    ];
+    for order in orders {
+        let mut builder = Registry::builder().without_inventory();
+        for (name, property) in order {
+            builder = builder.dynamic(tool(name, property));
+        }
+        let registry = builder.build().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        registry
+            .export_tensorzero()
+            .function("assistant")
+            .write_to(out.path())
+            .unwrap();
+        check_files(out.path(), &registry, false);
+        let files = std::fs::read_dir(out.path().join("tools")).unwrap().count();
+        assert_eq!(files, 3, "{order:?}: one schema file a tool");
+        gateways::tensorzero_config(&out.path().join("tensorzero.toml")).unwrap();
+    }
+}
+
 #[test]
 fn a_broken_config_is_refused_by_the_gateway() {
     let registry = generated();

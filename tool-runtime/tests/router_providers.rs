@@ -686,7 +686,7 @@ fn bad_input_is_a_structured_error() {
             .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "not Anthropic Messages output: expected a string at `/content/0/id`, found a number"
+        "the model output is not Anthropic Messages output: expected a string at `/content/0/id`, found a number"
     );
 }
 

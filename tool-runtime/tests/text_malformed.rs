@@ -273,6 +273,136 @@ fn a_tool_definition_is_not_a_call() {
     }
 }
 
+/// Issue 32 item 10: a call the end of the text cuts is an error in every format, never a
+/// call made of what came before the cut. vLLM's Hermes test: the outer `}` and the closing
+/// tag missing, `{"trigger": true}` whole, is no call. Then, for each of the 46 formats, a call
+/// with three arguments as `write_calls` writes it, cut at every char boundary: whatever is
+/// read (whole, streamed, and under `Auto`) is either no call or exactly the call written,
+/// and a cut that leaves a call's arguments short is reported as an error.
+#[test]
+fn a_call_cut_at_the_end_of_the_text_is_an_error_in_every_format() {
+    use serde_json::Value;
+    use tool_runtime::router::text::write_calls;
+    use tool_runtime::ToolCall;
+
+    let text = "<tool_call>\n{\"name\": \"final_answer\", \"arguments\": {\"trigger\": true}";
+    for format in [TextFormat::Hermes, TextFormat::Auto] {
+        let parsed = parse(text, format, &());
+        assert!(parsed.calls.is_empty(), "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.errors.len(), 1, "{format:?}: {parsed:#?}");
+        assert!(matches!(parsed.errors[0].kind, TextErrorKind::Truncated(_)));
+        assert_eq!(parsed.errors[0].raw, text);
+    }
+
+    let call = ToolCall::new(
+        "c",
+        "get_weather",
+        r#"{"city": "Paris", "days": 3, "ok": true}"#,
+    );
+    let full: Value = serde_json::from_str(&call.arguments).unwrap();
+    for format in TextFormat::ALL {
+        let written = write_calls(format, std::slice::from_ref(&call));
+        assert_eq!(parse(&written, format, &()).calls.len(), 1, "{format:?}");
+        // Where the last argument's value ends: a cut after it but before the call's own end
+        // leaves every argument there, yet it is still a cut.
+        let last_value = written
+            .rfind("true")
+            .or_else(|| written.rfind("True"))
+            .map(|at| at + "true".len());
+        let mut cuts_after_the_arguments = 0;
+        for cut in (1..written.len()).filter(|&n| written.is_char_boundary(n)) {
+            let prefix = &written[..cut];
+            for parse_as in [format, TextFormat::Auto] {
+                let parsed = parse(prefix, parse_as, &());
+                for found in &parsed.calls {
+                    let arguments: Value =
+                        serde_json::from_str(&found.arguments).unwrap_or_default();
+                    assert!(
+                        found.name == "get_weather" && arguments == full,
+                        "{format:?} as {parse_as:?}, cut at {cut} ({prefix:?}): read {} {}",
+                        found.name,
+                        found.arguments
+                    );
+                }
+                if parse_as == format {
+                    let streamed = streamed_in_13_byte_pieces(prefix, parse_as);
+                    assert_eq!(streamed, parsed, "{format:?}, cut at {cut}, streamed");
+                }
+                // Cut right after the last value: every argument is there, the call's end is
+                // not. No call is read, and the cut is reported.
+                if parse_as == format && Some(cut) == last_value {
+                    cuts_after_the_arguments += 1;
+                    assert!(
+                        parsed.calls.is_empty() && !parsed.errors.is_empty(),
+                        "{format:?}: {prefix:?} is no error: {parsed:#?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(cuts_after_the_arguments, 1, "{format:?}: {written}");
+    }
+}
+
+/// Issue 32 item 12: OpenAI's shape of a tool definition, `{"type": "function", "function":
+/// {"name", "parameters": <schema>}}`, echoed in a fence or bare, is not a call to the tool
+/// with its schema as arguments, with or without a description (a call in that shape writes
+/// `arguments`). The same shape carrying `arguments` is still a call.
+#[test]
+fn a_tool_definition_in_openai_shape_is_not_a_call() {
+    let schema = "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"b\": {\"type\": \"integer\"}}, \"required\": [\"a\", \"b\"]}";
+    for described in ["", "\"description\": \"Adds two numbers.\", "] {
+        let definition = format!(
+            "{{\"type\": \"function\", \"function\": {{\"name\": \"add\", {described}\"parameters\": {schema}}}}}"
+        );
+        for text in [
+            format!("```json\n{definition}\n```"),
+            format!("Here are my tools:\n```json\n[{definition}]\n```\nDone."),
+            definition.clone(),
+        ] {
+            for format in [TextFormat::Auto, TextFormat::Fenced, TextFormat::Llama3] {
+                let parsed = parse(&text, format, &());
+                assert!(parsed.calls.is_empty(), "{format:?}: {parsed:#?}");
+                assert!(parsed.errors.is_empty(), "{format:?}: {parsed:#?}");
+                assert_eq!(parsed.text, text, "{format:?}");
+            }
+        }
+    }
+    let call = "```json\n{\"type\": \"function\", \"function\": {\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 2}}}\n```";
+    for format in [TextFormat::Auto, TextFormat::Fenced] {
+        let parsed = parse(call, format, &());
+        assert_eq!(names(&parsed), ["add"], "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.calls[0].arguments, r#"{"a": 1, "b": 2}"#);
+    }
+}
+
+/// Issue 32 item 11: a Llama 3 JSON object written arguments first, `{"parameters": {..}}`,
+/// is a call; without a name it is a `MissingName` error (as `{"arguments": ..}` in a fence
+/// is), never silently prose; with the name after its arguments it is read.
+#[test]
+fn a_llama3_object_without_a_name_is_an_error() {
+    for text in [
+        "{\"parameters\": {}}",
+        "{\"parameters\": {\"city\": \"Paris\"}}",
+        "{\"arguments\": {\"city\": \"Paris\"}}",
+        "<|python_tag|>{\"parameters\": {\"city\": \"Paris\"}}",
+    ] {
+        for format in [TextFormat::Llama3, TextFormat::Auto] {
+            let parsed = parse(text, format, &());
+            assert!(parsed.calls.is_empty(), "{format:?} {text}: {parsed:#?}");
+            assert_eq!(parsed.errors.len(), 1, "{format:?} {text}: {parsed:#?}");
+            assert_eq!(parsed.errors[0].kind, TextErrorKind::MissingName);
+            assert_eq!(parsed.errors[0].raw, text);
+            assert_eq!(parsed.text, "", "{format:?} {text}");
+        }
+    }
+    let text = "{\"parameters\": {\"city\": \"Paris\"}, \"name\": \"get_weather\"}";
+    for format in [TextFormat::Llama3, TextFormat::Auto] {
+        let parsed = parse(text, format, &());
+        assert_eq!(names(&parsed), ["get_weather"], "{format:?}: {parsed:#?}");
+        assert_eq!(parsed.calls[0].arguments, r#"{"city": "Paris"}"#);
+    }
+}
+
 /// vLLM's Qwen3-Coder tests: the closing `</tool_call>` goes with the call, never into the
 /// prose.
 #[test]

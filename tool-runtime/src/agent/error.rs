@@ -34,8 +34,10 @@ pub enum ModelError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// The reply is not in the provider's shape.
-    #[error("the model's reply is not a {0}")]
+    /// The reply is not in the provider's shape. Its message is the [`RouteError`]'s, a whole
+    /// clause already ("the model output is not OpenAI Responses output: ..."): put after
+    /// "the model's reply is not a", it read "is not a not ...".
+    #[error(transparent)]
     Route(#[from] RouteError),
     /// A streamed event is not in the provider's shape, or is the provider's error event.
     #[error("the model's stream sent a bad event")]

@@ -227,18 +227,46 @@ impl<'r> TensorZeroConfig<'r> {
 
 /// Each tool's schema file. Exported names are `[A-Za-z0-9_-]`, safe as file names, but two
 /// may differ only in case (`Add`, `add`), which a case-insensitive file system would make
-/// one file: the later one gets a hash of its name.
+/// one file: every stem is compared lowercased, and no two tools ever share a file.
+///
+/// A tool keeps its own name as its stem whenever no earlier tool's name takes it. Only then
+/// are the others given a hashed stem, and a hashed stem is checked against every stem
+/// already taken, real or hashed, and salted again until it is free: a tool whose real name
+/// is another's hashed stem (`h__add_18e1ead4` beside `h__Add` and `h__add`) once had its
+/// schema file overwritten by the third one's.
 fn schema_paths(entries: &[Value]) -> Vec<String> {
-    let mut taken = std::collections::HashSet::with_capacity(entries.len());
-    entries
+    use std::collections::HashSet;
+    let names: Vec<&str> = entries
         .iter()
-        .map(|tool| {
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
-            let mut stem = name.to_owned();
-            if !taken.insert(stem.to_ascii_lowercase()) {
-                stem = super::names::with_hash(name, name, 128);
-                taken.insert(stem.to_ascii_lowercase());
-            }
+        .map(|tool| tool.get("name").and_then(Value::as_str).unwrap_or_default())
+        .collect();
+    // First every name that can be its own file's stem, so that a hashed stem chosen later
+    // can never take a real name.
+    let mut taken: HashSet<String> = HashSet::with_capacity(names.len());
+    let own: Vec<bool> = names
+        .iter()
+        .map(|name| taken.insert(name.to_ascii_lowercase()))
+        .collect();
+    names
+        .iter()
+        .zip(own)
+        .map(|(name, own)| {
+            let stem = if own {
+                (*name).to_owned()
+            } else {
+                let mut salt = 0u32;
+                loop {
+                    let seed = match salt {
+                        0 => (*name).to_owned(),
+                        n => format!("{name}#{n}"),
+                    };
+                    let stem = super::names::with_hash(name, &seed, 128);
+                    if taken.insert(stem.to_ascii_lowercase()) {
+                        break stem;
+                    }
+                    salt += 1;
+                }
+            };
             format!("{TOOLS_DIR}/{stem}.json")
         })
         .collect()
@@ -302,5 +330,28 @@ mod tests {
         assert_eq!(paths[0], "tools/Add.json");
         assert_ne!(paths[1].to_lowercase(), paths[0].to_lowercase());
         assert!(paths[1].starts_with("tools/add_"), "{}", paths[1]);
+    }
+
+    /// Issue 32 item 6: a tool whose real name is the hashed stem another tool would get
+    /// (`with_hash` of `add`), in every order: each tool gets a file of its own, the real
+    /// name keeps its own file, and no two paths are equal even ignoring case.
+    #[test]
+    fn a_hashed_file_name_never_takes_a_name_already_taken() {
+        let hashed = crate::export::names::with_hash("add", "add", 128);
+        let orders = [
+            [hashed.as_str(), "Add", "add"],
+            ["Add", "add", hashed.as_str()],
+            ["add", hashed.as_str(), "ADD"],
+        ];
+        for order in orders {
+            let entries: Vec<Value> = order.iter().map(|n| json!({"name": n})).collect();
+            let paths = schema_paths(&entries);
+            let mut lower: Vec<String> = paths.iter().map(|p| p.to_lowercase()).collect();
+            lower.sort();
+            lower.dedup();
+            assert_eq!(lower.len(), 3, "{order:?}: {paths:?}");
+            let own = order.iter().position(|n| *n == hashed).unwrap_or(0);
+            assert_eq!(paths[own], format!("tools/{hashed}.json"), "{order:?}");
+        }
     }
 }

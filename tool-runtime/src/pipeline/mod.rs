@@ -401,6 +401,13 @@ impl Registry {
             }
         };
         let mut unchanged = repairs.is_empty();
+        // Repairs that made places the model never sent: a violation inside one is reported
+        // at the model's own value (`validate::at_the_models_values`).
+        let reshaped: Vec<Repair> = repairs
+            .iter()
+            .filter(|r| r.kind.reshapes())
+            .cloned()
+            .collect();
         if !repairs.is_empty() {
             tracing::debug!(tool = name, repairs = repairs.len(), "repaired arguments");
         }
@@ -454,6 +461,9 @@ impl Registry {
             let refused = inexact.iter().filter(|n| n.refused);
             violations.extend(refused.map(number_text::InexactNumber::violation));
             violations.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+            if !reshaped.is_empty() && !violations.is_empty() {
+                violations = validate::at_the_models_values(violations, &reshaped);
+            }
             if let Some(report) = report.as_deref_mut() {
                 report.timings.validate = clock.lap();
                 report.violations = violations.clone();

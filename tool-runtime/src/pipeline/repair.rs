@@ -69,6 +69,14 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
+    /// Whether the repair put a container where the model sent none (a lone value wrapped in
+    /// an array, a string read as the JSON it holds): places inside it are in the repaired
+    /// value only, so a violation there is reported at the repair's place, the model's own
+    /// value.
+    pub(crate) fn reshapes(self) -> bool {
+        matches!(self, RepairKind::WrappedInArray | RepairKind::StringToJson)
+    }
+
     /// Whether the repair parsed text inside the arguments, which the limits stage saw only
     /// as a string.
     pub(crate) fn parses_nested_text(self) -> bool {
@@ -481,7 +489,9 @@ fn convert(value: &mut Value, wanted: Types, walk: &mut Walk<'_, '_>, pointer: &
                 if matches!(inner, Value::Object(_) | Value::Array(_))
                     && wanted.contains(Types::of(&inner))
                 {
-                    repairs.push(repair(RepairKind::StringToJson, pointer, "a JSON string"));
+                    // The model's own value, in short: a violation inside is reported with it.
+                    let sent = super::validate::short(&Value::String(text.clone()));
+                    repairs.push(repair(RepairKind::StringToJson, pointer, &sent));
                     let from = walk.inexact.len();
                     number_text::find_inexact(trimmed, &inner, pointer, walk.inexact);
                     for i in from..walk.inexact.len() {
@@ -501,10 +511,11 @@ fn convert(value: &mut Value, wanted: Types, walk: &mut Walk<'_, '_>, pointer: &
         && !value.is_null()
     {
         let single = std::mem::take(value);
+        // The model's own value, in short: a violation inside the array is reported with it.
         repairs.push(repair(
             RepairKind::WrappedInArray,
             pointer,
-            "a single value",
+            &super::validate::short(&single),
         ));
         *value = Value::Array(vec![single]);
     }

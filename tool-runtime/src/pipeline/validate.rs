@@ -52,6 +52,64 @@ pub(crate) fn violations(
     out
 }
 
+/// Reports each violation at a place in what the model sent. A repair that reshaped a value
+/// (`repairs`: [`RepairKind::reshapes`](super::repair::RepairKind)) made places that exist
+/// only in its result: `"x": 5` wrapped as `[5]` and refused at `/x/0`. The violations at or
+/// inside such a place become one, at the model's own value, saying what it sent, what was
+/// tried, and how that still failed; the others are left as they are.
+pub(crate) fn at_the_models_values(
+    violations: Vec<Violation>,
+    repairs: &[super::repair::Repair],
+) -> Vec<Violation> {
+    use super::repair::RepairKind;
+    let inside = |pointer: &str, at: &str| {
+        pointer == at || (pointer.starts_with(at) && pointer[at.len()..].starts_with('/'))
+    };
+    // The outermost reshaped place around each violation: the model's value is there.
+    let owner = |pointer: &str| {
+        repairs
+            .iter()
+            .filter(|r| r.kind.reshapes() && inside(pointer, &r.pointer))
+            .min_by_key(|r| r.pointer.len())
+    };
+    let mut out: Vec<Violation> = Vec::with_capacity(violations.len());
+    let mut groups: Vec<(&super::repair::Repair, Vec<Violation>)> = Vec::new();
+    for violation in violations {
+        match owner(&violation.pointer) {
+            Some(repair) => match groups.iter_mut().find(|(r, _)| r.pointer == repair.pointer) {
+                Some((_, inner)) => inner.push(violation),
+                None => groups.push((repair, vec![violation])),
+            },
+            None => out.push(violation),
+        }
+    }
+    for (repair, inner) in groups {
+        let at = display_path(&repair.pointer);
+        let sent = &repair.detail;
+        let tried = match repair.kind {
+            RepairKind::WrappedInArray => {
+                format!("{at}: expected an array, got {sent}; read as a one-item list")
+            }
+            _ => format!("{at}: got the string {sent}; read as the JSON it holds"),
+        };
+        let failures: Vec<&str> = inner.iter().map(|v| v.message.as_str()).collect();
+        let mut allowed: Vec<Value> = Vec::new();
+        for value in inner.iter().flat_map(|v| &v.allowed) {
+            if !allowed.contains(value) {
+                allowed.push(value.clone());
+            }
+        }
+        out.push(Violation {
+            pointer: repair.pointer.clone(),
+            keyword: "type".to_owned(),
+            message: format!("{tried}, it still fails ({})", failures.join(", and ")),
+            allowed,
+        });
+    }
+    out.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+    out
+}
+
 /// How deep the descriptions follow the branches of `anyOf`/`oneOf` errors.
 const MAX_BRANCH_DEPTH: usize = 8;
 

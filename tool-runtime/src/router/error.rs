@@ -4,14 +4,20 @@ use crate::Provider;
 use serde_json::Value;
 
 /// Model output that is not the shape the provider documents, or a provider's error reply.
+///
+/// Each message is a whole clause with its own subject, so it reads the same alone, after a
+/// wrapper's `: ` (the CLI's "the model output could not be routed: ..."), or as the message
+/// of a wrapper that is transparent (the agent's `ModelError::Route`). A message never
+/// repeats its source's: the JSON parser's error, with its line and column, is
+/// [`NotJson`](RouteError::NotJson)'s source, printed after it by whoever prints the chain.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RouteError {
     /// The text is not JSON at all.
-    #[error("the model output is not JSON: {0}")]
+    #[error("the model output is not JSON")]
     NotJson(#[source] JsonError),
     /// A value in the output has the wrong JSON type, or a required one is missing.
-    #[error("not {} output: expected {expected} at {}, found {found}", .provider.title(), display_pointer(.pointer))]
+    #[error("the model output is not {} output: expected {expected} at {}, found {found}", .provider.title(), display_pointer(.pointer))]
     Shape {
         /// The provider whose shape was expected.
         provider: Provider,
@@ -39,7 +45,7 @@ pub enum RouteError {
     Undetected,
     /// The provider has no model reply to route: MCP's tool calls arrive as `tools/call`
     /// requests, which [`mcp`](crate::mcp) serves.
-    #[error("{provider} has no model reply to route")]
+    #[error("{} has no model reply to route", .provider.title())]
     NoReply {
         /// The provider named.
         provider: Provider,
@@ -71,8 +77,10 @@ impl std::fmt::Display for JsonError {
 }
 
 impl std::error::Error for JsonError {
+    // A wrapper that shows the parser's error as its own message: its source is the parser's
+    // source, so a printed chain says each thing once.
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&*self.0)
+        std::error::Error::source(&*self.0)
     }
 }
 
@@ -108,6 +116,8 @@ pub(crate) fn json_type(value: &Value) -> &'static str {
         Value::Bool(_) => "a boolean",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
+        // "expected at least one choice, found an array" misread an empty list.
+        Value::Array(items) if items.is_empty() => "an empty array",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
@@ -118,5 +128,108 @@ fn display_pointer(pointer: &str) -> String {
         "the top level".to_owned()
     } else {
         format!("`{pointer}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// An error and its sources, as the CLI prints them: `a: b: c`.
+    pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+        let mut text = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            text.push_str(": ");
+            text.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        text
+    }
+
+    /// One of each variant, the shapes from real routing of wrong replies.
+    pub(crate) fn every_route_error() -> Vec<RouteError> {
+        let not_json = serde_json::from_str::<Value>("{\"output\": ").unwrap_err();
+        vec![
+            RouteError::NotJson(not_json.into()),
+            crate::router::route(Provider::OpenAiResponses, &json!({"output": 5})).unwrap_err(),
+            crate::router::route(Provider::TensorZero, &json!({"content": {}})).unwrap_err(),
+            crate::router::route(Provider::OpenAiChat, &json!({"choices": []})).unwrap_err(),
+            crate::router::route(Provider::Anthropic, &json!([1])).unwrap_err(),
+            crate::router::route(Provider::Gemini, &json!({"candidates": "x"})).unwrap_err(),
+            crate::router::route(
+                Provider::OpenAiChat,
+                &json!({"error": {"message": "Rate limit reached"}}),
+            )
+            .unwrap_err(),
+            RouteError::TooDeep { max: 128 },
+            crate::router::route_auto(&json!({"hello": 1})).unwrap_err(),
+            crate::router::route(Provider::Mcp, &json!({})).unwrap_err(),
+        ]
+    }
+
+    /// Issue 32 item 16: every variant's message, alone and behind the wrappers that carry
+    /// it, reads as one sentence: no "not a not", no message said twice in a chain.
+    #[test]
+    fn every_route_error_reads_well_alone_and_wrapped() {
+        let expected = [
+            "the model output is not JSON: EOF while parsing a value at line 1 column 11",
+            "the model output is not OpenAI Responses output: expected an array at `/output`, found a number",
+            "the model output is not TensorZero output: expected an array at `/content`, found an object",
+            "the model output is not OpenAI Chat Completions output: expected at least one choice at `/choices`, found an empty array",
+            "the model output is not Anthropic Messages output: expected an object at the top level, found an array",
+            "the model output is not Gemini output: expected an array at `/candidates`, found a string",
+            "the provider returned an error instead of a response: Rate limit reached",
+            "the model output nests deeper than 128 levels",
+            "the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, TensorZero); name the provider instead of detecting it",
+            "MCP has no model reply to route",
+        ];
+        let errors = every_route_error();
+        assert_eq!(errors.len(), expected.len());
+        for (error, expected) in errors.iter().zip(expected) {
+            let printed = chain(error);
+            assert_eq!(printed, expected);
+            let stream = crate::router::stream::StreamError::from(error.clone());
+            assert_eq!(chain(&stream), expected);
+            check_sentence(&printed);
+        }
+    }
+
+    /// The agent's wrappers: a model request whose reply could not be routed.
+    #[cfg(feature = "agent")]
+    #[test]
+    fn route_errors_read_well_inside_agent_errors() {
+        use crate::agent::{AgentError, ModelError};
+        for error in every_route_error() {
+            let alone = chain(&error);
+            let model = ModelError::from(error.clone());
+            assert_eq!(chain(&model), alone);
+            let agent = AgentError::from(ModelError::from(error));
+            let printed = chain(&agent);
+            assert_eq!(printed, format!("model request failed: {alone}"));
+            check_sentence(&printed);
+        }
+    }
+
+    /// What no message may hold: a doubled negation or article, or the same clause twice.
+    pub(crate) fn check_sentence(printed: &str) {
+        for bad in [
+            "not a not",
+            "is not a the",
+            "is not a not",
+            "not not",
+            "a a ",
+            "the the ",
+        ] {
+            assert!(!printed.contains(bad), "{printed:?} holds {bad:?}");
+        }
+        let clauses: Vec<&str> = printed.split(": ").collect();
+        for (i, clause) in clauses.iter().enumerate() {
+            assert!(
+                !clauses[i + 1..].contains(clause),
+                "{printed:?} says {clause:?} twice"
+            );
+        }
     }
 }

@@ -44,7 +44,7 @@ pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
                     Provider::Gemini,
                     "/candidates",
                     "at least one candidate",
-                    None,
+                    top.get("candidates"),
                 )
             }));
         };

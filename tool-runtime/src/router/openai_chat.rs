@@ -25,14 +25,14 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
     }
     let top = READ.object(Some(output), "")?;
     let (message, at) = match top.get("choices") {
-        Some(choices) => {
-            let choices = READ.array(Some(choices), "/choices")?;
+        Some(value) => {
+            let choices = READ.array(Some(value), "/choices")?;
             let first = choices.first().ok_or_else(|| {
                 RouteError::shape(
                     Provider::OpenAiChat,
                     "/choices",
                     "at least one choice",
-                    None,
+                    Some(value),
                 )
             })?;
             let choice = READ.object(Some(first), "/choices/0")?;

@@ -221,12 +221,9 @@ fn read_invoke(cx: &Cx, text: &str, at: usize, dsml: &Dsml) -> Result<Read, Need
             if !cx.eof {
                 return Err(Need::Any);
             }
-            // Cut off between parameters: the call holds the ones it has, as JSON cut between
-            // values is closed; with none, it may have had some.
-            if arguments.is_empty() {
-                return Ok(cut(at, text.len()));
-            }
-            break;
+            // Cut off by the end of the message, even between parameters: more may have
+            // followed, so it is an error, never the call made of those before the cut.
+            return Ok(cut(at, text.len()));
         }
         match prefix(text, next, dsml.invoke_end, cx.eof) {
             Prefix::Yes => {
@@ -579,7 +576,7 @@ mod tests {
         let (found, prose, errors) = calls(text, TextFormat::DeepSeekV32);
         assert_eq!(found, pairs(&[("b", json!({"x": 1})), ("e", json!({}))]));
         assert_eq!((prose.as_str(), errors), ("", 1));
-        // Cut inside a value: an error; cut between parameters: the call so far.
+        // Cut inside a value, or between parameters (more may have followed): an error.
         let cut = "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"x\" string=\"true\">ab";
         let parsed = parse(cut, TextFormat::DeepSeekV32, &());
         assert!(parsed.calls.is_empty());
@@ -588,9 +585,11 @@ mod tests {
             TextErrorKind::Truncated(crate::router::text::Cut::InString)
         );
         let cut = "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"x\" string=\"true\">ab</｜DSML｜parameter>\n";
+        let parsed = parse(cut, TextFormat::DeepSeekV32, &());
+        assert!(parsed.calls.is_empty(), "{parsed:?}");
         assert_eq!(
-            calls(cut, TextFormat::DeepSeekV32).0,
-            pairs(&[("f", json!({"x": "ab"}))])
+            parsed.errors[0].kind,
+            TextErrorKind::Truncated(crate::router::text::Cut::InMarkup)
         );
     }
 }

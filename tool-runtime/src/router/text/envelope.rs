@@ -25,13 +25,17 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
 /// The envelope at `pos` (a `{` whose first key is `tool_call` or `tool_calls`): where it ends
 /// and its calls.
 pub(crate) fn read(cx: &Cx, text: &str, pos: usize) -> Result<(usize, Vec<Item>), Need> {
-    let end = match json::extent_or_wait(cx.eof, text, pos)? {
-        Extent::Closed(end) => end,
-        Extent::Open(_) | Extent::TooDeep => text.len(),
+    let (end, bounded) = match json::extent_or_wait(cx.eof, text, pos)? {
+        Extent::Closed(end) => (end, true),
+        Extent::Open(_) | Extent::TooDeep => (text.len(), false),
     };
-    // Inside it, the envelope is all there is.
+    // Inside it, the envelope is all there is; closed, it bounds the calls in it.
     let inner = &text[..end];
-    let cx = Cx { eof: true, ..*cx };
+    let cx = Cx {
+        eof: true,
+        bounded,
+        ..*cx
+    };
     let bytes = inner.as_bytes();
     let value = memchr::memchr(b':', &bytes[pos..]).map(|n| skip_ws(inner, pos + n + 1));
     let items = match value.and_then(|v| bytes.get(v).map(|b| (v, b))) {

@@ -10,7 +10,7 @@
 use super::envelope;
 use super::format::TextFormat;
 use super::hermes_variants;
-use super::object::{self, first_key, read_array, read_object};
+use super::object::{self, first_key, read_array_of, read_object};
 use super::scan::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use memchr::memmem;
 
@@ -115,7 +115,7 @@ fn call_block(cx: &Cx, text: &str, pos: usize, start: usize) -> Step {
         Err(need) => return cx.more(need),
         Ok(None) => return Step::Prose(1),
         Ok(Some(Start::Envelope)) => envelope::read(cx, text, content).map(calls),
-        Ok(Some(Start::Array)) => read_array(cx, text, content).map(calls),
+        Ok(Some(Start::Array)) => read_array_of(cx, text, content),
         Ok(Some(Start::Object)) => objects(cx, text, content),
     };
     let (json_end, (items, definitions)) = match read {
@@ -155,15 +155,12 @@ enum Start {
     Envelope,
 }
 
-/// Whether the content at `at` starts like a call: an object whose first key is `name`,
-/// `function` or `arguments` (a call missing its name is an error, not prose) or that starts
-/// `"type": "function"`, an array of those, or an envelope.
+/// Whether the content at `at` starts like a call: an object that does
+/// ([`object::starts_like_a_call`]: a call missing its name is an error, not prose), an
+/// array of those, or an envelope.
 fn starts_like_a_call(text: &str, at: usize, eof: bool) -> Result<Option<Start>, Need> {
     let bytes = text.as_bytes();
-    let object = |at: usize| -> Result<bool, Need> {
-        Ok(object::starts_like_a_call(text, at, eof)?
-            || matches!(first_key(text, at, eof)?, Some("arguments")))
-    };
+    let object = |at: usize| object::starts_like_a_call(text, at, eof);
     match bytes.get(at) {
         None if !eof => Err(Need::Any),
         Some(b'{') => Ok(match first_key(text, at, eof)? {

@@ -137,9 +137,14 @@ pub(crate) fn read_body(cx: &Cx, text: &str, start: usize, end: usize, closed: b
     if text[first..end].starts_with(qwen_xml::FUNCTION) {
         return qwen_xml::read_functions(cx, text, first, end, closed);
     }
-    // The body is all there is: read it as if the text ended with it.
+    // The body is all there is: read it as if the text ended with it. It is bounded by its
+    // closing tag or the next call's opening one; one the end of the message cuts is not.
     let body = &text[..end];
-    let cx = Cx { eof: true, ..*cx };
+    let cx = Cx {
+        eof: true,
+        bounded: closed || end < text.len(),
+        ..*cx
+    };
     let bytes = body.as_bytes();
     let mut items = Vec::new();
     let mut i = first;
@@ -186,7 +191,7 @@ pub(crate) fn read_body(cx: &Cx, text: &str, start: usize, end: usize, closed: b
 
 #[cfg(test)]
 mod tests {
-    use crate::router::text::{parse, TextErrorKind, TextFormat};
+    use crate::router::text::{parse, Cut, TextErrorKind, TextFormat};
 
     #[test]
     fn calls_in_tags_are_read_and_cut_from_the_text() {
@@ -204,11 +209,23 @@ mod tests {
 
     #[test]
     fn an_open_tag_ends_at_the_next_one_or_the_end() {
-        let text = "<tool_call>{\"name\": \"a\", \"arguments\": {}}\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1}";
+        // The first tag, left open, ends where the next opens (its object missing its brace
+        // there is closed: the next tag bounds it); the second, its object cut by the end of
+        // the text, is an error: more may have followed (issue 32 item 10).
+        let text = "<tool_call>{\"name\": \"a\", \"arguments\": {\"y\": 2}\n<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1}";
         let parsed = parse(text, TextFormat::Hermes, &());
-        assert_eq!(parsed.calls.len(), 2, "{parsed:?}");
-        assert_eq!(parsed.calls[1].arguments, r#"{"x": 1}"#);
+        assert_eq!(parsed.calls.len(), 1, "{parsed:?}");
+        assert_eq!(parsed.calls[0].arguments, r#"{"y": 2}"#);
+        assert_eq!(parsed.errors.len(), 1, "{parsed:?}");
+        assert_eq!(
+            parsed.errors[0].kind,
+            TextErrorKind::Truncated(Cut::InMarkup)
+        );
         assert_eq!(parsed.text, "");
+        // Whole, with its closing tag left out at the end of the text, it is read.
+        let text = "<tool_call>{\"name\": \"b\", \"arguments\": {\"x\": 1}}";
+        let parsed = parse(text, TextFormat::Hermes, &());
+        assert_eq!(parsed.calls[0].arguments, r#"{"x": 1}"#);
     }
 
     #[test]

@@ -169,12 +169,9 @@ fn read_k3(cx: &Cx, text: &str, at: usize) -> Result<Read, Need> {
             if !cx.eof {
                 return Err(Need::Any);
             }
-            // Cut off between arguments: the call holds the ones it has; with none, it may
-            // have had some.
-            if arguments.is_empty() {
-                return Ok(cut(at, text.len()));
-            }
-            break;
+            // Cut off by the end of the message, even between arguments: more may have
+            // followed, so it is an error, never the call made of those before the cut.
+            return Ok(cut(at, text.len()));
         }
         match prefix(text, next, CALL_CLOSE, cx.eof) {
             Prefix::Yes => {
@@ -529,7 +526,8 @@ mod tests {
             ]
         );
         assert_eq!(parsed.text, "");
-        // Cut off inside a value; cut off between arguments.
+        // Cut off inside a value; cut off between arguments (more may have followed): both
+        // are errors.
         let cut = format!(
             "<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|>{}<|open|>argument key=\"y\" type=\"string\"<|sep|>ab",
             k3_argument("x", "string", "1")
@@ -544,9 +542,11 @@ mod tests {
             "<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|>{}",
             k3_argument("x", "string", "1")
         );
+        let parsed = parse(&cut, TextFormat::KimiK3, &());
+        assert!(parsed.calls.is_empty(), "{parsed:?}");
         assert_eq!(
-            calls(&cut, TextFormat::KimiK3).0,
-            pairs(&[("f", json!({"x": "1"}))])
+            parsed.errors[0].kind,
+            TextErrorKind::Truncated(crate::router::text::Cut::InMarkup)
         );
     }
 }

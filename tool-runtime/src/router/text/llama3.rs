@@ -31,8 +31,8 @@ pub(crate) fn tag_at(cx: &Cx, text: &str, pos: usize) -> Step {
             vec![error(pos..text.len(), TextErrorKind::Empty)],
         ),
         Some(b'{') => match chain(cx, text, start, true) {
-            Ok(Some((end, items))) => region(pos, end, items),
-            Ok(None) => Step::Prose(1),
+            Ok(Ok((end, items))) => region(pos, end, items),
+            Ok(Err(_)) => Step::Prose(1),
             Err(need) => cx.more(need),
         },
         Some(_) => builtin(cx, text, pos, start),
@@ -47,21 +47,24 @@ pub(crate) fn bare_at(cx: &Cx, text: &str, pos: usize) -> Step {
         Ok(false) => return Step::Prose(1),
     }
     match chain(cx, text, pos, false) {
-        Ok(Some((end, items))) => region(pos, end, items),
-        Ok(None) => Step::Prose(1),
+        Ok(Ok((end, items))) => region(pos, end, items),
+        Ok(Err(prose)) => Step::Prose(prose),
         Err(need) => cx.more(need),
     }
 }
 
 /// Objects from `start`, separated by `;` or whitespace: where they end and what they hold.
 /// `strong` when a marker came first; otherwise each object must look like a call (a bare
-/// first object that doesn't gives `None`: prose).
+/// first object that doesn't is prose: `Err(len)`, the prose's length). A first object read
+/// whole and found no call (a tool's definition, an object without arguments) is prose as a
+/// whole: the objects inside it are its values, not calls (OpenAI's definition shape holds a
+/// `{"name", "parameters"}` object that looks like a Llama 3 call).
 fn chain(
     cx: &Cx,
     text: &str,
     start: usize,
     strong: bool,
-) -> Result<Option<(usize, Vec<Item>)>, Need> {
+) -> Result<Result<(usize, Vec<Item>), usize>, Need> {
     let bytes = text.as_bytes();
     let mut items = Vec::new();
     let mut i = start;
@@ -70,7 +73,7 @@ fn chain(
         if !strong || !items.is_empty() {
             match starts_like_a_call(text, i, cx.eof)? {
                 true => {}
-                false if items.is_empty() => return Ok(None),
+                false if items.is_empty() => return Ok(Err(1)),
                 false => break,
             }
         }
@@ -79,12 +82,12 @@ fn chain(
             // A tool's definition printed bare is not a call.
             Ok(found) if !strong && found.definition => {
                 if items.is_empty() {
-                    return Ok(None);
+                    return Ok(Err(object_end - start));
                 }
                 break;
             }
             Ok(found) if strong || (found.has_arguments && cx.accepts(&found.name)) => found.into(),
-            Ok(_) if items.is_empty() => return Ok(None),
+            Ok(_) if items.is_empty() => return Ok(Err(object_end - start)),
             Ok(_) => break,
             Err(kind) => Item::Error {
                 span: i..object_end,
@@ -105,7 +108,7 @@ fn chain(
             _ => break,
         }
     }
-    Ok(Some((end, items)))
+    Ok(Ok((end, items)))
 }
 
 /// A built-in tool call after `<|python_tag|>`: `name.call(key=value)` or `name(key=value)`.

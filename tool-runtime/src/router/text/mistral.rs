@@ -98,6 +98,13 @@ fn named(cx: &Cx, text: &str, start: usize) -> Result<Option<(usize, Vec<Item>)>
         Some(b'{') => {
             let (end, arguments) = match json::extent_or_wait(cx.eof, text, args)? {
                 Extent::Closed(end) => (end, arguments_object(&text[args..end])),
+                // Cut by the end of the message: what came after is unknown.
+                Extent::Open(open) if !cx.bounded => (
+                    text.len(),
+                    Err(TextErrorKind::Truncated(
+                        open.close(text, args).err().unwrap_or(Cut::InMarkup),
+                    )),
+                ),
                 Extent::Open(open) => (
                     text.len(),
                     open.close(text, args)

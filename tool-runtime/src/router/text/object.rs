@@ -36,10 +36,14 @@ impl From<Found> for Item {
 /// Reads a call from the text of a JSON object, repairing it if needed.
 pub(crate) fn read_call(text: &str) -> Result<Found, TextErrorKind> {
     let valid = json::to_valid(text.trim())?;
-    from_valid(&valid)
+    from_valid(&valid, false)
 }
 
-fn from_valid(text: &str) -> Result<Found, TextErrorKind> {
+/// `wrapped`: the object is the `function` of OpenAI's `{"type": "function", "function":
+/// {..}}`, a shape whose calls carry `arguments`: `parameters` holding a schema there is a
+/// definition, description or not (a Llama 3 call writes its arguments as `parameters`
+/// beside the name, so outside the wrapper a description is what tells the two apart).
+fn from_valid(text: &str, wrapped: bool) -> Result<Found, TextErrorKind> {
     let fields: HashMap<String, &RawValue> =
         serde_json::from_str(text).map_err(|_| TextErrorKind::NotAnObject)?;
     let arguments = ARGUMENT_KEYS.iter().find_map(|key| fields.get(*key));
@@ -50,7 +54,7 @@ fn from_valid(text: &str) -> Result<Found, TextErrorKind> {
         (Some(name), _) => name,
         // OpenAI's shape: {"type": "function", "function": {"name": .., "arguments": ..}}.
         (None, Some(function)) if function.get().starts_with('{') => {
-            let mut inner = from_valid(function.get())?;
+            let mut inner = from_valid(function.get(), true)?;
             if !inner.has_arguments {
                 if let Some(raw) = arguments {
                     inner.arguments = normalize_arguments(raw.get())?;
@@ -67,7 +71,7 @@ fn from_valid(text: &str) -> Result<Found, TextErrorKind> {
     if name.is_empty() {
         return Err(TextErrorKind::MissingName);
     }
-    let definition = fields.contains_key("description")
+    let definition = (wrapped || fields.contains_key("description"))
         && fields.get("parameters").is_some_and(|p| is_schema(p.get()));
     Ok(Found {
         name: name.to_owned(),
@@ -93,11 +97,13 @@ fn is_schema(raw: &str) -> bool {
 }
 
 /// Whether the object at `text[start]` (a `{`) begins like a call: its first key is `name`
-/// or `function`, or it is `"type": "function"` (Llama 3.x's and OpenAI's shapes write it
-/// first); `None` when it doesn't. `Err` when the text seen so far can't tell.
+/// or `function`, or `arguments` or `parameters` (a call written arguments first; one that
+/// then names no tool is a `MissingName` error, not prose), or it is `"type": "function"`
+/// (Llama 3.x's and OpenAI's shapes write it first); `None` when it doesn't. `Err` when the
+/// text seen so far can't tell.
 pub(crate) fn starts_like_a_call(text: &str, start: usize, eof: bool) -> Result<bool, Need> {
     match first_key(text, start, eof)? {
-        Some("name" | "function") => Ok(true),
+        Some("name" | "function" | "arguments" | "parameters") => Ok(true),
         Some("type") => {
             // `{"type"` then `:` then `"function"`.
             let bytes = text.as_bytes();
@@ -172,8 +178,11 @@ pub(crate) fn first_key(text: &str, start: usize, eof: bool) -> Result<Option<&s
 }
 
 /// Reads one object at `start` (a `{`) whose end may not have arrived: `Ok((end, result))`, or
-/// what to wait for. At the end of the text, an object cut between values is closed and read
-/// if it has its arguments; one cut inside a value, or before its arguments, is reported.
+/// what to wait for. An object the end of the message cuts is an error (`Truncated`), even
+/// between values: what came after the cut is unknown. Only where the text is
+/// [`bounded`](Cx::bounded) by the call's own end marker is an object cut between values
+/// closed and read, if it has its arguments; one cut inside a value, or before its
+/// arguments, is reported.
 pub(crate) fn read_object(
     cx: &Cx,
     text: &str,
@@ -181,6 +190,10 @@ pub(crate) fn read_object(
 ) -> Result<(usize, Result<Found, TextErrorKind>), Need> {
     match json::extent_or_wait(cx.eof, text, start)? {
         Extent::Closed(end) => Ok((end, read_call(&text[start..end]))),
+        Extent::Open(open) if !cx.bounded => {
+            let cut = open.close(text, start).err().unwrap_or(Cut::InMarkup);
+            Ok((text.len(), Err(TextErrorKind::Truncated(cut))))
+        }
         Extent::Open(open) => Ok((
             text.len(),
             open.close(text, start)
@@ -241,8 +254,19 @@ pub(crate) fn object_then(cx: &Cx, text: &str, pos: usize, body: usize, end: &st
 /// An array of call objects at `start` (a `[`), read one element at a time so one bad element
 /// doesn't spoil the others. Returns where the array ends and what it held.
 pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Vec<Item>), Need> {
+    read_array_of(cx, text, start).map(|(end, (items, _))| (end, items))
+}
+
+/// [`read_array`], and whether every element is a tool's definition (a list of definitions
+/// echoed in a fence is prose there, as one definition is).
+pub(crate) fn read_array_of(
+    cx: &Cx,
+    text: &str,
+    start: usize,
+) -> Result<(usize, (Vec<Item>, bool)), Need> {
     let bytes = text.as_bytes();
     let mut items = Vec::new();
+    let mut definitions = true;
     let mut i = start + 1;
     loop {
         while i < bytes.len() && (bytes[i].is_ascii_whitespace() || bytes[i] == b',') {
@@ -257,15 +281,19 @@ pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Ve
                         kind: TextErrorKind::Truncated(Cut::InMarkup),
                     });
                 }
-                return Ok((text.len(), items));
+                return Ok((text.len(), (items, false)));
             }
-            Some(b']') => return Ok((i + 1, items)),
+            Some(b']') => {
+                let definitions = definitions && !items.is_empty();
+                return Ok((i + 1, (items, definitions)));
+            }
             Some(b'{') => {
                 // Nothing of the array is given out before it closes: wait for that.
                 let (end, read) = read_object(cx, text, i).map_err(|need| match need {
                     Need::Close(_) => Need::Close(start),
                     need => need,
                 })?;
+                definitions &= matches!(&read, Ok(found) if found.definition);
                 items.push(match read {
                     Ok(found) => found.into(),
                     Err(kind) => Item::Error { span: i..end, kind },
@@ -281,6 +309,7 @@ pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Ve
                 if end == text.len() && !cx.eof {
                     return Err(Need::Byte(b']', b','));
                 }
+                definitions = false;
                 items.push(Item::Error {
                     span: i..end,
                     kind: TextErrorKind::NotAnObject,

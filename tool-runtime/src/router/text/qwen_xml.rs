@@ -111,8 +111,9 @@ fn read_function(
         let value = trim_line_break(&text[key_end + 1..close.unwrap_or(limit)]);
         arguments.insert(key.to_owned(), coerce(value, schema, key));
     }
-    if arguments.is_empty() && !finished {
-        // Cut off before its first parameter: it may have had some.
+    if !finished {
+        // Cut off by the end of the message, even after a closed parameter: more may have
+        // followed, and a call missing some of its arguments is not the call the model made.
         return Err(TextErrorKind::Truncated(Cut::InMarkup));
     }
     Ok((name.to_owned(), Value::Object(arguments).to_string()))
@@ -204,10 +205,15 @@ mod tests {
             arguments(&parsed.calls[0]),
             json!({"city": "Oslo", "days": 2})
         );
-        // Cut off after a closed parameter: the call is complete so far.
+        // Cut off by the end of the text after a closed parameter: more may have followed,
+        // so it is an error (issue 32 item 10), never a call with what came before the cut.
         let text = "<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n";
         let parsed = parse(text, TextFormat::QwenXml, &tools());
-        assert_eq!(arguments(&parsed.calls[0]), json!({"city": "Oslo"}));
+        assert!(parsed.calls.is_empty(), "{parsed:?}");
+        assert_eq!(
+            parsed.errors[0].kind,
+            TextErrorKind::Truncated(crate::router::text::Cut::InMarkup)
+        );
     }
 
     #[test]

@@ -124,6 +124,12 @@ pub(crate) struct Cx<'a> {
     pub at_start: bool,
     /// Inside a code block that is read through, whose closing fence comes next.
     pub in_fence: bool,
+    /// The text given ends at a marker that ends the call (its closing tag, the next call's
+    /// opening tag, the envelope's own close), not where the message stopped. Only then is a
+    /// JSON object left open closed (when that needs no guess): an object the end of the
+    /// message cuts is an error, since what came after the cut is unknown (`{"a": 1` may
+    /// have gone on `, "b": 2}`).
+    pub bounded: bool,
 }
 
 impl Cx<'_> {
@@ -372,6 +378,7 @@ impl Scanner {
                 eof,
                 at_start: !self.prose_seen && is_blank(&buf[prose_start..at]),
                 in_fence: self.fence == Fence::Open,
+                bounded: false,
             };
             let step = match (first, self.format) {
                 (true, TextFormat::Muse) => muse::first_at(&cx, buf, at),

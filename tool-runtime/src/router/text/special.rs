@@ -210,12 +210,20 @@ pub(crate) fn json_arguments(
         Some(b'{') => {
             // The object ends at the call's end marker at the latest (one outside its
             // strings): a brace left out costs this call, never the calls after it.
-            let (upto, extent) = match json::extent_before(text, at, close) {
-                Some(found) => found,
-                None => (text.len(), json::extent_or_wait(cx.eof, text, at)?),
+            let (upto, extent, bounded) = match json::extent_before(text, at, close) {
+                Some((upto, extent)) => (upto, extent, true),
+                None => (text.len(), json::extent_or_wait(cx.eof, text, at)?, false),
             };
             match extent {
                 Extent::Closed(end) => (end, arguments_object(&text[at..end])),
+                // No end marker: the end of the message cut the object, after which anything
+                // may have come.
+                Extent::Open(open) if !bounded => (
+                    upto,
+                    Err(TextErrorKind::Truncated(
+                        open.close(&text[..upto], at).err().unwrap_or(Cut::InMarkup),
+                    )),
+                ),
                 Extent::Open(open) => (
                     upto,
                     open.close(&text[..upto], at)

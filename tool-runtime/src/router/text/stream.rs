@@ -99,8 +99,8 @@ impl<'a> TextStream<'a> {
         self.scan(false)
     }
 
-    /// Ends the message: gives out everything left, with a call cut off at the end as a call
-    /// (when nothing had to be guessed) or an error.
+    /// Ends the message: gives out everything left, with a call the end cuts off as an error
+    /// (`Truncated`), in every format: what came after the cut is unknown.
     pub fn finish(mut self) -> Vec<TextEvent> {
         self.scan(true)
     }
