@@ -96,7 +96,9 @@ async fn a_timeout_spent_handling_the_reply_is_not_blamed_on_the_server() {
     assert_eq!(*timeout, Duration::from_millis(600));
     assert!(*handling >= Duration::from_millis(400), "{handling:?}");
     assert!(
-        error.to_string().contains("not into waiting for the model server"),
+        error
+            .to_string()
+            .contains("not into waiting for the model server"),
         "{error}"
     );
     assert!(!error.is_retryable());

@@ -79,14 +79,17 @@ impl Http {
         let mut pending: Vec<u8> = Vec::new();
         let mut received = 0usize;
         let mut handling = Duration::ZERO;
-        while let Some(chunk) = response.chunk().await.map_err(|e| {
-            match self.transport_error(url, e) {
-                ModelError::Timeout(timeout) if handling * 2 >= timeout => {
-                    ModelError::HandlingTimeout { timeout, handling }
-                }
-                error => error,
-            }
-        })? {
+        while let Some(chunk) =
+            response
+                .chunk()
+                .await
+                .map_err(|e| match self.transport_error(url, e) {
+                    ModelError::Timeout(timeout) if handling * 2 >= timeout => {
+                        ModelError::HandlingTimeout { timeout, handling }
+                    }
+                    error => error,
+                })?
+        {
             received += chunk.len();
             if received > self.max_reply_bytes {
                 return Err(ModelError::TooLarge {

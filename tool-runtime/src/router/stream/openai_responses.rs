@@ -55,8 +55,7 @@ impl OpenAiResponsesStream {
     fn call_item(&mut self, kind: &str, top: &Map<String, Value>) -> Result<u64, StreamError> {
         let by_index = index(top.get("output_index")).filter(|i| self.items.contains_key(i));
         let item_id = top.get("item_id").and_then(Value::as_str);
-        let found =
-            by_index.or_else(|| item_id.and_then(|id| self.call_ids.get(id).copied()));
+        let found = by_index.or_else(|| item_id.and_then(|id| self.call_ids.get(id).copied()));
         found.ok_or_else(|| StreamError::Unopened {
             event: kind.to_owned(),
             what: "output item",

@@ -276,6 +276,16 @@ pub(crate) fn read_array(cx: &Cx, text: &str, start: usize) -> Result<(usize, Ve
                 return Ok((text.len(), items));
             }
             Some(b']') => return Ok((i + 1, items)),
+            Some(b'{') if closed.is_some() && matches!(json::extent(text, i), Extent::Open(_)) => {
+                // Still open at the array's `]`: a bracket is missing, and which one would be
+                // a guess (closing it as if the text ended there could run a call the model
+                // never finished writing).
+                items.push(Item::Error {
+                    span: i..text.len(),
+                    kind: TextErrorKind::InvalidJson,
+                });
+                i = text.len();
+            }
             Some(b'{') => {
                 // Nothing of the array is given out before it closes: wait for that.
                 let (end, read) = read_object(&cx, text, i).map_err(|need| match need {
