@@ -158,7 +158,7 @@ fn text(cut: &'static str, format: TextFormat) -> impl Fn(usize) -> Box<dyn FnMu
 
 fn table(name: &str, unit: &str, sizes: [usize; 4], make: impl Fn(usize) -> Box<dyn FnMut()>) {
     println!(
-        "\n`{name}`\n\n| {unit} | time | per {unit} | × the size before |\n|---:|---:|---:|---:|"
+        "\n`{name}`\n\n| {unit}s | time | per {unit} | × the size before |\n|---:|---:|---:|---:|"
     );
     let mut last: Option<Duration> = None;
     for size in sizes {
@@ -192,7 +192,15 @@ fn every_format() {
                     if small_took < Duration::from_micros(100) {
                         continue;
                     }
-                    let ratio = large_took.as_secs_f64() / small_took.as_secs_f64();
+                    let mut ratio = large_took.as_secs_f64() / small_took.as_secs_f64();
+                    if ratio > 3.0 {
+                        // A pause of a busy machine, or the square: measured again to tell.
+                        let small_again = (0..3).map(|_| best(|| push_7(&small, parse_as))).min();
+                        let large_again = (0..3).map(|_| best(|| push_7(&large, parse_as))).min();
+                        if let (Some(small), Some(large)) = (small_again, large_again) {
+                            ratio = large.as_secs_f64() / small.as_secs_f64();
+                        }
+                    }
                     if ratio > worst.0 {
                         worst = (
                             ratio,
@@ -227,43 +235,43 @@ fn main() {
     let streams: Vec<(&str, &str, [usize; 4], Make)> = vec![
         (
             "openai_chat",
-            "chunks",
+            "chunk",
             counts,
             Box::new(|n| Box::new(openai_chat(n))),
         ),
         (
             "tensorzero",
-            "chunks",
+            "chunk",
             counts,
             Box::new(|n| Box::new(tensorzero(n))),
         ),
         (
             "openai_responses",
-            "calls",
+            "call",
             counts,
             Box::new(|n| Box::new(openai_responses(n))),
         ),
         (
             "anthropic",
-            "calls",
+            "call",
             counts,
             Box::new(|n| Box::new(anthropic(n))),
         ),
         (
             "gemini",
-            "events",
+            "event",
             counts,
             Box::new(|n| Box::new(gemini(n))),
         ),
         (
             "text_mistral",
-            "bytes of `]`",
+            "byte",
             kib,
             Box::new(text("[TOOL_CALLS][{\"name\": \"f\"", TextFormat::Mistral)),
         ),
         (
             "text_xlam",
-            "bytes of `]`",
+            "byte",
             kib,
             Box::new(text(
                 "[{\"name\": \"f\", \"arguments\": {\"a\": 1}",
@@ -272,7 +280,7 @@ fn main() {
         ),
         (
             "text_phi4_mini",
-            "bytes of `]`",
+            "byte",
             kib,
             Box::new(text(
                 "functools[{\"name\": \"f\", \"arguments\": {",
