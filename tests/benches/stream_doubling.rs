@@ -257,12 +257,7 @@ fn main() {
             counts,
             Box::new(|n| Box::new(anthropic(n))),
         ),
-        (
-            "gemini",
-            "event",
-            counts,
-            Box::new(|n| Box::new(gemini(n))),
-        ),
+        ("gemini", "event", counts, Box::new(|n| Box::new(gemini(n)))),
         (
             "text_mistral",
             "byte",
