@@ -25,6 +25,20 @@ pub enum ModelError {
     /// No answer within the request timeout.
     #[error("the model server did not answer within {0:?}")]
     Timeout(Duration),
+    /// The request timeout ran out while a streamed reply was being read, and most of that
+    /// time went into handling the reply here (reading its events, and the caller's
+    /// `on_delta`), not into waiting for the server: the server was not the slow side, so
+    /// this is not [`Timeout`](Self::Timeout), and a retry would cost the same.
+    #[error(
+        "the {timeout:?} request timeout ran out while the reply was being read: {handling:?} \
+         of it went into handling the reply here, not into waiting for the model server"
+    )]
+    HandlingTimeout {
+        /// The request timeout.
+        timeout: Duration,
+        /// The time spent handling the reply's events before the timeout ran out.
+        handling: Duration,
+    },
     /// The request could not be sent or its answer not read (connection refused, reset, TLS).
     #[error("could not reach the model server at {url}")]
     Transport {

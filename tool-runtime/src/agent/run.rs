@@ -345,6 +345,7 @@ fn error_type(error: &super::ModelError) -> String {
     match error {
         ModelError::Http { status, .. } => status.to_string(),
         ModelError::Timeout(_) => "timeout".into(),
+        ModelError::HandlingTimeout { .. } => "handling_timeout".into(),
         ModelError::Transport { .. } => "transport".into(),
         ModelError::Route(_) | ModelError::Stream(_) => "bad_reply".into(),
         ModelError::StreamCut { .. } => "stream_cut".into(),

@@ -7,6 +7,7 @@ use crate::agent::ModelError;
 use crate::router::stream::Accumulate;
 use crate::router::RouteError;
 use serde_json::Value;
+use std::time::{Duration, Instant};
 
 impl Http {
     /// The whole body as JSON.
@@ -63,6 +64,12 @@ impl Http {
 
     /// Feeds each line of an event stream to `on_line`, in order, and returns how many bytes
     /// arrived. A line may be split across chunks, and a chunk may hold many lines.
+    ///
+    /// The request timeout counts from the request to the reply's last byte, so it also runs
+    /// while `on_line` works. The time spent in `on_line` is kept: when the timeout runs out
+    /// and that time is most of it, the error is [`ModelError::HandlingTimeout`], not a
+    /// server that did not answer (issue 32: a stream read in quadratic time was reported as
+    /// "the model server did not answer within 120s").
     async fn read_lines(
         &self,
         url: &str,
@@ -71,10 +78,17 @@ impl Http {
     ) -> Result<usize, ModelError> {
         let mut pending: Vec<u8> = Vec::new();
         let mut received = 0usize;
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| self.transport_error(url, e))?
+        let mut handling = Duration::ZERO;
+        while let Some(chunk) =
+            response
+                .chunk()
+                .await
+                .map_err(|e| match self.transport_error(url, e) {
+                    ModelError::Timeout(timeout) if handling * 2 >= timeout => {
+                        ModelError::HandlingTimeout { timeout, handling }
+                    }
+                    error => error,
+                })?
         {
             received += chunk.len();
             if received > self.max_reply_bytes {
@@ -82,6 +96,7 @@ impl Http {
                     limit: self.max_reply_bytes,
                 });
             }
+            let started = Instant::now();
             let mut rest: &[u8] = &chunk;
             while let Some(end) = memchr::memchr(b'\n', rest) {
                 pending.extend_from_slice(&rest[..end]);
@@ -90,6 +105,7 @@ impl Http {
                 rest = &rest[end + 1..];
             }
             pending.extend_from_slice(rest);
+            handling += started.elapsed();
         }
         if !pending.is_empty() {
             line(&pending, &mut on_line)?;

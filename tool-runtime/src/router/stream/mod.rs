@@ -19,6 +19,12 @@
 //! whatever arguments arrived, which the pipeline then reports as broken), because each call
 //! must get a result.
 //!
+//! Each event costs in proportion to its own size, however many came before it: calls are
+//! found by the index or id an event gives through a map, never by scanning the calls so far,
+//! and `finish_reason` completes only the calls still open (issue 32 found a Responses stream
+//! of 20,000 items taking 38 s). `cargo bench -p tool-tests --features bench --bench
+//! stream_doubling` measures every reader at doubling sizes.
+//!
 //! ```
 //! use serde_json::json;
 //! use tool_runtime::router::stream::{Accumulate, AnthropicStream, StreamEvent};

@@ -11,7 +11,7 @@ use crate::router::{RouteError, Routed};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 const READ: Reader = Reader(Provider::OpenAiResponses);
 
@@ -23,6 +23,12 @@ const READ: Reader = Reader(Provider::OpenAiResponses);
 #[derive(Debug, Default)]
 pub struct OpenAiResponsesStream {
     items: BTreeMap<u64, Item>,
+    /// Each function call's `output_index` by its item `id`, for argument events that give
+    /// only `item_id`: looked up, not searched for, so such a stream costs its length
+    /// however many items it holds (issue 32: 20,000 items took 38 s scanning every item for
+    /// each delta). Where two calls share an id, the lower index wins, as a scan in index
+    /// order would find.
+    call_ids: HashMap<String, u64>,
     /// Text by `(output_index, content_index)`.
     text: BTreeMap<(u64, u64), String>,
 }
@@ -49,16 +55,7 @@ impl OpenAiResponsesStream {
     fn call_item(&mut self, kind: &str, top: &Map<String, Value>) -> Result<u64, StreamError> {
         let by_index = index(top.get("output_index")).filter(|i| self.items.contains_key(i));
         let item_id = top.get("item_id").and_then(Value::as_str);
-        let found = by_index.or_else(|| {
-            self.items.iter().find_map(|(i, item)| match item {
-                Item::Call { item, .. }
-                    if item_id.is_some() && item.get("id").and_then(Value::as_str) == item_id =>
-                {
-                    Some(*i)
-                }
-                _ => None,
-            })
-        });
+        let found = by_index.or_else(|| item_id.and_then(|id| self.call_ids.get(id).copied()));
         found.ok_or_else(|| StreamError::Unopened {
             event: kind.to_owned(),
             what: "output item",
@@ -134,6 +131,12 @@ impl Accumulate for OpenAiResponsesStream {
                     return Ok(Vec::new());
                 }
                 function_call(item, "/item", 0)?;
+                if let Some(id) = item.get("id").and_then(Value::as_str) {
+                    // The same id at every event of an index (checked above), so this is
+                    // the item's id for good.
+                    let known = self.call_ids.entry(id.to_owned()).or_insert(at);
+                    *known = (*known).min(at);
+                }
                 let done = kind.ends_with(".done");
                 let entry = self.items.entry(at).or_insert_with(|| Item::Call {
                     item: item.clone(),

@@ -45,6 +45,10 @@ pub struct TensorZeroStream {
     /// Each block's place in `blocks`, by its kind and id (text and calls have ids of their
     /// own, which may coincide).
     places: HashMap<(Kind, String), usize>,
+    /// The places of the calls not complete yet, in order. `finish_reason` completes these
+    /// alone, so a stream that sends it in every chunk costs its length, not its length times
+    /// the number of blocks so far (issue 32).
+    open: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,21 +88,25 @@ impl TensorZeroStream {
         let next = self.blocks.len();
         let at = *self.places.entry((kind, id.to_owned())).or_insert(next);
         if at == next {
+            if kind == Kind::Call {
+                self.open.push(at);
+            }
             self.blocks.push(open());
         }
         &mut self.blocks[at]
     }
 
     fn complete_all(&mut self) -> Vec<StreamEvent> {
-        self.blocks
-            .iter_mut()
-            .filter_map(|block| match block {
-                Block::Call {
+        let blocks = &mut self.blocks;
+        self.open
+            .drain(..)
+            .filter_map(|at| match blocks.get_mut(at) {
+                Some(Block::Call {
                     id,
                     name,
                     arguments,
                     done: done @ false,
-                } => {
+                }) => {
                     *done = true;
                     Some(StreamEvent::Call(ToolCall::new(
                         id.clone(),

@@ -41,6 +41,10 @@ pub struct TextStream<'a> {
     scanned: usize,
     /// What the last scan waited for has arrived, and the rescan is put off (see `push`).
     due: bool,
+    /// How many bytes the scans have been given, for the tests that this stays a few times
+    /// the text's length.
+    #[cfg(test)]
+    given: usize,
 }
 
 /// A held region up to this long is rescanned whenever what it waits for arrives.
@@ -58,6 +62,8 @@ impl<'a> TextStream<'a> {
             closing: None,
             scanned: 0,
             due: false,
+            #[cfg(test)]
+            given: 0,
         }
     }
 
@@ -112,6 +118,10 @@ impl<'a> TextStream<'a> {
 
     fn scan(&mut self, eof: bool) -> Vec<TextEvent> {
         let mut events = Vec::new();
+        #[cfg(test)]
+        {
+            self.given += self.buf.len();
+        }
         let (used, need) = self.scanner.scan(&self.buf, eof, self.tools, &mut events);
         self.buf.drain(..used);
         // Positions the scan gave are in the text before the drain.
@@ -182,6 +192,63 @@ mod tests {
             [Text("let t = \"<tool_call>\";\n".into())]
         );
         assert_eq!(stream.push("``\n"), [Text("```\n".into())]);
+    }
+
+    /// A call list cut inside an element, then runs of `]`, pushed 7 bytes at a time: the
+    /// first `]` closes the list (its element cut there), and the rest is prose. Each `]` once
+    /// made the stream read everything held again, as the list's element was read on past the
+    /// list's close and waited for a `}` (issue 32: 128 KiB took 4.7 s).
+    #[test]
+    fn bracket_runs_after_a_cut_call_list_are_read_once() {
+        use crate::router::text::{parse, TextErrorKind, TextParse};
+        for (format, cut) in [
+            (TextFormat::Mistral, "[TOOL_CALLS][{\"name\": \"f\""),
+            (
+                TextFormat::Xlam,
+                "[{\"name\": \"f\", \"arguments\": {\"a\": 1}",
+            ),
+            (
+                TextFormat::Phi4Mini,
+                "functools[{\"name\": \"f\", \"arguments\": {",
+            ),
+        ] {
+            let text = format!("{cut}{}", "]".repeat(64 << 10));
+            for parse_as in [format, TextFormat::Auto] {
+                let mut stream = TextStream::new(parse_as, &());
+                let mut events = Vec::new();
+                for piece in text.as_bytes().chunks(7) {
+                    events.extend(stream.push(std::str::from_utf8(piece).unwrap()));
+                }
+                let given = stream.given;
+                events.extend(stream.finish());
+                assert!(
+                    given <= 4 * text.len(),
+                    "{format:?} as {parse_as:?}: the scans were given {given} bytes of a {}-byte text",
+                    text.len()
+                );
+                let streamed: TextParse = events.into_iter().collect();
+                let whole = parse(&text, parse_as, &());
+                assert_eq!(streamed, whole, "{format:?} as {parse_as:?}");
+                assert!(
+                    whole.calls.is_empty(),
+                    "{format:?} as {parse_as:?}: {whole:?}"
+                );
+                // Under `Auto` a bare list is not taken for xLAM's: that text is prose.
+                let read_as_list = parse_as == format || format != TextFormat::Xlam;
+                assert_eq!(
+                    whole.errors.len(),
+                    usize::from(read_as_list),
+                    "{format:?} as {parse_as:?}"
+                );
+                for error in &whole.errors {
+                    assert_eq!(error.kind, TextErrorKind::InvalidJson);
+                    assert!(
+                        error.span.end <= cut.len() + 1,
+                        "{format:?} as {parse_as:?}: the error runs past the list's close: {error:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
