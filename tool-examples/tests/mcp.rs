@@ -1042,7 +1042,9 @@ fn run_calls_imported_tools_from_a_model_reply() {
 }
 
 /// `serve --http` with `--body-timeout` and `--max-connections`: a body that never arrives
-/// gets 408 and its connection closed, and connections past the cap get 503 at once.
+/// gets 408 and its connection closed; a connection past the cap gets 503 at once while the
+/// place is held by a client that was served, and takes the place of one that never finished
+/// a request.
 #[test]
 fn serve_bounds_slow_bodies_and_connections() {
     use std::io::{Read, Write};
@@ -1064,24 +1066,57 @@ fn serve_bounds_slow_bodies_and_connections() {
             .unwrap();
         stream
     };
-    // The one place: a request whose body never comes.
-    let mut slow = connect();
+    let slow_body = || {
+        let mut slow = connect();
+        write!(
+            slow,
+            "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+        )
+        .unwrap();
+        slow
+    };
+    let read_all = |mut stream: std::net::TcpStream| {
+        let mut answer = Vec::new();
+        let closed = stream.read_to_end(&mut answer).is_ok();
+        (String::from_utf8_lossy(&answer).into_owned(), closed)
+    };
+    // The one place: a request whose body never comes, answered 408 and closed.
+    let (answer, closed) = read_all(slow_body());
+    assert!(closed, "the server left it open");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    // A connection that never finishes a request gives its place to a newcomer. (Until the
+    // server has closed the last one, a new one may still find the place taken: retried.)
+    let slow = (0..100)
+        .find_map(|_| {
+            let slow = slow_body();
+            slow.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
+            let mut first = [0u8; 1];
+            if slow.peek(&mut first).is_ok() {
+                return None; // 503: the place was not free yet
+            }
+            slow.set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            Some(slow) // nothing said: it holds the place
+        })
+        .expect("the place was never given back");
+    let mut newcomer = connect();
     write!(
-        slow,
-        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+        newcomer,
+        "DELETE /mcp HTTP/1.1\r\nHost: {authority}\r\n\r\n"
     )
     .unwrap();
-    // Meanwhile another connection is refused.
-    let mut refused = Vec::new();
-    let _ = connect().read_to_end(&mut refused);
-    let refused = String::from_utf8_lossy(&refused);
-    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
-    // And the slow one is answered 408 and closed.
-    let mut answer = Vec::new();
+    let mut head = [0u8; 12];
+    newcomer.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 400", "a DELETE without a session");
+    let (answer, closed) = read_all(slow);
     assert!(
-        slow.read_to_end(&mut answer).is_ok(),
-        "the server left it open"
+        closed && answer.is_empty(),
+        "the slow one kept its place: {answer}"
     );
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    // A client that was served (the newcomer, kept alive) holds the place: another
+    // connection is refused at once.
+    let (refused, _) = read_all(connect());
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    drop(newcomer);
 }
