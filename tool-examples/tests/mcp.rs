@@ -30,7 +30,22 @@ impl Served {
     /// Starts `tool-examples {args} serve --http 127.0.0.1:0 {serve_args}` and reads the URL
     /// it prints on stderr (a free port, picked by the system).
     fn start(args: &[&str], serve_args: &[&str]) -> Served {
-        let mut child = Command::new(BINARY)
+        Served::start_from(Command::new(BINARY), args, serve_args)
+    }
+
+    /// [`Served::start`] under `ulimit -n {files}` (through `sh`).
+    fn start_with_file_limit(files: u32, args: &[&str], serve_args: &[&str]) -> Served {
+        let mut sh = Command::new("sh");
+        sh.args([
+            "-c",
+            &format!("ulimit -n {files} && exec \"$0\" \"$@\""),
+            BINARY,
+        ]);
+        Served::start_from(sh, args, serve_args)
+    }
+
+    fn start_from(mut command: Command, args: &[&str], serve_args: &[&str]) -> Served {
+        let mut child = command
             .args(args)
             .args(["serve", "--http", "127.0.0.1:0"])
             .args(serve_args)
@@ -1119,4 +1134,51 @@ fn serve_bounds_slow_bodies_and_connections() {
     let (refused, _) = read_all(connect());
     assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
     drop(newcomer);
+}
+
+/// Under `ulimit -n 256`, 300 connections trickling their bodies don't shut a client out. The
+/// fixed cap of 512 was above the file limit: the server ran out of descriptors, accepted no
+/// one, and the client's request was never read. The cap is now half the limit, and a
+/// connection that has not finished a request gives its place to a newcomer.
+#[cfg(unix)]
+#[test]
+fn serve_under_a_low_file_limit_still_serves_past_trickled_bodies() {
+    use std::io::{Read, Write};
+    let dir = workspace();
+    let root = dir.path().to_str().unwrap();
+    let served = Served::start_with_file_limit(256, &["--root", root], &[]);
+    let authority = served.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let trickled: Vec<std::net::TcpStream> = (0..300)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(&authority).unwrap();
+            let _ = write!(
+                stream,
+                "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+            );
+            stream
+        })
+        .collect();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut client = std::net::TcpStream::connect(&authority).unwrap();
+    client
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        client,
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = client.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "no answer within 10 s: {answer:?}"
+    );
+    drop(trickled);
 }

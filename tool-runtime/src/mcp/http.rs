@@ -12,6 +12,12 @@
 //! idle for 5 minutes, and opening one takes a single request: so at most
 //! [`HttpOptions::max_sessions`] are open at once, and a request for another gets
 //! 503 Service Unavailable until one closes.
+//!
+//! Connections are capped too ([`HttpOptions::max_connections`], by default half the file
+//! limit): a connection holds its place for good once it has sent a whole request that passed
+//! the token check, and until then a newcomer can take it, so connections that never finish a
+//! request can't keep out a client with the token. Every accepted socket has `TCP_NODELAY`, so
+//! an answer written in several pieces is not held back by Nagle's algorithm.
 
 use super::{McpError, McpServer};
 use crate::Registry;
