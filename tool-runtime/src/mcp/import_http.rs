@@ -109,9 +109,9 @@ fn too_large(id: RequestId, limit: usize) -> ServerJsonRpcMessage {
 
 /// `limit` as people read it: `16 MiB (16777216 bytes)`.
 fn size(limit: usize) -> String {
-    if limit >= 1 << 20 && limit % (1 << 20) == 0 {
+    if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
         format!("{} MiB ({limit} bytes)", limit >> 20)
-    } else if limit >= 1 << 10 && limit % (1 << 10) == 0 {
+    } else if limit >= 1 << 10 && limit.is_multiple_of(1 << 10) {
         format!("{} KiB ({limit} bytes)", limit >> 10)
     } else {
         format!("{limit} bytes")
