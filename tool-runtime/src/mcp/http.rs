@@ -993,6 +993,7 @@ mod tests {
     }
 
     /// Half the file limit, within 1 and 512.
+    #[cfg(unix)]
     #[test]
     fn the_connection_cap_comes_from_the_file_limit() {
         assert_eq!(cap_for_file_limit(Some(256)), 128);
