@@ -30,7 +30,22 @@ impl Served {
     /// Starts `tool-examples {args} serve --http 127.0.0.1:0 {serve_args}` and reads the URL
     /// it prints on stderr (a free port, picked by the system).
     fn start(args: &[&str], serve_args: &[&str]) -> Served {
-        let mut child = Command::new(BINARY)
+        Served::start_from(Command::new(BINARY), args, serve_args)
+    }
+
+    /// [`Served::start`] under `ulimit -n {files}` (through `sh`).
+    fn start_with_file_limit(files: u32, args: &[&str], serve_args: &[&str]) -> Served {
+        let mut sh = Command::new("sh");
+        sh.args([
+            "-c",
+            &format!("ulimit -n {files} && exec \"$0\" \"$@\""),
+            BINARY,
+        ]);
+        Served::start_from(sh, args, serve_args)
+    }
+
+    fn start_from(mut command: Command, args: &[&str], serve_args: &[&str]) -> Served {
+        let mut child = command
             .args(args)
             .args(["serve", "--http", "127.0.0.1:0"])
             .args(serve_args)
@@ -1047,7 +1062,9 @@ fn run_calls_imported_tools_from_a_model_reply() {
 }
 
 /// `serve --http` with `--body-timeout` and `--max-connections`: a body that never arrives
-/// gets 408 and its connection closed, and connections past the cap get 503 at once.
+/// gets 408 and its connection closed; a connection past the cap gets 503 at once while the
+/// place is held by a client that was served, and takes the place of one that never finished
+/// a request.
 #[test]
 fn serve_bounds_slow_bodies_and_connections() {
     use std::io::{Read, Write};
@@ -1069,24 +1086,104 @@ fn serve_bounds_slow_bodies_and_connections() {
             .unwrap();
         stream
     };
-    // The one place: a request whose body never comes.
-    let mut slow = connect();
+    let slow_body = || {
+        let mut slow = connect();
+        write!(
+            slow,
+            "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+        )
+        .unwrap();
+        slow
+    };
+    let read_all = |mut stream: std::net::TcpStream| {
+        let mut answer = Vec::new();
+        let closed = stream.read_to_end(&mut answer).is_ok();
+        (String::from_utf8_lossy(&answer).into_owned(), closed)
+    };
+    // The one place: a request whose body never comes, answered 408 and closed.
+    let (answer, closed) = read_all(slow_body());
+    assert!(closed, "the server left it open");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    // A connection that never finishes a request gives its place to a newcomer. (Until the
+    // server has closed the last one, a new one may still find the place taken: retried.)
+    let slow = (0..100)
+        .find_map(|_| {
+            let slow = slow_body();
+            slow.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
+            let mut first = [0u8; 1];
+            if slow.peek(&mut first).is_ok() {
+                return None; // 503: the place was not free yet
+            }
+            slow.set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            Some(slow) // nothing said: it holds the place
+        })
+        .expect("the place was never given back");
+    let mut newcomer = connect();
     write!(
-        slow,
-        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+        newcomer,
+        "DELETE /mcp HTTP/1.1\r\nHost: {authority}\r\n\r\n"
     )
     .unwrap();
-    // Meanwhile another connection is refused.
-    let mut refused = Vec::new();
-    let _ = connect().read_to_end(&mut refused);
-    let refused = String::from_utf8_lossy(&refused);
-    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
-    // And the slow one is answered 408 and closed.
-    let mut answer = Vec::new();
+    let mut head = [0u8; 12];
+    newcomer.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 400", "a DELETE without a session");
+    let (answer, closed) = read_all(slow);
     assert!(
-        slow.read_to_end(&mut answer).is_ok(),
-        "the server left it open"
+        closed && answer.is_empty(),
+        "the slow one kept its place: {answer}"
     );
+    // A client that was served (the newcomer, kept alive) holds the place: another
+    // connection is refused at once.
+    let (refused, _) = read_all(connect());
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    drop(newcomer);
+}
+
+/// Under `ulimit -n 256`, 300 connections trickling their bodies don't shut a client out. The
+/// fixed cap of 512 was above the file limit: the server ran out of descriptors, accepted no
+/// one, and the client's request was never read. The cap is now half the limit, and a
+/// connection that has not finished a request gives its place to a newcomer.
+#[cfg(unix)]
+#[test]
+fn serve_under_a_low_file_limit_still_serves_past_trickled_bodies() {
+    use std::io::{Read, Write};
+    let dir = workspace();
+    let root = dir.path().to_str().unwrap();
+    let served = Served::start_with_file_limit(256, &["--root", root], &[]);
+    let authority = served.url["http://".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let trickled: Vec<std::net::TcpStream> = (0..300)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(&authority).unwrap();
+            let _ = write!(
+                stream,
+                "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 50\r\n\r\n{{"
+            );
+            stream
+        })
+        .collect();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut client = std::net::TcpStream::connect(&authority).unwrap();
+    client
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        client,
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = client.read_to_end(&mut answer);
     let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "no answer within 10 s: {answer:?}"
+    );
+    drop(trickled);
 }

@@ -24,10 +24,13 @@ pub(super) struct ServeArgs {
     #[arg(long = "max-sessions", value_name = "N", requires = "http",
           default_value_t = HttpOptions::DEFAULT_MAX_SESSIONS)]
     max_sessions: usize,
-    /// The most HTTP connections open at once; one more is answered 503 and closed.
-    #[arg(long = "max-connections", value_name = "N", requires = "http",
-          default_value_t = HttpOptions::DEFAULT_MAX_CONNECTIONS)]
-    max_connections: usize,
+    /// The most HTTP connections open at once [default: half of `ulimit -n`, at most 512].
+    /// A connection that has not yet sent a whole request (with the token, under --token)
+    /// loses its place to a newcomer when all are taken; when every place is held by a client
+    /// that has sent one, one more is answered 503 and closed. Each connection holds a file
+    /// descriptor, so the default leaves the other half of the limit to the tools.
+    #[arg(long = "max-connections", value_name = "N", requires = "http")]
+    max_connections: Option<usize>,
     /// Seconds a client may take to send a request's headers before its connection is closed.
     #[arg(long = "header-timeout", value_name = "SECONDS", requires = "http",
           default_value_t = HttpOptions::DEFAULT_HEADER_TIMEOUT.as_secs_f64())]
@@ -69,9 +72,11 @@ pub(super) async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode
             };
             let mut options = HttpOptions::default()
                 .max_sessions(args.max_sessions)
-                .max_connections(args.max_connections)
                 .header_timeout(seconds(args.header_timeout, "--header-timeout")?)
                 .body_timeout(seconds(args.body_timeout, "--body-timeout")?);
+            if let Some(connections) = args.max_connections {
+                options = options.max_connections(connections);
+            }
             if let Some(token) = &args.token {
                 options = options.bearer_token(token);
             }

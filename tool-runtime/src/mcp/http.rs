@@ -12,6 +12,12 @@
 //! idle for 5 minutes, and opening one takes a single request: so at most
 //! [`HttpOptions::max_sessions`] are open at once, and a request for another gets
 //! 503 Service Unavailable until one closes.
+//!
+//! Connections are capped too ([`HttpOptions::max_connections`], by default half the file
+//! limit): a connection holds its place for good once it has sent a whole request that passed
+//! the token check, and until then a newcomer can take it, so connections that never finish a
+//! request can't keep out a client with the token. Every accepted socket has `TCP_NODELAY`, so
+//! an answer written in several pieces is not held back by Nagle's algorithm.
 
 use super::sessions::Sessions;
 use super::{McpError, McpServer};
@@ -51,7 +57,8 @@ pub struct HttpOptions {
     hosts: Vec<String>,
     origins: Vec<String>,
     max_sessions: usize,
-    max_connections: usize,
+    /// `None`: [`HttpOptions::default_max_connections`], read when the server runs.
+    max_connections: Option<usize>,
     header_timeout: Duration,
     body_timeout: Duration,
 }
@@ -64,7 +71,7 @@ impl Default for HttpOptions {
             hosts: Vec::new(),
             origins: Vec::new(),
             max_sessions: HttpOptions::DEFAULT_MAX_SESSIONS,
-            max_connections: HttpOptions::DEFAULT_MAX_CONNECTIONS,
+            max_connections: None,
             header_timeout: HttpOptions::DEFAULT_HEADER_TIMEOUT,
             body_timeout: HttpOptions::DEFAULT_BODY_TIMEOUT,
         }
@@ -87,21 +94,43 @@ impl HttpOptions {
         self
     }
 
-    /// The default of [`max_connections`](Self::max_connections).
+    /// The most [`default_max_connections`](Self::default_max_connections) gives, however
+    /// high the process's file limit.
     pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
     /// The default of [`header_timeout`](Self::header_timeout).
     pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
     /// The default of [`body_timeout`](Self::body_timeout).
     pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
+    /// The connection cap used when none is given: half the process's soft file limit
+    /// (`RLIMIT_NOFILE`, what `ulimit -n` says), at most
+    /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS), at least 1.
+    ///
+    /// Each connection holds a file descriptor: a cap above the limit is no cap, since the
+    /// server runs out of descriptors first and then can't accept anyone, not even to say
+    /// 503. The other half is left for what a server also opens: sessions, the files and
+    /// processes its tools use, imported servers, and the connections answered 503.
+    /// Where the limit can't be read (not Unix), it is [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS).
+    pub fn default_max_connections() -> usize {
+        cap_for_file_limit(file_limit())
+    }
+
     /// The most connections open at once (default
-    /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS), at least 1). One past it is
-    /// answered 503 with `Retry-After` and closed at once, so clients that hold connections
-    /// open without finishing a request can't take every one: with the two timeouts below,
-    /// each such connection is closed after at most the header and body time.
+    /// [`default_max_connections`](Self::default_max_connections), from the process's file
+    /// limit; at least 1).
+    ///
+    /// A connection holds its place for good once it has sent one whole request that passed
+    /// the token check ([`bearer_token`](Self::bearer_token); any whole request when there is
+    /// none). Until then it is waiting, and when every place is taken a new connection takes
+    /// the place of the one that has waited longest, which is closed: clients that open
+    /// connections and never finish a request (headers or body sent a byte at a time, or
+    /// without the token) can't keep a client with the token out, however many they open. A
+    /// connection that finds every place held by a client that has sent a request is
+    /// answered 503 with `Retry-After` and closed at once; with the two timeouts below, a
+    /// held connection is closed after at most the header and body time of a request.
     #[must_use]
     pub fn max_connections(mut self, connections: usize) -> HttpOptions {
-        self.max_connections = connections.max(1);
+        self.max_connections = Some(connections.max(1));
         self
     }
 
@@ -254,7 +283,11 @@ impl HttpServer {
     /// An [`McpError`] when accepting connections fails (the listener itself, not one client).
     pub async fn run(self) -> Result<(), McpError> {
         let mut connections = tokio::task::JoinSet::new();
-        let open = Arc::new(tokio::sync::Semaphore::new(self.options.max_connections));
+        let places = Places::new(
+            self.options
+                .max_connections
+                .unwrap_or_else(HttpOptions::default_max_connections),
+        );
         loop {
             let accepted = tokio::select! {
                 () = self.stop.cancelled() => break,
@@ -269,10 +302,19 @@ impl HttpServer {
                     continue;
                 }
             };
+            // An answer goes out in more than one write (the head and SSE priming event as
+            // soon as rmcp has them, then the result when the tool is done). With Nagle's
+            // algorithm on, the second write of an answer on a kept-alive connection waits for
+            // the ACK of the first, which the client delays by up to 40 ms: every call after a
+            // connection's first took 44 ms. Failing to set it only costs that time.
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!(%error, "MCP HTTP server: could not set TCP_NODELAY");
+            }
             // Reap finished connections so the set doesn't grow with every client.
             while connections.try_join_next().is_some() {}
-            let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
-                // Past the cap: say so and close, without waiting on what the client sends.
+            let Some(place) = places.admit() else {
+                // Every place is held by a client that sent a request: say so and close,
+                // without waiting on what this one sends.
                 connections.spawn(async move {
                     use tokio::io::AsyncWriteExt;
                     let _ = tokio::time::timeout(
@@ -288,6 +330,7 @@ impl HttpServer {
             let options = Arc::clone(&self.options);
             let header_timeout = options.header_timeout;
             connections.spawn(async move {
+                let evicted = place.evicted.clone();
                 let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
                     // Who sent it: a sessionless client's share of the tasks.
                     let peer = super::task_store::PeerAddress(peer.ip());
@@ -295,24 +338,131 @@ impl HttpServer {
                     let service = service.clone();
                     let sessions = Arc::clone(&sessions);
                     let options = Arc::clone(&options);
+                    let place = Arc::clone(&place);
                     async move {
-                        Ok::<_, Infallible>(handle(request, &service, &sessions, &options).await)
+                        let response = handle(request, &service, &sessions, &options, &place);
+                        Ok::<_, Infallible>(response.await)
                     }
                 });
                 let served = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(header_timeout)
-                    .serve_connection(TokioIo::new(stream), handler)
-                    .await;
+                    .serve_connection(TokioIo::new(stream), handler);
+                // Dropping the connection closes it; its place goes with the handler.
+                let served = tokio::select! {
+                    served = served => served,
+                    () = evicted.cancelled() => Ok(()),
+                };
                 if let Err(error) = served {
                     tracing::debug!(%error, "MCP HTTP connection ended with an error");
                 }
-                drop(permit);
             });
         }
         connections.shutdown().await;
         Ok(())
     }
+}
+
+/// The places of [`HttpOptions::max_connections`]: which connections hold one, and which of
+/// them are still waiting to send a whole request (those can lose theirs to a newcomer).
+struct Places {
+    cap: usize,
+    state: std::sync::Mutex<PlacesState>,
+}
+
+#[derive(Default)]
+struct PlacesState {
+    /// Connections holding a place, evicted ones included until they have closed.
+    open: usize,
+    /// The waiting connections by age (ids rise), each with what closes it.
+    waiting: std::collections::BTreeMap<u64, CancellationToken>,
+    next: u64,
+}
+
+/// One connection's place: given back when the connection (and its handler) is dropped.
+struct Place {
+    id: u64,
+    places: Arc<Places>,
+    /// Cancelled when a newcomer takes the place of this waiting connection.
+    evicted: CancellationToken,
+    /// Set once the connection has sent a whole request that passed the token check.
+    proven: std::sync::atomic::AtomicBool,
+}
+
+impl Places {
+    fn new(cap: usize) -> Arc<Places> {
+        Arc::new(Places {
+            cap: cap.max(1),
+            state: std::sync::Mutex::default(),
+        })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, PlacesState> {
+        // The state is counts and tokens, whole after every statement: poisoning can't leave
+        // it half-changed.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A place for a new connection: a free one, or the one of the connection that has waited
+    /// longest (closed now). `None` when every place is held by a proven connection.
+    fn admit(self: &Arc<Places>) -> Option<Arc<Place>> {
+        let mut state = self.state();
+        if state.open >= self.cap {
+            let (_, oldest) = state.waiting.pop_first()?;
+            oldest.cancel();
+        }
+        state.open += 1;
+        let id = state.next;
+        state.next += 1;
+        let evicted = CancellationToken::new();
+        state.waiting.insert(id, evicted.clone());
+        Some(Arc::new(Place {
+            id,
+            places: Arc::clone(self),
+            evicted,
+            proven: std::sync::atomic::AtomicBool::new(false),
+        }))
+    }
+}
+
+impl Place {
+    /// The connection sent a whole request that passed the token check: its place is its own.
+    fn prove(&self) {
+        if !self.proven.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            self.places.state().waiting.remove(&self.id);
+        }
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut state = self.places.state();
+        state.waiting.remove(&self.id);
+        state.open = state.open.saturating_sub(1);
+    }
+}
+
+/// Half the file limit, at most [`HttpOptions::DEFAULT_MAX_CONNECTIONS`], at least 1 (see
+/// [`HttpOptions::default_max_connections`]). `None`: the limit is unknown or unlimited.
+fn cap_for_file_limit(limit: Option<u64>) -> usize {
+    let half = limit.map_or(u64::MAX, |limit| limit / 2);
+    usize::try_from(half)
+        .unwrap_or(usize::MAX)
+        .clamp(1, HttpOptions::DEFAULT_MAX_CONNECTIONS)
+}
+
+/// The process's soft limit on open files, when there is one.
+#[cfg(unix)]
+fn file_limit() -> Option<u64> {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+}
+
+/// The process's soft limit on open files: unknown here.
+#[cfg(not(unix))]
+fn file_limit() -> Option<u64> {
+    None
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -325,13 +475,15 @@ impl std::fmt::Debug for HttpServer {
 
 type Body = BoxBody<Bytes, Infallible>;
 
-/// One request: the path, then the token, then the session count, then rmcp (which checks
+/// One request: the path, then the token, then the body (after which the connection holds
+/// its place, [`Place::prove`]), then the session count, then rmcp (which checks
 /// `Host` and `Origin`).
 async fn handle(
     request: Request<Incoming>,
     service: &StreamableHttpService<McpServer, Sessions>,
     sessions: &Sessions,
     options: &HttpOptions,
+    place: &Place,
 ) -> Response<Body> {
     if request.uri().path() != options.path {
         return plain(StatusCode::NOT_FOUND, "Not Found");
@@ -373,6 +525,8 @@ async fn handle(
     } else {
         Bytes::new()
     };
+    // A whole request, with the token if one is asked for: the connection keeps its place.
+    place.prove();
     // A POST without a session id asks for a new session (rmcp refuses anything but
     // `initialize` there), unless it speaks 2026-07-28 or later, which has no sessions: rmcp
     // serves such a request statelessly, an `initialize` excepted. Checked before rmcp opens
@@ -734,32 +888,41 @@ mod tests {
         server.await.unwrap().unwrap();
     }
 
-    /// Past `max_connections`, a connection is answered 503 at once; once the ones holding
-    /// the places close, a request is served again.
+    /// A kept-alive connection that has had one request answered (a `DELETE` without a
+    /// session: rmcp refuses it at once), held open: what a client between calls looks like.
+    fn served_connection(addr: SocketAddr, token: Option<&str>) -> std::net::TcpStream {
+        use std::io::{Read, Write};
+        let auth = token.map_or_else(String::new, |t| format!("Authorization: Bearer {t}\r\n"));
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let request = format!("DELETE /mcp HTTP/1.1\r\nHost: {addr}\r\n{auth}\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            assert_eq!(stream.read(&mut byte).unwrap(), 1, "closed early");
+            head.push(byte[0]);
+        }
+        stream
+    }
+
+    /// Past `max_connections`, when every place is held by a connection that has sent a
+    /// request, a new one is answered 503 at once; once they close, a request is served again.
     #[tokio::test]
     async fn connections_past_the_cap_are_refused_until_one_closes() {
         let options = HttpOptions::default().max_connections(2);
         let (addr, stop, server) = server_with(options).await;
         let (first, second) = tokio::task::spawn_blocking(move || {
-            let first = std::net::TcpStream::connect(addr).unwrap();
-            let second = std::net::TcpStream::connect(addr).unwrap();
-            (first, second)
+            (served_connection(addr, None), served_connection(addr, None))
         })
         .await
         .unwrap();
-        // Give the server the two connections before the third arrives.
-        let mut third = String::new();
         let get = format!("GET /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-        for _ in 0..50 {
-            let get = get.clone();
-            third = tokio::task::spawn_blocking(move || answer_to(addr, &get).0)
-                .await
-                .unwrap();
-            if third.starts_with("HTTP/1.1 503") {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        let third = tokio::task::spawn_blocking(move || answer_to(addr, &get).0)
+            .await
+            .unwrap();
         assert!(third.starts_with("HTTP/1.1 503"), "{third}");
         assert!(third.contains("Retry-After"), "{third}");
         drop((first, second));
@@ -776,6 +939,109 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(status, 200, "the places were given back");
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// Connections that never finish a request without the token (headers sent a byte at a
+    /// time, here never ended) take every place, and more: a client with the token is still
+    /// served, in the place of the one that waited longest, and a client that was served
+    /// keeps its place. Before, every one of them held a place until its header timeout and
+    /// the client with the token got 503.
+    #[tokio::test]
+    async fn connections_without_the_token_do_not_keep_out_one_with_it() {
+        use std::io::Write;
+        let options = HttpOptions::default()
+            .max_connections(4)
+            .bearer_token("s3cret");
+        let (addr, stop, server) = server_with(options).await;
+        let (kept, slow) = tokio::task::spawn_blocking(move || {
+            let kept = served_connection(addr, Some("s3cret"));
+            let slow: Vec<_> = (0..12)
+                .map(|_| {
+                    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+                    let head = format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\nX-Slow: 1");
+                    stream.write_all(head.as_bytes()).unwrap();
+                    stream
+                })
+                .collect();
+            (kept, slow)
+        })
+        .await
+        .unwrap();
+        let (status, _, answer) = tokio::task::spawn_blocking(move || {
+            exchange(addr, "POST", INITIALIZE, "Authorization: Bearer s3cret\r\n")
+        })
+        .await
+        .unwrap();
+        assert_eq!(status, 200, "{answer}");
+        // The served connection was not the one closed: it is answered again.
+        let kept = tokio::task::spawn_blocking(move || {
+            use std::io::Read;
+            let mut kept = kept;
+            let request = format!("DELETE /mcp HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer s3cret\r\nConnection: close\r\n\r\n");
+            kept.write_all(request.as_bytes()).unwrap();
+            let mut answer = String::new();
+            let _ = kept.read_to_string(&mut answer);
+            answer
+        })
+        .await
+        .unwrap();
+        assert!(
+            kept.contains("HTTP/1.1 400"),
+            "the served connection was closed: {kept:?}"
+        );
+        drop(slow);
+        stop.cancel();
+        server.await.unwrap().unwrap();
+    }
+
+    /// Half the file limit, within 1 and 512.
+    #[cfg(unix)]
+    #[test]
+    fn the_connection_cap_comes_from_the_file_limit() {
+        assert_eq!(cap_for_file_limit(Some(256)), 128);
+        assert_eq!(cap_for_file_limit(Some(1024)), 512);
+        assert_eq!(cap_for_file_limit(Some(1 << 20)), 512);
+        assert_eq!(cap_for_file_limit(Some(1)), 1);
+        assert_eq!(cap_for_file_limit(None), 512);
+        let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+        assert_eq!(
+            HttpOptions::default_max_connections(),
+            cap_for_file_limit(limit)
+        );
+    }
+
+    /// Every accepted socket has `TCP_NODELAY`: without it, an answer's second write waited for
+    /// the client's delayed ACK (40 ms) on a kept-alive connection. Read from the server's own
+    /// socket, found among this process's descriptors by its two addresses.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn accepted_sockets_have_tcp_nodelay() {
+        let (addr, stop, server) = server_with(HttpOptions::default()).await;
+        let client = tokio::task::spawn_blocking(move || served_connection(addr, None))
+            .await
+            .unwrap();
+        let client_addr = client.local_addr().unwrap();
+        let mut found = None;
+        for entry in std::fs::read_dir("/proc/self/fd").unwrap() {
+            let Ok(fd) = entry.unwrap().file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            // SAFETY: the descriptor is borrowed for these three calls only (ManuallyDrop
+            // never closes it); one that is not a TCP socket only makes them fail.
+            #[allow(unsafe_code)]
+            let socket = std::mem::ManuallyDrop::new(unsafe {
+                <std::net::TcpStream as std::os::fd::FromRawFd>::from_raw_fd(fd)
+            });
+            if socket.local_addr().ok() == Some(addr)
+                && socket.peer_addr().ok() == Some(client_addr)
+            {
+                found = Some(socket.nodelay().unwrap());
+            }
+        }
+        assert_eq!(found, Some(true), "the server's socket (None: not found)");
+        drop(client);
         stop.cancel();
         server.await.unwrap().unwrap();
     }

@@ -282,10 +282,19 @@ impl McpImport {
                     if let Some(token) = token {
                         config = config.auth_header(token.clone());
                     }
+                    // Not rmcp's default client: this one refuses redirects to another origin
+                    // and names an answer too large to read (`import_http`).
+                    let http = super::import_http::ImportClient::new().map_err(|e| {
+                        McpError::Protocol {
+                            server: server.clone(),
+                            reason: format!("could not build the HTTP client: {e}"),
+                            source: Some(Box::new(e)),
+                        }
+                    })?;
                     handler
                         .clone()
                         .serve_with_lifecycle(
-                            StreamableHttpClientTransport::from_config(config),
+                            StreamableHttpClientTransport::with_client(http, config),
                             self.protocol.lifecycle(),
                         )
                         .await

@@ -63,6 +63,7 @@ mod error;
 mod http;
 mod import;
 mod import_ask;
+mod import_http;
 mod import_protocol;
 mod import_resources;
 mod import_rounds;
