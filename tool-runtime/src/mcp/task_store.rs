@@ -1106,7 +1106,10 @@ mod tests {
         let (_, kept_bytes) = store.bytes(&anyone());
         drop(kept);
         assert!(waiting(&store, id).is_empty());
-        assert_eq!(store.get(id, &anyone()).unwrap().status(), TaskStatus::Working);
+        assert_eq!(
+            store.get(id, &anyone()).unwrap().status(),
+            TaskStatus::Working
+        );
         assert!(kept_bytes > 0);
         assert_eq!(store.bytes(&anyone()), (0, 0));
     }
