@@ -12,21 +12,16 @@ use rmcp::model::{
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::ServerHandler;
 use serde_json::{json, Value};
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tool_runtime::mcp::{McpImport, McpServer};
 use tool_runtime::{DynamicTool, Registry, ToolOutput};
 
-async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(seconds), future)
-        .await
-        .unwrap_or_else(|_| panic!("took longer than {seconds} s"))
-}
+mod serving;
+use serving::bounded;
 
 /// `client` connected to `server` over an in-memory stream pair.
 async fn connect<C: rmcp::ClientHandler>(
@@ -114,30 +109,7 @@ async fn serve_canned_with(
                 .collect(),
         ),
     };
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                continue;
-            };
-            let service = service.clone();
-            tokio::spawn(async move {
-                let handler = hyper::service::service_fn(move |request| {
-                    let service = service.clone();
-                    async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
-                    .await;
-            });
-        }
-    });
+    let addr = serving::serve_rmcp(handler, StreamableHttpServerConfig::default()).await;
     format!("http://{addr}/mcp")
 }
 

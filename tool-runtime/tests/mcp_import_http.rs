@@ -14,18 +14,14 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::ServerHandler;
 use serde_json::json;
-use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tool_runtime::mcp::McpImport;
 use tool_runtime::Registry;
 
-async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(seconds), future)
-        .await
-        .unwrap_or_else(|_| panic!("took longer than {seconds} s"))
-}
+mod serving;
+use serving::bounded;
 
 /// A server with one tool, `big`, whose answer is a text of `bytes` bytes.
 #[derive(Clone)]
@@ -64,31 +60,11 @@ impl ServerHandler for Big {
 /// Serves `handler` with rmcp's streamable-HTTP service on a free loopback port (`json`: plain
 /// JSON answers instead of SSE); its address.
 async fn serve<H: ServerHandler + Clone>(handler: H, json: bool) -> SocketAddr {
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
+    serving::serve_rmcp(
+        handler,
         StreamableHttpServerConfig::default().with_json_response(json),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                continue;
-            };
-            let service = service.clone();
-            tokio::spawn(async move {
-                let handler = hyper::service::service_fn(move |request| {
-                    let service = service.clone();
-                    async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
-                    .await;
-            });
-        }
-    });
-    addr
+    )
+    .await
 }
 
 async fn import(url: &str) -> Registry {

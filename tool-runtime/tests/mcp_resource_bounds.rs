@@ -15,8 +15,7 @@ use rmcp::model::{
     ServerRequest, SubscribeRequestParams, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleClient, RoleServer, ServiceError};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::{ClientHandler, ServerHandler};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -252,27 +251,7 @@ impl ServerHandler for Linker {
 
 /// Serves [`Linker`] over streamable HTTP on 127.0.0.1; gives its URL.
 async fn serve_linker() -> String {
-    let service = StreamableHttpService::new(
-        || Ok(Linker),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let service = service.clone();
-            tokio::spawn(async move {
-                let handler = hyper::service::service_fn(move |request| {
-                    let service = service.clone();
-                    async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
-                    .await;
-            });
-        }
-    });
+    let addr = serving::serve_rmcp(Linker, StreamableHttpServerConfig::default()).await;
     format!("http://{addr}/mcp")
 }
 

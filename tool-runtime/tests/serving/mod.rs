@@ -3,8 +3,12 @@
 // Each test binary that includes it uses a part of it.
 #![allow(dead_code)]
 
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::ServerHandler;
 use serde_json::{json, Value};
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tool_runtime::client::{ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture};
@@ -31,6 +35,37 @@ pub(crate) async fn serve(registry: Registry) -> String {
     let url = server.url();
     tokio::spawn(server.run());
     url
+}
+
+/// Serves `handler` with rmcp's own streamable-HTTP service (not ours: a server nobody here
+/// wrote, for the import to meet) on a free loopback port, for as long as the test's runtime
+/// runs; gives its address.
+pub(crate) async fn serve_rmcp<H>(handler: H, config: StreamableHttpServerConfig) -> SocketAddr
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let service = service.clone();
+            tokio::spawn(async move {
+                let handler = hyper::service::service_fn(move |request| {
+                    let service = service.clone();
+                    async move { Ok::<_, std::convert::Infallible>(service.handle(request).await) }
+                });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
+                    .await;
+            });
+        }
+    });
+    addr
 }
 
 /// The client of a call or read this side would serve: answers from a script, keeps what it
