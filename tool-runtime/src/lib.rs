@@ -87,6 +87,7 @@ pub mod mcp;
 pub mod notify;
 pub mod output;
 pub mod pipeline;
+mod pointer;
 pub mod provider;
 mod registration;
 pub mod registry;
@@ -99,6 +100,7 @@ mod state;
 #[cfg(feature = "agent")]
 mod tls;
 mod tool;
+mod violation;
 
 pub use call::ToolCall;
 pub use context::ToolContext;

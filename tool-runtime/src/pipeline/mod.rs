@@ -28,7 +28,7 @@ pub use limits::{LimitExceeded, Limits};
 pub use repair::{Repair, RepairKind, RepairPolicy};
 pub use report::{CallReport, StageTimings};
 pub use resolve::{FilledBy, FilledField, ParamResolver, ResolverFn};
-pub use validate::Violation;
+pub use crate::violation::Violation;
 
 use crate::context::CallContext;
 use crate::def::{Args, Pending};
@@ -284,7 +284,7 @@ impl Registry {
             tool_lookup::closest(name, self.tools.iter().map(|t| t.spec.name.as_str()));
         let mut message = format!(
             "Unknown tool {:?}.",
-            validate::short(&Value::from(name)).trim_matches('"')
+            crate::violation::short(&Value::from(name)).trim_matches('"')
         );
         if suggestions.is_empty() {
             let listed: Vec<&str> = self
@@ -586,10 +586,10 @@ fn describe_all(violations: &[Violation]) -> String {
             continue;
         }
         seen.push(&v.pointer);
-        let values: Vec<String> = v.allowed.iter().map(validate::short).collect();
+        let values: Vec<String> = v.allowed.iter().map(crate::violation::short).collect();
         text.push_str(&format!(
             " Allowed values for {}: {}.",
-            validate::display_path(&v.pointer),
+            crate::pointer::display_path(&v.pointer),
             values.join(", ")
         ));
     }

@@ -2,7 +2,7 @@
 
 use super::repair::Repair;
 use super::resolve::FilledField;
-use super::validate::Violation;
+use crate::violation::Violation;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,8 @@
 //! read injected state, from context defaults, and from the schema's `default`s. The model's
 //! values are never overwritten, and every filled field is recorded.
 
-use super::repair::{push_segment, Repair, RepairKind};
+use super::repair::{Repair, RepairKind};
+use crate::pointer::push_segment;
 use super::schema_nav::{SchemaNav, Types};
 use crate::context::CallContext;
 use crate::error::ToolError;
