@@ -14,9 +14,10 @@ copied from it, so both count the same edges.
 
 The floors, bottom first (a module path prefix; the longest prefix that matches wins):
 
-  0  the floor: the types every stage uses: call, error, error_format, spec, def, context,
-     output, state, approval, notify, the panic guard, schema, tool, registration, provider,
-     inject, tls
+  0  the floor (`base/`, and what is left at the root: provider, inject, tls): the types
+     every stage uses: call, error (with its violations), error_format, spec, def, tool,
+     context, output, state, approval, notify, and the primitives the stages share (the gate
+     and a call's hold on it, the panic guard, JSON pointers, the schema reader)
   1  pipeline: one call's stages up to the tool run (limits, lookup, repair, resolve,
      validate, output check)
   2  dispatch: the run itself (gate, approval, concurrency, thread, timeout, panic)

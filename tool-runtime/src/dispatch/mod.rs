@@ -1,9 +1,6 @@
 //! Running calls: a batch in order with [`Registry::call_all`], each call gated,
 //! limited, timed and isolated by [`run`].
 
-pub(crate) mod gate;
-pub(crate) mod hold;
-pub(crate) mod panic;
 mod run;
 
 use crate::call::ToolCall;

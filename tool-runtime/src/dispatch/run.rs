@@ -1,8 +1,8 @@
 //! The last stage of one call: the gate, approval, the concurrency limit, the thread it runs
 //! on, its timeout and cancellation, and a panic caught.
 
-use super::hold::{CallHold, Hold};
-use super::panic;
+use crate::hold::{CallHold, Hold};
+use crate::panic;
 use crate::approval::{Approval, ApprovalRequest};
 use crate::def::Pending;
 use crate::error::{ErrorCode, ToolError};
@@ -141,7 +141,7 @@ async fn until_cancelled(
 /// questions to the client ([`CallHold`]), which give it back while they wait.
 enum Holding {
     Kept(#[allow(dead_code)] Hold),
-    Lent(#[allow(dead_code)] super::hold::Lent),
+    Lent(#[allow(dead_code)] crate::hold::Lent),
 }
 
 impl Holding {

@@ -20,7 +20,6 @@ pub(crate) mod output_check;
 pub(crate) mod repair;
 pub(crate) mod report;
 pub(crate) mod resolve;
-pub(crate) mod schema_nav;
 pub(crate) mod tool_lookup;
 pub(crate) mod validate;
 
@@ -32,13 +31,13 @@ pub use crate::violation::Violation;
 
 use crate::context::CallContext;
 use crate::def::{Args, Pending};
-use crate::dispatch::hold::CallHold;
+use crate::hold::CallHold;
 use crate::error::{ErrorCode, ToolError};
 use crate::error_format::ErrorFormat;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
 use report::Clock;
-use schema_nav::SchemaNav;
+use crate::schema_nav::SchemaNav;
 use serde_json::Value;
 use std::sync::Arc;
 use tracing::Instrument;

@@ -7,7 +7,7 @@
 //!   JSON value would no longer be what the schema describes, and a client that validates it
 //!   (the official SDKs do) would refuse the whole result.
 
-use super::schema_nav::SchemaNav;
+use crate::schema_nav::SchemaNav;
 use super::validate::{self, Validator};
 use crate::error::{ErrorCode, ToolError};
 use crate::output::structured;

@@ -4,7 +4,7 @@
 use super::number_text::{self, InexactNumber};
 use crate::pointer::push_segment;
 use crate::violation::short;
-use super::schema_nav::{SchemaNav, Types};
+use crate::schema_nav::{SchemaNav, Types};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -4,7 +4,7 @@
 
 use super::repair::{Repair, RepairKind};
 use crate::pointer::push_segment;
-use super::schema_nav::{SchemaNav, Types};
+use crate::schema_nav::{SchemaNav, Types};
 use crate::context::CallContext;
 use crate::error::ToolError;
 use crate::registry::UNUSABLE_DEFAULT;

@@ -1,7 +1,7 @@
 //! Stage 4: validation of the final arguments against the tool's JSON Schema, every error
 //! collected, each described for the model.
 
-use super::schema_nav::{SchemaNav, Types};
+use crate::schema_nav::{SchemaNav, Types};
 use crate::pointer::{display_path, push_segment};
 use crate::violation::Violation;
 use crate::violation::{short, truncate};

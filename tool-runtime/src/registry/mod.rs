@@ -24,7 +24,7 @@ pub use mcp_header::{McpHeaderError, McpHeaderProblem};
 pub use schema_depth::MAX_SCHEMA_DEPTH;
 
 use crate::approval::Approver;
-use crate::dispatch::gate::Gate;
+use crate::gate::Gate;
 use crate::export::names::ExportNames;
 use crate::export::{Dialect, Export};
 use crate::pipeline::checked::PropertyChecks;

@@ -19,7 +19,7 @@ pub struct CallContext<'a> {
     pub(crate) inline: bool,
     /// The call's hold on the gate, lent to its questions to the client (`dispatch::hold`):
     /// `None` for a call with no client to ask.
-    pub(crate) held: Option<&'a Arc<crate::dispatch::hold::CallHold>>,
+    pub(crate) held: Option<&'a Arc<crate::hold::CallHold>>,
 }
 
 impl<'a> CallContext<'a> {

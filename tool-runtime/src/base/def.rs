@@ -244,7 +244,7 @@ where
     F: FnOnce() -> ToolOutput + Send + 'static,
 {
     if cx.inline {
-        Pending::Ran(crate::dispatch::panic::run_caught(cx.tool, run))
+        Pending::Ran(crate::panic::run_caught(cx.tool, run))
     } else {
         Pending::Sync(Box::new(run))
     }
