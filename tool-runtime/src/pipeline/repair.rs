@@ -3,8 +3,8 @@
 
 use super::number_text::{self, InexactNumber};
 use crate::pointer::push_segment;
-use crate::violation::short;
 use crate::schema_nav::{SchemaNav, Types};
+use crate::violation::short;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -514,11 +514,7 @@ fn convert(value: &mut Value, wanted: Types, walk: &mut Walk<'_, '_>, pointer: &
     {
         let single = std::mem::take(value);
         // The model's own value, in short: a violation inside the array is reported with it.
-        repairs.push(repair(
-            RepairKind::WrappedInArray,
-            pointer,
-            &short(&single),
-        ));
+        repairs.push(repair(RepairKind::WrappedInArray, pointer, &short(&single)));
         *value = Value::Array(vec![single]);
     }
 }

@@ -3,15 +3,18 @@
 //! values are never overwritten, and every filled field is recorded.
 
 use super::repair::{Repair, RepairKind};
-use crate::pointer::push_segment;
-use crate::schema_nav::{SchemaNav, Types};
 use crate::context::CallContext;
 use crate::error::ToolError;
-use crate::registry::UNUSABLE_DEFAULT;
+use crate::pointer::push_segment;
+use crate::schema_nav::{SchemaNav, Types};
 use crate::state::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::sync::Arc;
+
+/// Where the ParamResolver's copy of a schema keeps a default it must not fill, so that a
+/// `null` sent for "use the default" can still be told apart (it is dropped, not filled).
+pub(crate) const UNUSABLE_DEFAULT: &str = "x-tool-runtime-unusable-default";
 
 /// A resolver function: fills arguments of one tool, reading the call's context and state.
 ///

@@ -1,8 +1,8 @@
 //! Stage 4: validation of the final arguments against the tool's JSON Schema, every error
 //! collected, each described for the model.
 
-use crate::schema_nav::{SchemaNav, Types};
 use crate::pointer::{display_path, push_segment};
+use crate::schema_nav::{SchemaNav, Types};
 use crate::violation::Violation;
 use crate::violation::{short, truncate};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
@@ -297,4 +297,3 @@ fn type_and_description(nav: SchemaNav<'_>, schema: &Value) -> String {
         (None, None) => String::new(),
     }
 }
-

@@ -219,7 +219,6 @@ pub(crate) fn error_text(error: &ToolError) -> String {
     crate::error_format::render(error)
 }
 
-
 /// The text for APIs without an error flag (OpenAI): errors say they are errors. Text ones
 /// start `Error: `; a JSON error or a traceback says so by its shape, and goes as it is.
 pub(crate) fn flagless_text(output: &ToolOutput) -> String {
