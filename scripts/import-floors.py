@@ -17,14 +17,15 @@ The floors, bottom first (a module path prefix; the longest prefix that matches 
   0  the floor (`base/`, and what is left at the root: provider, inject, tls): the types
      every stage uses: call, error (with its violations), error_format, spec, def, tool,
      context, output, state, approval, notify, and the primitives the stages share (the gate
-     and a call's hold on it, the panic guard, JSON pointers, the schema reader)
+     and a call's hold on it, the panic guard, JSON pointers, the schema reader); and
+     `client/`, the questions a tool's context asks its client (`ToolContext` holds them)
   1  pipeline: one call's stages up to the tool run (limits, lookup, repair, resolve,
      validate, output check)
   2  dispatch: the run itself (gate, approval, concurrency, thread, timeout, panic)
-  3  what a call's answer and a tool list are made of: export, results, the text formats
-     (router/text)
-  4  registry: the facade that calls the stages and the exports
-  5  what runs over a registry: router (the route entry points), client, resources
+  3  what the registry offers beside its calls: export, results, the text formats
+     (router/text), resources
+  4  registry: the facade that calls the stages, the exports and the results
+  5  router: the route entry points, over a registry
   6  mcp, agent
 """
 import os
@@ -34,15 +35,16 @@ import sys
 FLOORS = [
     # (module path prefix, floor, floor name)
     ("", 0, "floor"),
+    ("base", 0, "floor"),
+    ("client", 0, "floor"),
     ("pipeline", 1, "pipeline"),
     ("dispatch", 2, "dispatch"),
-    ("export", 3, "export/results/text"),
-    ("results", 3, "export/results/text"),
-    ("router/text", 3, "export/results/text"),
+    ("export", 3, "export/results/text/resources"),
+    ("results", 3, "export/results/text/resources"),
+    ("router/text", 3, "export/results/text/resources"),
+    ("resources", 3, "export/results/text/resources"),
     ("registry", 4, "registry"),
-    ("router", 5, "router/client/resources"),
-    ("client", 5, "router/client/resources"),
-    ("resources", 5, "router/client/resources"),
+    ("router", 5, "router"),
     ("mcp", 6, "mcp/agent"),
     ("agent", 6, "mcp/agent"),
 ]
