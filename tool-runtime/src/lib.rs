@@ -75,8 +75,8 @@ pub mod agent;
 mod base;
 pub use base::{approval, error_format, notify, output, spec};
 pub(crate) use base::{
-    call, context, def, error, gate, hold, panic, pointer, registration, schema, schema_nav, state,
-    tool, violation,
+    call, context, def, error, error_text, gate, hold, panic, pointer, registration, schema,
+    schema_nav, state, tool, violation,
 };
 pub mod client;
 mod dispatch;

@@ -13,6 +13,7 @@ pub(crate) mod context;
 pub(crate) mod def;
 pub(crate) mod error;
 pub mod error_format;
+pub(crate) mod error_text;
 pub(crate) mod gate;
 pub(crate) mod hold;
 pub mod notify;

@@ -216,7 +216,7 @@ pub(crate) fn model_text(output: &ToolOutput) -> String {
 /// `is_error: true` and no content ("content cannot be empty if `is_error` is true"), and a
 /// blank error tells no model anything.
 pub(crate) fn error_text(error: &ToolError) -> String {
-    crate::error_format::render(error)
+    crate::error_text::render(error)
 }
 
 /// The text for APIs without an error flag (OpenAI): errors say they are errors. Text ones
@@ -244,7 +244,7 @@ pub(crate) fn arguments_object(call: &ToolCall) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error_format::NO_MESSAGE;
+    use crate::error_text::NO_MESSAGE;
     use serde_json::json;
 
     fn calls() -> Vec<ToolCall> {
