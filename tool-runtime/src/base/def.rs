@@ -34,7 +34,7 @@ pub struct ToolDef {
     #[doc(hidden)]
     pub requires: &'static [Option<StateRequirement>],
     #[doc(hidden)]
-    pub resolver: Option<crate::pipeline::ResolverFn>,
+    pub resolver: Option<crate::context::ResolverFn>,
     #[doc(hidden)]
     pub timeout_ms: Option<u64>,
     #[doc(hidden)]

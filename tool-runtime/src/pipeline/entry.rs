@@ -2,10 +2,10 @@
 //! of a call reads.
 
 use crate::context::CallContext;
+use crate::context::SharedResolver;
 use crate::def::{Args, Invoke, Pending};
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::output_check::OutputCheck;
-use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::validate::Validator;
 use crate::spec::ToolSpec;
 use crate::tool::RuntimeTool;

@@ -29,10 +29,10 @@ pub(crate) mod span;
 pub(crate) mod tool_lookup;
 pub(crate) mod validate;
 
+pub use crate::context::{FilledBy, FilledField, ParamResolver, ResolverFn};
 pub use crate::violation::Violation;
 pub(crate) use config::Config;
 pub(crate) use entry::{Entry, Handler};
 pub use limits::{LimitExceeded, Limits};
 pub use repair::{Repair, RepairKind, RepairPolicy};
 pub use report::{CallReport, StageTimings};
-pub use resolve::{FilledBy, FilledField, ParamResolver, ResolverFn};

@@ -1,7 +1,7 @@
 //! What happened to one call, stage by stage: [`Registry::call_with_report`](crate::Registry::call_with_report).
 
 use super::repair::Repair;
-use super::resolve::FilledField;
+use crate::context::FilledField;
 use crate::violation::Violation;
 use serde::Serialize;
 use std::time::{Duration, Instant};

@@ -3,11 +3,11 @@
 
 use super::legacy;
 use super::schema_depth::{self, MAX_SCHEMA_DEPTH};
+use crate::context::ResolverFn;
 use crate::def::{SourceLocation, ToolDef, ToolFlags};
 use crate::error_format::ErrorFormat;
 use crate::output::structured;
 use crate::pipeline::Handler;
-use crate::pipeline::ResolverFn;
 use crate::schema;
 use crate::state::StateRequirement;
 use crate::tool::{DynamicTool, Tool, Typed};
