@@ -4,7 +4,6 @@
 use crate::approval::{Approval, ApprovalRequest};
 use crate::def::Pending;
 use crate::error::{ErrorCode, ToolError};
-use crate::gate::Gate;
 use crate::hold::{CallHold, Hold};
 use crate::output::ToolOutput;
 use crate::panic;
@@ -16,12 +15,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// Runs a prepared call to its one output, under the registry's `config` and `gate`. `held`: the call's [`CallHold`] when it may ask
+/// Runs a prepared call to its one output, under the registry's `config`. `held`: the call's [`CallHold`] when it may ask
 /// a client, which its questions give back while they wait.
 pub(crate) async fn run_pending<'a>(
     entry: &'a Entry,
     config: &'a Config,
-    gate: &'a Arc<Gate>,
     pending: Pending<'a>,
     call_id: Option<&'a str>,
     arguments: &'a str,
@@ -39,7 +37,7 @@ pub(crate) async fn run_pending<'a>(
         && entry.timeout.is_none()
         && !entry.needs_approval
     {
-        if let Some(pass) = gate.try_enter(entry.parallel) {
+        if let Some(pass) = config.gate.try_enter(entry.parallel) {
             let hold = Hold {
                 _pass: pass,
                 _permit: None,
@@ -51,7 +49,7 @@ pub(crate) async fn run_pending<'a>(
         // The gate first: a call waiting for its approval keeps its place in the calls'
         // order, so a later exclusive call can't run before it. The concurrency permit
         // after: a call waiting on a human holds none.
-        let pass = gate.enter(entry.parallel).await;
+        let pass = config.gate.enter(entry.parallel).await;
         if let Some(denied) = approve(entry, config, call_id, arguments).await {
             return denied;
         }

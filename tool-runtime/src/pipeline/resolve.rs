@@ -171,8 +171,8 @@ fn fill_schema_defaults(
 mod tests {
     use super::*;
     use crate::state::StateMap;
-    use std::sync::Arc;
     use serde_json::json;
+    use std::sync::Arc;
 
     fn run(
         args: Value,

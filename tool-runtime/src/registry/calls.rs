@@ -203,16 +203,7 @@ impl Registry {
     ) -> ToolOutput {
         let output = self.block_on(
             &entry.spec.name,
-            run_pending(
-                entry,
-                &self.config,
-                &self.gate,
-                pending,
-                None,
-                args,
-                None,
-                None,
-            ),
+            run_pending(entry, &self.config, pending, None, args, None, None),
         );
         finish(output, entry)
     }
@@ -264,7 +255,7 @@ impl Registry {
                 // A call that may ask a client lends its hold to its questions.
                 let held = crate::client::Client::in_scope().then(|| {
                     Arc::new(CallHold::new(
-                        &self.gate,
+                        &self.config.gate,
                         entry.parallel,
                         self.config.concurrency.as_ref(),
                     ))
@@ -281,7 +272,6 @@ impl Registry {
                 let run = run_pending(
                     entry,
                     &self.config,
-                    &self.gate,
                     pending,
                     call_id,
                     args,

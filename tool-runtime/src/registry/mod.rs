@@ -25,7 +25,6 @@ pub use schema_depth::MAX_SCHEMA_DEPTH;
 
 use crate::export::names::ExportNames;
 use crate::export::{Dialect, Export};
-use crate::gate::Gate;
 use crate::pipeline::tool_lookup::{Index, NameIndex};
 use crate::pipeline::{Config, Entry};
 use crate::spec::ToolSpec;
@@ -50,7 +49,6 @@ pub struct Registry {
     /// Every tool's spec, shared with `ToolContext` so tools can list their peers.
     pub(crate) catalog: Arc<[Arc<ToolSpec>]>,
     pub(crate) config: Config,
-    pub(crate) gate: Arc<Gate>,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
     /// Each dialect's export, made on first use: the registry never changes, so neither does
