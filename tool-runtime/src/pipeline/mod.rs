@@ -1,6 +1,6 @@
 //! The call pipeline: every stage a call passes through between the model's text and the
-//! tool, each a function over the tool's [`Entry`](entry) and the registry's settings
-//! ([`Config`](config)), in the order a call flows:
+//! tool, each a function over the tool's entry (`Entry`) and the registry's settings
+//! (`Config`), in the order a call flows:
 //!
 //! 1. `limits`: size and depth caps on the raw text, and `tool_lookup`: the tool by name;
 //! 2. `repair`: harmless mistakes fixed under a [`RepairPolicy`], each recorded;

@@ -1,6 +1,6 @@
 //! The registry: every tool, its schema and compiled validator, and the pipeline's settings.
 //! A façade over the stages: its call path (`calls`) runs each stage of [`crate::pipeline`]
-//! and [`crate::dispatch`] in turn, and nothing below calls back up into it.
+//! and `dispatch` in turn, and nothing below calls back up into it.
 
 mod build;
 mod build_error;
