@@ -3,7 +3,7 @@
 //! pushes its error and lets the others run, so the user sees every mistake at once.
 
 use crate::attr::{Errors, FnAttrs};
-use crate::model::{is_option, last_segment};
+use crate::types::{is_option, last_segment};
 use syn::{GenericArgument, ItemFn, LitStr, PathArguments, ReturnType, Type};
 
 /// Tool names every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`. The error says what breaks it.

@@ -12,6 +12,7 @@ mod docs;
 mod expand;
 mod model;
 mod runtime_path;
+mod types;
 
 use proc_macro::TokenStream;
 

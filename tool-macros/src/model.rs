@@ -7,6 +7,7 @@ use crate::checks::{
     check_signature_shape, output_schema_type,
 };
 use crate::docs::{self, FnDocs};
+use crate::types::{is_option, last_segment};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
 use syn::{
@@ -306,20 +307,6 @@ fn contains(tokens: TokenStream, word: &str) -> bool {
         TokenTree::Group(group) => contains(group.stream(), word),
         _ => false,
     })
-}
-
-/// The last path segment of a type, if it is a path: `std::option::Option<T>` → `Option`.
-pub(crate) fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => path.path.segments.last(),
-        Type::Group(group) => last_segment(&group.elem),
-        Type::Paren(paren) => last_segment(&paren.elem),
-        _ => None,
-    }
-}
-
-pub(crate) fn is_option(ty: &Type) -> bool {
-    last_segment(ty).is_some_and(|s| s.ident == "Option")
 }
 
 /// `State<T>` and `ToolContext` are injected by type; anything else needs `#[tool(inject)]`.

@@ -72,33 +72,26 @@ mod guide_doctests {
 
 #[cfg(feature = "agent")]
 pub mod agent;
-pub mod approval;
-mod call;
+mod base;
+pub use base::{approval, error_format, notify, output, spec};
+pub(crate) use base::{
+    call, context, def, error, error_text, gate, hold, panic, pointer, registration, schema,
+    schema_nav, state, tool, violation,
+};
 pub mod client;
-mod context;
-mod def;
 mod dispatch;
-mod error;
-pub mod error_format;
 pub mod export;
 pub mod inject;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub mod notify;
-pub mod output;
 pub mod pipeline;
 pub mod provider;
-mod registration;
 pub mod registry;
 pub mod resources;
 pub mod results;
 pub mod router;
-mod schema;
-pub mod spec;
-mod state;
 #[cfg(feature = "agent")]
 mod tls;
-mod tool;
 
 pub use call::ToolCall;
 pub use context::ToolContext;

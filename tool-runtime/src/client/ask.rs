@@ -6,7 +6,7 @@ use super::elicitation::ElicitationRequest;
 use super::error::{AskError, InputPending};
 use super::url_elicitation::{self, ElicitationId, UrlElicitationRequest};
 use super::{schema, Client, Elicitation, IncludeContext, Root, SamplingRequest, SamplingResult};
-use crate::dispatch::hold::CallHold;
+use crate::hold::CallHold;
 use crate::ToolContext;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;

@@ -3,7 +3,7 @@
 
 use super::{Ask, AskError, Client, ClientCapabilities, Elicitation, Root};
 use super::{ElicitationId, SamplingRequest, SamplingResult};
-use crate::dispatch::hold::CallHold;
+use crate::hold::CallHold;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

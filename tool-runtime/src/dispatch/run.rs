@@ -1,13 +1,13 @@
 //! The last stage of one call: the gate, approval, the concurrency limit, the thread it runs
 //! on, its timeout and cancellation, and a panic caught.
 
-use super::hold::{CallHold, Hold};
-use super::panic;
 use crate::approval::{Approval, ApprovalRequest};
 use crate::def::Pending;
 use crate::error::{ErrorCode, ToolError};
+use crate::hold::{CallHold, Hold};
 use crate::output::ToolOutput;
-use crate::registry::{Entry, Registry};
+use crate::panic;
+use crate::pipeline::{Config, Entry};
 use futures_util::future::Either;
 use futures_util::FutureExt;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
@@ -15,110 +15,108 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-impl Registry {
-    /// Runs a prepared call to its one output. `held`: the call's [`CallHold`] when it may ask
-    /// a client, which its questions give back while they wait.
-    pub(crate) async fn run_pending<'a>(
-        &'a self,
-        entry: &'a Entry,
-        pending: Pending<'a>,
-        call_id: Option<&'a str>,
-        arguments: &'a str,
-        cancel: Option<&CancellationToken>,
-        held: Option<&'a Arc<CallHold>>,
-    ) -> ToolOutput {
-        if let Pending::Refused(output) | Pending::Ran(output) = pending {
-            return output;
-        }
-        // The common call: nothing to ask, wait for or time, and a free gate. Awaited here
-        // without the futures below, which are large enough that moving them costs more than
-        // a small tool's whole run.
-        if cancel.is_none()
-            && self.config.concurrency.is_none()
-            && entry.timeout.is_none()
-            && !entry.needs_approval
-        {
-            if let Some(pass) = self.gate.try_enter(entry.parallel) {
-                let hold = Hold {
-                    _pass: pass,
-                    _permit: None,
-                };
-                return run_on_the_right_thread(entry, pending, Holding::new(hold, held)).await;
-            }
-        }
-        let work = async {
-            // The gate first: a call waiting for its approval keeps its place in the calls'
-            // order, so a later exclusive call can't run before it. The concurrency permit
-            // after: a call waiting on a human holds none.
-            let pass = self.gate.enter(entry.parallel).await;
-            if let Some(denied) = self.approve(entry, call_id, arguments).await {
-                return denied;
-            }
-            let permit = match &self.config.concurrency {
-                Some(limit) => Arc::clone(limit).acquire_owned().await.ok(),
-                None => None,
+/// Runs a prepared call to its one output, under the registry's `config`. `held`: the call's [`CallHold`] when it may ask
+/// a client, which its questions give back while they wait.
+pub(crate) async fn run_pending<'a>(
+    entry: &'a Entry,
+    config: &'a Config,
+    pending: Pending<'a>,
+    call_id: Option<&'a str>,
+    arguments: &'a str,
+    cancel: Option<&CancellationToken>,
+    held: Option<&'a Arc<CallHold>>,
+) -> ToolOutput {
+    if let Pending::Refused(output) | Pending::Ran(output) = pending {
+        return output;
+    }
+    // The common call: nothing to ask, wait for or time, and a free gate. Awaited here
+    // without the futures below, which are large enough that moving them costs more than
+    // a small tool's whole run.
+    if cancel.is_none()
+        && config.concurrency.is_none()
+        && entry.timeout.is_none()
+        && !entry.needs_approval
+    {
+        if let Some(pass) = config.gate.try_enter(entry.parallel) {
+            let hold = Hold {
+                _pass: pass,
+                _permit: None,
             };
-            let hold = Holding::new(
-                Hold {
-                    _pass: pass,
-                    _permit: permit,
-                },
-                held,
-            );
-            // Timers need a tokio runtime; under another executor the call runs unbounded.
-            let timeout = entry
-                .timeout
-                .filter(|_| tokio::runtime::Handle::try_current().is_ok());
-            let run = run_on_the_right_thread(entry, pending, hold);
-            match timeout {
-                // Boxed: a timer is large, and every call's future would carry its room.
-                Some(limit) => match Box::pin(tokio::time::timeout(limit, run)).await {
-                    Ok(output) => output,
-                    Err(_) => timed_out(&entry.spec.name, limit),
-                },
-                None => run.await,
-            }
-        };
-        match cancel {
-            // Boxed for the same reason: only cancellable batches wait on a token.
-            Some(token) => Box::pin(until_cancelled(&entry.spec.name, token, work)).await,
-            None => work.await,
+            return run_on_the_right_thread(entry, pending, Holding::new(hold, held)).await;
         }
     }
-
-    /// Asks the approver when the policy says this call needs it; `Some` is the denial.
-    async fn approve(
-        &self,
-        entry: &Entry,
-        call_id: Option<&str>,
-        arguments: &str,
-    ) -> Option<ToolOutput> {
-        if !entry.needs_approval {
-            return None;
+    let work = async {
+        // The gate first: a call waiting for its approval keeps its place in the calls'
+        // order, so a later exclusive call can't run before it. The concurrency permit
+        // after: a call waiting on a human holds none.
+        let pass = config.gate.enter(entry.parallel).await;
+        if let Some(denied) = approve(entry, config, call_id, arguments).await {
+            return denied;
         }
-        let answer = match &self.config.approver {
-            Some(approver) => {
-                let request = ApprovalRequest {
-                    tool: &entry.spec,
-                    call_id,
-                    arguments,
-                };
-                approver.approve(&request).await
-            }
-            None => Approval::deny("no approver is configured for this tool, so it may not run"),
+        let permit = match &config.concurrency {
+            Some(limit) => Arc::clone(limit).acquire_owned().await.ok(),
+            None => None,
         };
-        match answer {
-            Approval::Allow => None,
-            Approval::Deny { reason } => {
-                let name = &entry.spec.name;
-                let message = format!("The call to {name} was denied: {reason}");
-                let error = ToolError::with_code(ErrorCode::Denied, message)
-                    .for_tool(name)
-                    .with_retry_hint(
-                        "Don't repeat this call unchanged; continue without it or ask the user.",
-                    );
-                Some(ToolOutput::from(error))
-            }
+        let hold = Holding::new(
+            Hold {
+                _pass: pass,
+                _permit: permit,
+            },
+            held,
+        );
+        // Timers need a tokio runtime; under another executor the call runs unbounded.
+        let timeout = entry
+            .timeout
+            .filter(|_| tokio::runtime::Handle::try_current().is_ok());
+        let run = run_on_the_right_thread(entry, pending, hold);
+        match timeout {
+            // Boxed: a timer is large, and every call's future would carry its room.
+            Some(limit) => match Box::pin(tokio::time::timeout(limit, run)).await {
+                Ok(output) => output,
+                Err(_) => timed_out(&entry.spec.name, limit),
+            },
+            None => run.await,
+        }
+    };
+    match cancel {
+        // Boxed for the same reason: only cancellable batches wait on a token.
+        Some(token) => Box::pin(until_cancelled(&entry.spec.name, token, work)).await,
+        None => work.await,
+    }
+}
+
+/// Asks the approver when the policy says this call needs it; `Some` is the denial.
+async fn approve(
+    entry: &Entry,
+    config: &Config,
+    call_id: Option<&str>,
+    arguments: &str,
+) -> Option<ToolOutput> {
+    if !entry.needs_approval {
+        return None;
+    }
+    let answer = match &config.approver {
+        Some(approver) => {
+            let request = ApprovalRequest {
+                tool: &entry.spec,
+                call_id,
+                arguments,
+            };
+            approver.approve(&request).await
+        }
+        None => Approval::deny("no approver is configured for this tool, so it may not run"),
+    };
+    match answer {
+        Approval::Allow => None,
+        Approval::Deny { reason } => {
+            let name = &entry.spec.name;
+            let message = format!("The call to {name} was denied: {reason}");
+            let error = ToolError::with_code(ErrorCode::Denied, message)
+                .for_tool(name)
+                .with_retry_hint(
+                    "Don't repeat this call unchanged; continue without it or ask the user.",
+                );
+            Some(ToolOutput::from(error))
         }
     }
 }
@@ -141,7 +139,7 @@ async fn until_cancelled(
 /// questions to the client ([`CallHold`]), which give it back while they wait.
 enum Holding {
     Kept(#[allow(dead_code)] Hold),
-    Lent(#[allow(dead_code)] super::hold::Lent),
+    Lent(#[allow(dead_code)] crate::hold::Lent),
 }
 
 impl Holding {

@@ -5,8 +5,8 @@
 //! number is found here, by its place in the arguments and its literal, so that the repair
 //! stage leaves it alone where an integer is wanted and validation refuses it.
 
-use super::repair::push_segment;
-use super::validate::Violation;
+use crate::pointer::{display_path, push_segment};
+use crate::violation::Violation;
 use serde_json::Value;
 
 /// A number whose text is not an integer but whose `f64` is whole.
@@ -32,7 +32,7 @@ impl InexactNumber {
             keyword: "type".to_owned(),
             message: format!(
                 "{}: expected integer, got {literal} (not a whole number as written)",
-                super::validate::display_path(&self.pointer)
+                display_path(&self.pointer)
             ),
             allowed: Vec::new(),
         }

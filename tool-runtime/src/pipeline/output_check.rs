@@ -7,11 +7,13 @@
 //!   JSON value would no longer be what the schema describes, and a client that validates it
 //!   (the official SDKs do) would refuse the whole result.
 
-use super::schema_nav::SchemaNav;
 use super::validate::{self, Validator};
+use super::Entry;
 use crate::error::{ErrorCode, ToolError};
+use crate::error_format::ErrorFormat;
 use crate::output::structured;
 use crate::output::ToolOutput;
+use crate::schema_nav::SchemaNav;
 use serde_json::Value;
 
 /// A tool's output schema, compiled.
@@ -87,6 +89,41 @@ impl OutputCheck {
 
 fn failed(tool: &str, message: String) -> ToolOutput {
     ToolOutput::from(ToolError::with_code(ErrorCode::OutputError, message).for_tool(tool))
+}
+
+/// Every output leaves for a known tool here, cut to the tool's output cap; an error first
+/// takes what it doesn't say itself from the tool ([`own_error`]).
+#[inline(always)]
+pub(crate) fn finish(mut output: ToolOutput, entry: &Entry) -> ToolOutput {
+    if let Some(check) = &entry.output_check {
+        output = checked_output(check, output, entry);
+    }
+    if let ToolOutput::Error(error) = &mut output {
+        own_error(error, entry);
+    }
+    output.bounded(entry.max_output)
+}
+
+/// A tool with an output schema: its output checked against it (`output_check`). Out of line,
+/// so tools without one pay nothing.
+#[cold]
+#[inline(never)]
+fn checked_output(check: &OutputCheck, output: ToolOutput, entry: &Entry) -> ToolOutput {
+    check.check(output, &entry.spec.name, entry.max_output)
+}
+
+/// Errors a tool returns itself don't know the tool's name; the runtime's errors do. One
+/// without a format of its own takes the tool's ([`ErrorFormat::Text`], the default, leaves it
+/// `None`). Out of line: only errors pay for it, and the success path stays as small.
+#[cold]
+#[inline(never)]
+fn own_error(error: &mut ToolError, entry: &Entry) {
+    if error.tool.is_none() {
+        error.tool = Some(entry.spec.name.clone());
+    }
+    if error.format.is_none() && entry.spec.error_format != ErrorFormat::Text {
+        error.format = Some(entry.spec.error_format);
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! repair recorded.
 
 use super::number_text::{self, InexactNumber};
-use super::schema_nav::{SchemaNav, Types};
+use crate::pointer::push_segment;
+use crate::schema_nav::{SchemaNav, Types};
+use crate::violation::short;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -490,7 +492,7 @@ fn convert(value: &mut Value, wanted: Types, walk: &mut Walk<'_, '_>, pointer: &
                     && wanted.contains(Types::of(&inner))
                 {
                     // The model's own value, in short: a violation inside is reported with it.
-                    let sent = super::validate::short(&Value::String(text.clone()));
+                    let sent = short(&Value::String(text.clone()));
                     repairs.push(repair(RepairKind::StringToJson, pointer, &sent));
                     let from = walk.inexact.len();
                     number_text::find_inexact(trimmed, &inner, pointer, walk.inexact);
@@ -512,11 +514,7 @@ fn convert(value: &mut Value, wanted: Types, walk: &mut Walk<'_, '_>, pointer: &
     {
         let single = std::mem::take(value);
         // The model's own value, in short: a violation inside the array is reported with it.
-        repairs.push(repair(
-            RepairKind::WrappedInArray,
-            pointer,
-            &super::validate::short(&single),
-        ));
+        repairs.push(repair(RepairKind::WrappedInArray, pointer, &short(&single)));
         *value = Value::Array(vec![single]);
     }
 }
@@ -557,18 +555,6 @@ fn repair(kind: RepairKind, pointer: &str, detail: &str) -> Repair {
         kind,
         pointer: pointer.to_owned(),
         detail: detail.to_owned(),
-    }
-}
-
-/// Appends a JSON pointer segment, escaped per RFC 6901.
-pub(crate) fn push_segment(pointer: &mut String, key: &str) {
-    pointer.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
     }
 }
 
@@ -721,12 +707,5 @@ mod tests {
             "{'a': '//x',   \"b\": 1 \n}"
         );
         assert_eq!(strip_comments("/* unterminated"), " ");
-    }
-
-    #[test]
-    fn pointer_segments_are_escaped() {
-        let mut p = String::new();
-        push_segment(&mut p, "a/b~c");
-        assert_eq!(p, "/a~1b~0c");
     }
 }

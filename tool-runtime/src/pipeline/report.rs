@@ -1,8 +1,8 @@
 //! What happened to one call, stage by stage: [`Registry::call_with_report`](crate::Registry::call_with_report).
 
 use super::repair::Repair;
-use super::resolve::FilledField;
-use super::validate::Violation;
+use crate::context::FilledField;
+use crate::violation::Violation;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 

@@ -2,144 +2,17 @@
 //! read injected state, from context defaults, and from the schema's `default`s. The model's
 //! values are never overwritten, and every filled field is recorded.
 
-use super::repair::{push_segment, Repair, RepairKind};
-use super::schema_nav::{SchemaNav, Types};
+use super::repair::{Repair, RepairKind};
 use crate::context::CallContext;
+use crate::context::{FilledBy, FilledField, ParamResolver, SharedResolver};
 use crate::error::ToolError;
-use crate::registry::UNUSABLE_DEFAULT;
-use crate::state::State;
-use serde::{Deserialize, Serialize};
+use crate::pointer::push_segment;
+use crate::schema_nav::{SchemaNav, Types};
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
-/// A resolver function: fills arguments of one tool, reading the call's context and state.
-///
-/// ```
-/// use tool_runtime::{tool, Registry, ToolError};
-/// use tool_runtime::pipeline::ParamResolver;
-///
-/// struct Session {
-///     cwd: String,
-/// }
-///
-/// /// Fill `cwd` from the session when the model leaves it out.
-/// fn session_cwd(args: &mut ParamResolver<'_>) -> Result<(), ToolError> {
-///     let session = args.state::<Session>().ok_or_else(|| ToolError::new("no session"))?;
-///     args.fill("cwd", &session.cwd);
-///     Ok(())
-/// }
-///
-/// /// Run a command.
-/// #[tool]
-/// fn where_am_i(
-///     /// The working directory; the session's when left out.
-///     cwd: Option<String>,
-/// ) -> String {
-///     cwd.unwrap_or_default()
-/// }
-///
-/// let registry = Registry::builder()
-///     .state(Session { cwd: "/work".into() })
-///     .tool_resolver("where_am_i", session_cwd)
-///     .build()
-///     .unwrap();
-/// assert_eq!(registry.call_blocking("where_am_i", "{}").to_model_text(), "/work");
-/// ```
-pub type ResolverFn = fn(&mut ParamResolver<'_>) -> Result<(), ToolError>;
-
-/// A resolver held by the registry: a fn or a closure.
-pub(crate) type SharedResolver =
-    Arc<dyn Fn(&mut ParamResolver<'_>) -> Result<(), ToolError> + Send + Sync>;
-
-/// Who filled a field the model left out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FilledBy {
-    /// A resolver function registered for the tool.
-    Resolver,
-    /// A context default registered for every tool with that parameter.
-    ContextDefault,
-    /// The `default` in the tool's schema.
-    SchemaDefault,
-}
-
-/// One field the ParamResolver filled.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FilledField {
-    /// Where, as a JSON pointer into the arguments.
-    pub pointer: String,
-    /// The value filled in.
-    pub value: Value,
-    /// Who filled it.
-    pub by: FilledBy,
-}
-
-/// The arguments of one call as a resolver sees them: read what the model sent, fill what it
-/// left out.
-pub struct ParamResolver<'a> {
-    args: &'a mut Map<String, Value>,
-    nav: SchemaNav<'a>,
-    cx: &'a CallContext<'a>,
-    filled: &'a mut Vec<FilledField>,
-    by: FilledBy,
-}
-
-impl<'a> ParamResolver<'a> {
-    /// The tool being called.
-    pub fn tool_name(&self) -> &str {
-        self.cx.tool_name()
-    }
-
-    /// The call's id, if the model gave one.
-    pub fn call_id(&self) -> Option<&str> {
-        self.cx.call_id()
-    }
-
-    /// An argument's current value.
-    pub fn get(&self, name: &str) -> Option<&Value> {
-        self.args.get(name)
-    }
-
-    /// Whether an argument is missing: absent, or `null` where the schema doesn't accept null.
-    pub fn is_missing(&self, name: &str) -> bool {
-        missing(self.args, self.nav, name)
-    }
-
-    /// Fills an argument if it is missing; returns whether it did. A value that fails to
-    /// serialize is not filled.
-    pub fn fill<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> bool {
-        if !self.is_missing(name) {
-            return false;
-        }
-        let Ok(value) = serde_json::to_value(value) else {
-            return false;
-        };
-        let mut pointer = String::new();
-        push_segment(&mut pointer, name);
-        self.filled.push(FilledField {
-            pointer,
-            value: value.clone(),
-            by: self.by,
-        });
-        self.args.insert(name.to_owned(), value);
-        true
-    }
-
-    /// A value given to the registry builder with `.state(...)`.
-    pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
-        self.cx.states.get::<T>().map(State)
-    }
-}
-
-fn missing(args: &Map<String, Value>, nav: SchemaNav<'_>, name: &str) -> bool {
-    match args.get(name) {
-        None => true,
-        Some(Value::Null) => nav
-            .property(nav.root(), name)
-            .is_some_and(|schema| !nav.types(schema).contains(Types::NULL)),
-        Some(_) => false,
-    }
-}
+/// Where the ParamResolver's copy of a schema keeps a default it must not fill, so that a
+/// `null` sent for "use the default" can still be told apart (it is dropped, not filled).
+pub(crate) const UNUSABLE_DEFAULT: &str = "x-tool-runtime-unusable-default";
 
 /// What the resolver stage runs for one tool.
 pub(crate) struct ToolResolvers<'a> {
@@ -299,6 +172,7 @@ mod tests {
     use super::*;
     use crate::state::StateMap;
     use serde_json::json;
+    use std::sync::Arc;
 
     fn run(
         args: Value,

@@ -1,7 +1,17 @@
 //! Finding the tool a call names: exactly, after a safe normalization, or not at all, with
 //! the closest names to suggest.
 
+use super::repair::{Repair, RepairKind, RepairPolicy};
+use super::report::Clock;
+use super::{Config, Entry};
+use crate::error::{ErrorCode, ToolError};
+use crate::output::ToolOutput;
+use crate::violation::short;
+use serde_json::Value;
 use std::collections::HashMap;
+
+/// Name to tool, hashed with foldhash: the lookup is on every call's path.
+pub(crate) type Index = HashMap<String, usize, foldhash::fast::RandomState>;
 
 /// The registry's names, normalized once at build so repairs cost a hash lookup.
 #[derive(Default)]
@@ -105,6 +115,94 @@ pub(crate) fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> V
         .take(3)
         .map(|(_, n)| n.to_owned())
         .collect()
+}
+
+/// The tool with exactly this name.
+#[inline]
+pub(crate) fn find<'a>(tools: &'a [Entry], index: &Index, name: &str) -> Option<&'a Entry> {
+    // A few tools: comparing names beats hashing one.
+    if tools.len() <= 8 {
+        return tools
+            .iter()
+            .find(|t| same(t.spec.name.as_bytes(), name.as_bytes()));
+    }
+    find_hashed(tools, index, name)
+}
+
+/// [`find`] in a registry of many tools: kept out of line, so that `find` stays small enough
+/// to inline.
+#[inline(never)]
+fn find_hashed<'a>(tools: &'a [Entry], index: &Index, name: &str) -> Option<&'a Entry> {
+    index.get(name).map(|&i| &tools[i])
+}
+
+/// The lookup of a name that isn't a tool's own: `exported` is the tool an export's name
+/// rule gave this name, if any; otherwise a safe normalization finds it (recorded), or the
+/// model learns which tools there are. Kept out of line, so that the common case stays small
+/// enough to inline.
+#[cold]
+pub(crate) fn lookup_other<'a>(
+    tools: &'a [Entry],
+    names: &NameIndex,
+    exported: Option<usize>,
+    config: &Config,
+    name: &str,
+    repairs: &mut Vec<Repair>,
+    clock: &mut Clock,
+) -> Result<&'a Entry, ToolOutput> {
+    if let Some(i) = exported {
+        return Ok(&tools[i]);
+    }
+    if config.repair != RepairPolicy::Off {
+        if let Some(i) = names.repair(name) {
+            repairs.push(Repair {
+                kind: RepairKind::ToolName,
+                pointer: String::new(),
+                detail: name.to_owned(),
+            });
+            return Ok(&tools[i]);
+        }
+    }
+    let _ = clock.lap();
+    Err(unknown_tool(tools, name).bounded(config.max_output))
+}
+
+fn unknown_tool(tools: &[Entry], name: &str) -> ToolOutput {
+    const SHOWN: usize = 20;
+    let suggestions = closest(name, tools.iter().map(|t| t.spec.name.as_str()));
+    let mut message = format!(
+        "Unknown tool {:?}.",
+        short(&Value::from(name)).trim_matches('"')
+    );
+    if suggestions.is_empty() {
+        let listed: Vec<&str> = tools
+            .iter()
+            .take(SHOWN)
+            .map(|t| t.spec.name.as_str())
+            .collect();
+        message.push_str(&format!(" Available tools: {}", listed.join(", ")));
+        if tools.len() > SHOWN {
+            message.push_str(&format!(" (and {} more)", tools.len() - SHOWN));
+        }
+        message.push('.');
+    } else {
+        message.push_str(&format!(" Did you mean {}?", quoted_list(&suggestions)));
+    }
+    let hint = "Call one of the available tools by its exact name.";
+    let mut error = ToolError::with_code(ErrorCode::UnknownTool, message)
+        .for_tool(name)
+        .with_retry_hint(hint);
+    error.suggestions = suggestions;
+    ToolOutput::from(error)
+}
+
+fn quoted_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    match quoted.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [] => String::new(),
+    }
 }
 
 #[cfg(test)]

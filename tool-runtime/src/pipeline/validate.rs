@@ -1,25 +1,13 @@
 //! Stage 4: validation of the final arguments against the tool's JSON Schema, every error
 //! collected, each described for the model.
 
-use super::schema_nav::{SchemaNav, Types};
+use crate::pointer::{display_path, push_segment};
+use crate::schema_nav::{SchemaNav, Types};
+use crate::violation::Violation;
+use crate::violation::{short, truncate};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// One way the arguments break the schema.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Violation {
-    /// Where, as a JSON pointer into the arguments (`""` for the whole object).
-    pub pointer: String,
-    /// The JSON Schema keyword that failed (`required`, `maximum`, `enum`, ...).
-    pub keyword: String,
-    /// What is wrong, in a sentence for the model.
-    pub message: String,
-    /// The values allowed here, when the schema lists them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub allowed: Vec<Value>,
-}
 
 /// A tool's compiled validator.
 pub(crate) type Validator = jsonschema::Validator;
@@ -130,7 +118,7 @@ fn describe(
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
             let mut child = pointer.clone();
-            super::repair::push_segment(&mut child, name);
+            push_segment(&mut child, name);
             let hint = schema_at(nav, &child)
                 .map(|s| type_and_description(nav, s))
                 .unwrap_or_default();
@@ -265,27 +253,6 @@ fn schema_at<'a>(nav: SchemaNav<'a>, pointer: &str) -> Option<&'a Value> {
     Some(schema)
 }
 
-/// `"/labels/0/name"` → `"labels[0].name"`, quoted, for prose.
-pub(crate) fn display_path(pointer: &str) -> String {
-    if pointer.is_empty() {
-        return "the arguments".to_owned();
-    }
-    let mut out = String::from('"');
-    for (i, segment) in pointer.split('/').skip(1).enumerate() {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        if segment.parse::<usize>().is_ok() && i > 0 {
-            out.push_str(&format!("[{segment}]"));
-        } else {
-            if i > 0 {
-                out.push('.');
-            }
-            out.push_str(&segment);
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn in_object(at: &str) -> String {
     if at == "the arguments" {
         String::new()
@@ -328,17 +295,5 @@ fn type_and_description(nav: SchemaNav<'_>, schema: &Value) -> String {
         (Some(t), None) => format!(" ({t})"),
         (None, Some(d)) => format!(" ({d})"),
         (None, None) => String::new(),
-    }
-}
-
-/// A value as JSON, cut short: a model's 10 MB string must not be echoed back to it.
-pub(crate) fn short(value: &Value) -> String {
-    truncate(&value.to_string(), 60)
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
     }
 }

@@ -7,15 +7,16 @@ use super::builder::RegistryBuilder;
 use super::candidate::Candidate;
 use super::defaults;
 use super::mcp_header;
-use super::{Config, Entry, Registry};
+use super::Registry;
 use crate::approval::ApprovalPolicy;
+use crate::context::SharedResolver;
 use crate::def::ToolDef;
 use crate::export::names::ExportNames;
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::output_check::OutputCheck;
-use crate::pipeline::resolve::SharedResolver;
 use crate::pipeline::tool_lookup::NameIndex;
 use crate::pipeline::{exact, validate};
+use crate::pipeline::{Config, Entry};
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
 use serde_json::Value;
@@ -38,7 +39,21 @@ struct PerTool<'a> {
     max_outputs: &'a [(String, usize)],
 }
 
-pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
+impl RegistryBuilder {
+    /// Checks every tool and builds the registry: schemas are generated and validators
+    /// compiled here, once. Every problem is reported, not just the first.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] listing every problem found: two tools with one name, a state no one
+    /// provided, a `#[tool]` schema that can't be used, a tool named in a setting that doesn't
+    /// exist (and an outside tool's unusable schema under [`strict_build`](Self::strict_build)).
+    pub fn build(self) -> Result<Registry, BuildError> {
+        build(self)
+    }
+}
+
+fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
     let RegistryBuilder {
         given,
         states,
@@ -176,8 +191,8 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
             concurrency: concurrency.map(|n| Arc::new(tokio::sync::Semaphore::new(n))),
             approver,
             max_output,
+            gate: Default::default(),
         },
-        gate: Default::default(),
         blocking: Default::default(),
         exports: Default::default(),
         export_texts: Default::default(),

@@ -1,12 +1,10 @@
-//! Configuring and building a [`Registry`].
+//! Configuring and building a [`Registry`](super::Registry).
 
-use super::build_error::BuildError;
 use super::candidate::Candidate;
-use super::Registry;
 use crate::approval::{ApprovalPolicy, Approver};
+use crate::context::{ParamResolver, SharedResolver};
 use crate::def::ToolDef;
 use crate::error::ToolError;
-use crate::pipeline::resolve::{ParamResolver, SharedResolver};
 use crate::pipeline::{Limits, RepairPolicy};
 use crate::state::StateMap;
 use crate::tool::{DynamicTool, Tool};
@@ -192,8 +190,8 @@ impl RegistryBuilder {
     /// can't be used fails the build (default off). Off, such a tool is left out and said in
     /// a [`BuildNote::ToolLeftOut`](crate::registry::BuildNote::ToolLeftOut), so that one
     /// server's broken schema doesn't take every other tool with it; on, it is a
-    /// [`BuildError::InvalidSchema`]. A `#[tool]` fn's or a [`Tool`]'s schema (the program's
-    /// own) fails the build either way.
+    /// [`BuildError::InvalidSchema`](super::BuildError::InvalidSchema). A `#[tool]` fn's or a
+    /// [`Tool`]'s schema (the program's own) fails the build either way.
     pub fn strict_build(mut self, on: bool) -> Self {
         self.strict_build = on;
         self
@@ -308,17 +306,5 @@ impl RegistryBuilder {
     pub fn prompt(mut self, prompt: crate::resources::Prompt) -> Self {
         self.resources.prompts.push(prompt);
         self
-    }
-
-    /// Checks every tool and builds the registry: schemas are generated and validators
-    /// compiled here, once. Every problem is reported, not just the first.
-    ///
-    /// # Errors
-    ///
-    /// A [`BuildError`] listing every problem found: two tools with one name, a state no one
-    /// provided, a `#[tool]` schema that can't be used, a tool named in a setting that doesn't
-    /// exist (and an outside tool's unusable schema under [`strict_build`](Self::strict_build)).
-    pub fn build(self) -> Result<Registry, BuildError> {
-        super::build::build(self)
     }
 }

@@ -3,34 +3,16 @@
 
 use super::legacy;
 use super::schema_depth::{self, MAX_SCHEMA_DEPTH};
-use crate::context::CallContext;
-use crate::def::{Args, Invoke, Pending, SourceLocation, ToolDef, ToolFlags};
+use crate::context::ResolverFn;
+use crate::def::{SourceLocation, ToolDef, ToolFlags};
 use crate::error_format::ErrorFormat;
 use crate::output::structured;
-use crate::pipeline::ResolverFn;
+use crate::pipeline::Handler;
 use crate::schema;
 use crate::state::StateRequirement;
-use crate::tool::{DynamicTool, RuntimeTool, Tool, Typed};
+use crate::tool::{DynamicTool, Tool, Typed};
 use serde_json::Value;
 use std::sync::Arc;
-
-/// How a call reaches the tool's code.
-#[derive(Clone)]
-pub(crate) enum Handler {
-    /// A `#[tool]` fn: a plain fn pointer, no indirection.
-    Static(Invoke),
-    /// A tool registered at run time.
-    Runtime(Arc<dyn RuntimeTool>),
-}
-
-impl Handler {
-    pub(crate) fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
-        match self {
-            Handler::Static(invoke) => invoke(args, cx),
-            Handler::Runtime(tool) => tool.invoke(args, cx),
-        }
-    }
-}
 
 /// A tool on its way into the registry.
 pub(crate) struct Candidate {

@@ -7,12 +7,9 @@
 //! the ParamResolver reads a copy of the schema where it is moved aside
 //! ([`UNUSABLE_DEFAULT`]), and the registry reports it once as a build note.
 
+use crate::pipeline::resolve::UNUSABLE_DEFAULT;
 use crate::pipeline::validate;
 use serde_json::{Map, Value};
-
-/// Where the ParamResolver's copy of a schema keeps a default it must not fill, so that a
-/// `null` sent for "use the default" can still be told apart (it is dropped, not filled).
-pub(crate) const UNUSABLE_DEFAULT: &str = "x-tool-runtime-unusable-default";
 
 use super::keywords::{LIST, MAP, ONE};
 

@@ -1,5 +1,6 @@
 //! The registry: every tool, its schema and compiled validator, and the pipeline's settings.
-//! The calls themselves go through [`crate::pipeline`].
+//! A façade over the stages: its call path (`calls`) runs each stage of [`crate::pipeline`]
+//! and `dispatch` in turn, and nothing below calls back up into it.
 
 mod build;
 mod build_error;
@@ -17,32 +18,22 @@ mod text;
 pub use build_error::{BuildError, Location};
 pub use build_note::BuildNote;
 pub use builder::RegistryBuilder;
-pub(crate) use defaults::UNUSABLE_DEFAULT;
 #[cfg(feature = "mcp")]
 pub(crate) use mcp_header::KEYWORD as MCP_HEADER;
 pub use mcp_header::{McpHeaderError, McpHeaderProblem};
 pub use schema_depth::MAX_SCHEMA_DEPTH;
 
-use crate::approval::Approver;
-use crate::dispatch::gate::Gate;
 use crate::export::names::ExportNames;
 use crate::export::{Dialect, Export};
-use crate::pipeline::checked::PropertyChecks;
-use crate::pipeline::output_check::OutputCheck;
-use crate::pipeline::resolve::SharedResolver;
-use crate::pipeline::tool_lookup::NameIndex;
-use crate::pipeline::validate::Validator;
-use crate::pipeline::{Limits, RepairPolicy};
+use crate::pipeline::tool_lookup::{Index, NameIndex};
+use crate::pipeline::{Config, Entry};
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
 use crate::Provider;
-use candidate::Handler;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 /// Every tool the program can offer a model, ready to export and to call.
 ///
@@ -50,7 +41,7 @@ use std::time::Duration;
 pub struct Registry {
     pub(crate) tools: Vec<Entry>,
     /// Name to tool, hashed with foldhash: the lookup is on every call's path.
-    pub(crate) index: HashMap<String, usize, foldhash::fast::RandomState>,
+    pub(crate) index: Index,
     pub(crate) names: NameIndex,
     /// Each tool's name in every provider's rule, and the way back (`export::names`).
     pub(crate) exported: ExportNames,
@@ -58,7 +49,6 @@ pub struct Registry {
     /// Every tool's spec, shared with `ToolContext` so tools can list their peers.
     pub(crate) catalog: Arc<[Arc<ToolSpec>]>,
     pub(crate) config: Config,
-    pub(crate) gate: Arc<Gate>,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
     /// Each dialect's export, made on first use: the registry never changes, so neither does
@@ -70,64 +60,6 @@ pub struct Registry {
     pub(crate) notes: Vec<BuildNote>,
     /// Resources, templates and prompts, served beside the tools.
     pub(crate) resources: Arc<crate::resources::Resources>,
-}
-
-/// How the pipeline treats calls, set on the builder.
-pub(crate) struct Config {
-    pub limits: Limits,
-    pub repair: RepairPolicy,
-    pub context_defaults: Vec<(String, Value)>,
-    /// How many calls may run at once, across all callers.
-    pub concurrency: Option<Arc<tokio::sync::Semaphore>>,
-    pub approver: Option<Box<dyn Approver>>,
-    /// The output cap of a tool that has none of its own, in bytes.
-    pub max_output: usize,
-}
-
-/// One tool and everything prepared for calling it.
-pub(crate) struct Entry {
-    pub spec: Arc<ToolSpec>,
-    pub handler: Handler,
-    /// `None` when validation is turned off.
-    pub validator: Option<Validator>,
-    /// The declared output schema, compiled; `None` for a tool that declares none.
-    pub output_check: Option<Box<OutputCheck>>,
-    /// Whether serde enforces the schema exactly (see `pipeline::exact`).
-    pub exact: bool,
-    /// Checks of the parameters serde doesn't fully enforce, when that is all that stands
-    /// between the typed deserializer and full validation (see `pipeline::checked`).
-    pub checks: Option<PropertyChecks>,
-    pub resolvers: Vec<SharedResolver>,
-    /// The schema the ParamResolver reads when some of the tool's defaults are unusable (they
-    /// are moved aside in it: `registry::defaults`); `None` when it reads the tool's own.
-    pub resolve_schema: Option<Box<Value>>,
-    /// Whether a context default names one of this tool's parameters.
-    pub uses_context_defaults: bool,
-    /// Whether arguments go into a Rust type (which applies schema defaults itself); a
-    /// dynamic tool's don't, so its calls always take the full path.
-    pub typed: bool,
-    /// Whether the call may run beside others (see `dispatch::gate`).
-    pub parallel: bool,
-    /// How long a call may run: this tool's timeout, or the registry's default.
-    pub timeout: Option<Duration>,
-    /// Whether the approval policy covers this tool, so its calls ask the approver first.
-    pub needs_approval: bool,
-    /// The most bytes of output a call returns: this tool's cap, or the registry's.
-    pub max_output: usize,
-    /// Whether a good call goes from its text straight to the typed arguments: a typed tool
-    /// with nothing to resolve, whose schema serde enforces exactly or isn't validated.
-    pub direct: bool,
-    /// Whether `call_blocking` may run a good call right where it is: a direct tool that
-    /// doesn't [need the runtime](Entry::needs_runtime).
-    pub runs_inline: bool,
-}
-
-impl Entry {
-    /// Whether a call must run on an async runtime even under `call_blocking`: an approver to
-    /// ask first, or a timeout to keep.
-    pub(crate) fn needs_runtime(&self) -> bool {
-        self.needs_approval || self.timeout.is_some()
-    }
 }
 
 impl Registry {
@@ -219,18 +151,6 @@ impl Registry {
     /// or as JSON text, made once).
     pub fn export_plain(&self) -> Export<'_> {
         Export::new(self, Dialect::Plain)
-    }
-
-    pub(crate) fn blocking_runtime(&self) -> Result<&tokio::runtime::Runtime, &str> {
-        self.blocking
-            .get_or_init(|| {
-                tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(String::as_str)
     }
 }
 

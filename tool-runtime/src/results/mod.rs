@@ -216,11 +216,8 @@ pub(crate) fn model_text(output: &ToolOutput) -> String {
 /// `is_error: true` and no content ("content cannot be empty if `is_error` is true"), and a
 /// blank error tells no model anything.
 pub(crate) fn error_text(error: &ToolError) -> String {
-    crate::error_format::render(error)
+    crate::error_text::render(error)
 }
-
-/// An error's text when the tool gave no message.
-pub(crate) const NO_MESSAGE: &str = "The tool failed without saying why.";
 
 /// The text for APIs without an error flag (OpenAI): errors say they are errors. Text ones
 /// start `Error: `; a JSON error or a traceback says so by its shape, and goes as it is.
@@ -247,6 +244,7 @@ pub(crate) fn arguments_object(call: &ToolCall) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error_text::NO_MESSAGE;
     use serde_json::json;
 
     fn calls() -> Vec<ToolCall> {

@@ -4,6 +4,7 @@
 
 use super::error::{Cut, TextErrorKind};
 use super::scan::Need;
+pub(crate) use crate::output::json_text::string_end;
 use serde::de::IgnoredAny;
 use std::borrow::Cow;
 
@@ -255,21 +256,6 @@ fn open(stack: &[Frame], keep: usize, cut: Option<Cut>) -> Extent {
 
 fn ends_token(b: u8) -> bool {
     matches!(b, b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"') || b.is_ascii_whitespace()
-}
-
-/// The byte after the string that opens at `bytes[at]` (with the quote found there), or
-/// `None` when the text ends inside it.
-pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let quote = bytes[at];
-    let mut i = at + 1;
-    loop {
-        let hit = i + memchr::memchr2(quote, b'\\', bytes.get(i..)?)?;
-        if bytes[hit] == b'\\' {
-            i = hit + 2;
-        } else {
-            return Some(hit + 1);
-        }
-    }
 }
 
 /// Whether `text` is JSON as it is.

@@ -1,7 +1,7 @@
 //! The error a call can end with: what the model (and the caller) is told went wrong.
 
 use crate::error_format::ErrorFormat;
-use crate::pipeline::Violation;
+use crate::violation::Violation;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

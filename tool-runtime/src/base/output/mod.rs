@@ -9,7 +9,7 @@
 //! - `truncate.rs`, `truncate_json.rs` (+ `json_text.rs`): the cuts, the JSON one read in place.
 
 mod content;
-mod json_text;
+pub(crate) mod json_text;
 pub(crate) mod safe;
 pub(crate) mod structured;
 mod truncate;

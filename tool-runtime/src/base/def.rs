@@ -34,7 +34,7 @@ pub struct ToolDef {
     #[doc(hidden)]
     pub requires: &'static [Option<StateRequirement>],
     #[doc(hidden)]
-    pub resolver: Option<crate::pipeline::ResolverFn>,
+    pub resolver: Option<crate::context::ResolverFn>,
     #[doc(hidden)]
     pub timeout_ms: Option<u64>,
     #[doc(hidden)]
@@ -244,7 +244,7 @@ where
     F: FnOnce() -> ToolOutput + Send + 'static,
 {
     if cx.inline {
-        Pending::Ran(crate::dispatch::panic::run_caught(cx.tool, run))
+        Pending::Ran(crate::panic::run_caught(cx.tool, run))
     } else {
         Pending::Sync(Box::new(run))
     }

@@ -6,7 +6,6 @@
 //! value. Anything else (whitespace between tokens, a bad escape, a lone surrogate, nesting
 //! past [`MAX_DEPTH`]) is [`Invalid`], and the caller falls back to cutting it as text.
 
-use crate::router::text::json::string_end;
 use std::ops::Range;
 
 /// The deepest nesting read, as serde_json's own parser: deeper output is cut as text.
@@ -235,6 +234,21 @@ pub(super) fn depth(text: &str) -> Option<usize> {
         }
     }
     Some(deepest)
+}
+
+/// The byte after the string that opens at `bytes[at]` (with the quote found there), or
+/// `None` when the text ends inside it.
+pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let quote = bytes[at];
+    let mut i = at + 1;
+    loop {
+        let hit = i + memchr::memchr2(quote, b'\\', bytes.get(i..)?)?;
+        if bytes[hit] == b'\\' {
+            i = hit + 2;
+        } else {
+            return Some(hit + 1);
+        }
+    }
 }
 
 #[cfg(test)]
