@@ -1,7 +1,7 @@
 //! A model without native tool calling: the system prompt that lists the tools, the calls
 //! written in its reply, run and answered. `cargo run -p tool-runtime --example text_only`.
 
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::TextFormat;
 use tool_runtime::{tool, Provider, Registry};
 
 /// Get the current weather in a city.

@@ -96,6 +96,7 @@ pub mod router;
 mod schema;
 pub mod spec;
 mod state;
+pub mod text;
 #[cfg(feature = "agent")]
 mod tls;
 mod tool;

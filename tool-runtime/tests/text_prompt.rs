@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use tool_runtime::router::text::{write_calls, TextFormat};
+use tool_runtime::text::{write_calls, TextFormat};
 use tool_runtime::{tool, Registry, ToolCall};
 
 /// Get the current weather for a city.

@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::TextFormat;
 use tool_runtime::{DynamicTool, Registry, ToolOutput};
 
 fn fixture(name: &str) -> String {

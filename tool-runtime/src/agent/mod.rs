@@ -70,7 +70,7 @@ pub use transport::openai_chat::OpenAiChat;
 pub use transport::openai_responses::OpenAiResponses;
 pub use transport::tensorzero::TensorZero;
 
-use crate::router::text::TextFormat;
+use crate::text::TextFormat;
 use crate::{CancellationToken, Registry};
 use serde_json::value::RawValue;
 use serde_json::Value;

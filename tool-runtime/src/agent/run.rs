@@ -7,7 +7,7 @@ use super::messages;
 use super::model::ModelDelta;
 use super::{Agent, AgentError, AgentEvent, ModelReply, ModelRequest, Reply, Usage};
 use crate::results::model_text;
-use crate::router::text::{TextEvent, TextFormat};
+use crate::text::{TextEvent, TextFormat};
 use crate::{ErrorCode, Provider, ToolCall, ToolOutput};
 use std::collections::HashMap;
 use tracing::Instrument;

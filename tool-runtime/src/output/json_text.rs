@@ -6,7 +6,7 @@
 //! value. Anything else (whitespace between tokens, a bad escape, a lone surrogate, nesting
 //! past [`MAX_DEPTH`]) is [`Invalid`], and the caller falls back to cutting it as text.
 
-use crate::router::text::json::string_end;
+use crate::text::json::string_end;
 use std::ops::Range;
 
 /// The deepest nesting read, as serde_json's own parser: deeper output is cut as text.

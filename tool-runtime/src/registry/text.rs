@@ -1,8 +1,8 @@
 //! Tool calls written in plain text, for models without native tool calling: the prompt that
-//! tells such a model how to call, and reading its calls back. The work is `router::text`'s.
+//! tells such a model how to call, and reading its calls back. The work is `text`'s.
 
 use super::Registry;
-use crate::router::text::{parse, prompt, TextFormat, TextParse, TextStream};
+use crate::text::{parse, prompt, TextFormat, TextParse, TextStream};
 
 impl Registry {
     /// A system prompt for a model without native tool calling: every tool's name, description
@@ -13,7 +13,7 @@ impl Registry {
         prompt::tool_prompt(self, format)
     }
 
-    /// [`text::parse`](crate::router::text::parse) with this registry's tools: the tool calls
+    /// [`text::parse`](crate::text::parse) with this registry's tools: the tool calls
     /// written in `text`.
     pub fn parse_text(&self, text: &str, format: TextFormat) -> TextParse {
         parse(text, format, self)

@@ -35,7 +35,6 @@
 //! still gets its result.
 
 pub mod stream;
-pub mod text;
 
 mod anthropic;
 mod detect;
