@@ -156,7 +156,7 @@ fn every_prefix_of_a_fixture_is_handled() {
                     matches!(
                         f,
                         TextFormat::Harmony
-                            | TextFormat::Cohere
+                            | TextFormat::CommandR
                             | TextFormat::FunctionaryV32
                             | TextFormat::Muse
                     )

@@ -73,10 +73,11 @@ pub enum TextFormat {
     /// Apertus: `<|tools_prefix|>[{"f": {"city": "Paris"}}]<|tools_suffix|>`.
     #[serde(rename = "apertus")]
     Apertus,
-    /// Cohere Command R7B, Command A, Command 4: `<|START_ACTION|>[{"tool_call_id": "0",
-    /// "tool_name": "f", "parameters": {..}}]<|END_ACTION|>`.
-    #[serde(rename = "cohere")]
-    Cohere,
+    /// Command R7B, Command A, Command 4: `<|START_ACTION|>[{"tool_call_id": "0",
+    /// "tool_name": "f", "parameters": {..}}]<|END_ACTION|>`. Named `command_r`; `cohere`, its
+    /// name before, is still read as an alias (a `Cohere` provider would clash with it).
+    #[serde(rename = "command_r", alias = "cohere")]
+    CommandR,
     /// GLM 4.5/4.6/4.7, Ling 3.0, Poolside:
     /// `<tool_call>f\n<arg_key>x</arg_key>\n<arg_value>value</arg_value>\n</tool_call>`, values
     /// typed with the tool's input schema.
@@ -196,7 +197,7 @@ impl TextFormat {
         TextFormat::Olmo3,
         TextFormat::Functionary,
         TextFormat::Apertus,
-        TextFormat::Cohere,
+        TextFormat::CommandR,
         TextFormat::Glm,
         TextFormat::HyV3,
         TextFormat::K2Horizon,
@@ -248,7 +249,7 @@ impl TextFormat {
             TextFormat::Olmo3 => "olmo3",
             TextFormat::Functionary => "functionary",
             TextFormat::Apertus => "apertus",
-            TextFormat::Cohere => "cohere",
+            TextFormat::CommandR => "command_r",
             TextFormat::Glm => "glm",
             TextFormat::HyV3 => "hy_v3",
             TextFormat::K2Horizon => "k2_horizon",
@@ -309,7 +310,13 @@ impl TextFormat {
             TextFormat::Olmo3 => &[],
             TextFormat::Functionary => &["functionary_v3_1_llama_3_1"],
             TextFormat::Apertus => &["apertus2509"],
-            TextFormat::Cohere => &["cohere_command3", "cohere_command4", "command_r7b"],
+            // `cohere` was this format's name before it was `command_r`.
+            TextFormat::CommandR => &[
+                "cohere",
+                "cohere_command3",
+                "cohere_command4",
+                "command_r7b",
+            ],
             TextFormat::Glm => &["glm45", "glm47", "ling3", "poolside_v1"],
             TextFormat::HyV3 => &["hy_v4"],
             TextFormat::K2Horizon => &["k2_v3"],
@@ -359,7 +366,7 @@ impl TextFormat {
             | TextFormat::Olmo3
             | TextFormat::Functionary
             | TextFormat::Apertus
-            | TextFormat::Cohere => b"<`",
+            | TextFormat::CommandR => b"<`",
             TextFormat::Glm
             | TextFormat::HyV3
             | TextFormat::K2Horizon

@@ -3,7 +3,7 @@
 //! | format | markup | peers |
 //! |---|---|---|
 //! | [`Apertus`](TextFormat::Apertus) | `<\|tools_prefix\|>[{"NAME": {args}}, ..]<\|tools_suffix\|>` | vLLM `apertus` (`apertus_tool_parser.py`, `test_apertus_tool_parser.py`), SGLang, llama.cpp (autoparser) |
-//! | [`Cohere`](TextFormat::Cohere) | `<\|START_ACTION\|>[{"tool_call_id": "0", "tool_name": "NAME", "parameters": {args}}, ..]<\|END_ACTION\|>` | llama.cpp (Command R7B, Cohere2 MoE in `test-chat.cpp`; `COMMAND_R7B` parser, Aug 2025); vLLM's `cohere_command3`/`cohere_command4` parsers are stubs over a library |
+//! | [`CommandR`](TextFormat::CommandR) | `<\|START_ACTION\|>[{"tool_call_id": "0", "tool_name": "NAME", "parameters": {args}}, ..]<\|END_ACTION\|>` | llama.cpp (Command R7B, Cohere2 MoE in `test-chat.cpp`; `COMMAND_R7B` parser, Aug 2025); vLLM's `cohere_command3`/`cohere_command4` parsers are stubs over a library |
 //!
 //! Each object is read on its own, so one bad call costs one error; an object cut off is an
 //! error (vLLM's Apertus parser reads a partial one with `partial_json_loads`). The
@@ -39,7 +39,7 @@ const KEYED: [Keyed; 2] = [
         call: apertus,
     },
     Keyed {
-        format: TextFormat::Cohere,
+        format: TextFormat::CommandR,
         open: "<|START_ACTION|>",
         close: "<|END_ACTION|>",
         call: cohere,
@@ -68,7 +68,7 @@ pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
         }
     }
     for marker in COHERE_TEXT {
-        if openers.opens(TextFormat::Cohere, marker) {
+        if openers.opens(TextFormat::CommandR, marker) {
             return region(pos, pos + marker.len(), Vec::new());
         }
     }

@@ -84,10 +84,10 @@ const BY_NAME: &[(&str, TextFormat)] = &[
     ("olmo3", TextFormat::Olmo3),
     ("functionary", TextFormat::Functionary),
     ("apertus", TextFormat::Apertus),
-    ("command-r7b", TextFormat::Cohere),
+    ("command-r7b", TextFormat::CommandR),
     ("command-r-plus", TextFormat::CommandRPlus),
-    ("command-a", TextFormat::Cohere),
-    ("c4ai-command", TextFormat::Cohere),
+    ("command-a", TextFormat::CommandR),
+    ("c4ai-command", TextFormat::CommandR),
 ];
 
 /// Markup a chat template writes for a past call, and the format it is; matched in order.
@@ -103,7 +103,7 @@ const BY_TEMPLATE: &[(&str, TextFormat)] = &[
     ("<|tool_call_start|>", TextFormat::Lfm2),
     ("<function_calls>", TextFormat::Olmo3),
     ("<|tools_prefix|>", TextFormat::Apertus),
-    ("<|START_ACTION|>", TextFormat::Cohere),
+    ("<|START_ACTION|>", TextFormat::CommandR),
     ("<function=", TextFormat::QwenXml),
     ("<tool_calls>", TextFormat::Jamba),
     ("<tool_call>", TextFormat::Hermes),
@@ -211,7 +211,7 @@ mod tests {
             ("google/functiongemma-270m-it", TextFormat::FunctionGemma),
             ("LiquidAI/LFM2-1.2B", TextFormat::Lfm2),
             ("allenai/Olmo-3-7B-Instruct", TextFormat::Olmo3),
-            ("CohereLabs/c4ai-command-r7b-12-2024", TextFormat::Cohere),
+            ("CohereLabs/c4ai-command-r7b-12-2024", TextFormat::CommandR),
         ];
         for (name, format) in cases {
             assert_eq!(TextFormat::for_model(name), format, "{name}");

@@ -159,7 +159,7 @@ fn convention(format: TextFormat) -> &'static str {
             "To call tools, write <|tools_prefix|>, a JSON array with one object per call mapping the tool's name to its arguments, then <|tools_suffix|>:\n\n",
             "<|tools_prefix|>[{\"<tool name>\": {<arguments as JSON>}}]<|tools_suffix|>"
         ),
-        TextFormat::Cohere => concat!(
+        TextFormat::CommandR => concat!(
             "To call tools, write <|START_ACTION|>, a JSON array with one object per call, each with a `tool_call_id`, the `tool_name` and its `parameters`, then <|END_ACTION|>:\n\n",
             "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]<|END_ACTION|>"
         ),
@@ -414,7 +414,7 @@ pub fn write_calls(format: TextFormat, calls: &[ToolCall]) -> String {
             .between(", ")
             .within("<|tools_prefix|>[", "]<|tools_suffix|>")
             .write(calls),
-        TextFormat::Cohere => {
+        TextFormat::CommandR => {
             let objects: Vec<String> = calls
                 .iter()
                 .enumerate()

@@ -511,7 +511,7 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                     f,
                 ),
                 (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
-                (f.includes(Apertus) || f.includes(Cohere), keyed::at, f),
+                (f.includes(Apertus) || f.includes(CommandR), keyed::at, f),
                 (f.includes(GigaChat), gigachat::at, GigaChat),
                 (f.includes(Inkling), inkling::at, Inkling),
                 // Only when chosen: their tags are ordinary words (`hermes_variants.rs`).

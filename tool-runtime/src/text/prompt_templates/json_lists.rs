@@ -68,7 +68,7 @@ pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> 
             out.push_str(FUNCTIONARY_RULES);
             out
         }
-        TextFormat::Cohere => {
+        TextFormat::CommandR => {
             let list = tools
                 .iter()
                 .map(|spec| {

@@ -87,7 +87,7 @@ pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<S
         | TextFormat::Nemotron
         | TextFormat::Lfm2
         | TextFormat::Functionary
-        | TextFormat::Cohere
+        | TextFormat::CommandR
         | TextFormat::Xlam
         | TextFormat::Phi4Mini => json_lists::prompt(&tools, format),
         TextFormat::QwenXml
