@@ -11,8 +11,8 @@ use serde_json::Value;
 use tool_runtime::router::stream::{
     Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, TensorZeroStream,
 };
-use tool_runtime::text::{parse, TextFormat, TextParse, TextStream};
 use tool_runtime::router::Routed;
+use tool_runtime::text::{parse, TextFormat, TextParse, TextStream};
 
 fn corpus(file: &str) -> Vec<Value> {
     let path = format!("{}/../tests/attacks/{file}", env!("CARGO_MANIFEST_DIR"));

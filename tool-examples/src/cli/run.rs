@@ -6,8 +6,8 @@ use clap::Args;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tool_runtime::text::{TextFormat, TextParse};
 use tool_runtime::router::{self, OtherCall, RouteError, Routed};
+use tool_runtime::text::{TextFormat, TextParse};
 use tool_runtime::{results, Provider, Registry, ToolCall};
 
 /// The arguments of `run`.

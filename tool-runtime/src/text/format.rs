@@ -1,9 +1,8 @@
-//! The text formats models write tool calls in.
+//! The text formats models write tool calls in: their names ([`TextFormat`]), and the one
+//! value each declares about itself ([`Format`]) in its file under `formats/`.
 
-use super::triggers::Words;
+use crate::{ToolCall, ToolSpec};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 
 /// How a model writes tool calls in its text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -174,335 +173,40 @@ pub enum TextFormat {
     HermesVariants,
 }
 
+/// Everything a text format says about itself, declared in one value in its file under
+/// `formats/` and listed once in `formats::FORMATS`: the tables (names, triggers, model
+/// names, prompts, writers) are all read from these values.
+pub(crate) struct Format {
+    /// The variant this value declares.
+    pub format: TextFormat,
+    /// Its name, as serde and the CLI's `--text-tools` spell it.
+    pub name: &'static str,
+    /// Other names [`FromStr`](std::str::FromStr) accepts: vLLM's `--tool-call-parser` and
+    /// SGLang's names, llama.cpp's older `COMMON_CHAT_FORMAT_*` lowercased.
+    pub aliases: &'static [&'static str],
+    /// The bytes a call can start with, and the backtick that starts code (whose content is
+    /// prose in every format): the scanner looks at nothing else.
+    pub triggers: &'static [u8],
+    /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found whole.
+    pub words: &'static [&'static [u8]],
+    /// Model-name fragments (lowercase) that pick this format, each with its rank: of all the
+    /// formats' fragments a name holds, the lowest rank wins, so a more specific fragment
+    /// (`qwen3-coder`) needs a lower rank than a general one (`qwen`).
+    pub models: &'static [(u16, &'static str)],
+    /// Markup a chat template writes for a past call in this format, ranked the same way.
+    pub templates: &'static [(u16, &'static str)],
+    /// How to call tools in this format, in words, for the generic prompt.
+    pub convention: &'static str,
+    /// Calls written the way a model writes them in this format.
+    pub write: fn(&[ToolCall]) -> String,
+    /// The tool list and calling convention in the family's own chat template, when there is
+    /// one (`prompt_templates/`).
+    pub family_prompt: Option<fn(&[&ToolSpec]) -> Option<String>>,
+}
+
 impl TextFormat {
-    /// Every format that is not [`Auto`](TextFormat::Auto).
-    pub const ALL: [TextFormat; 46] = [
-        TextFormat::Hermes,
-        TextFormat::QwenXml,
-        TextFormat::Mistral,
-        TextFormat::Llama3,
-        TextFormat::Pythonic,
-        TextFormat::Envelope,
-        TextFormat::Fenced,
-        TextFormat::Jamba,
-        TextFormat::Granite,
-        TextFormat::GraniteFc,
-        TextFormat::InternLm,
-        TextFormat::LongCat,
-        TextFormat::Nemotron,
-        TextFormat::Harmony,
-        TextFormat::Gemma4,
-        TextFormat::FunctionGemma,
-        TextFormat::Lfm2,
-        TextFormat::Olmo3,
-        TextFormat::Functionary,
-        TextFormat::Apertus,
-        TextFormat::CommandR,
-        TextFormat::Glm,
-        TextFormat::HyV3,
-        TextFormat::K2Horizon,
-        TextFormat::MinimaxM2,
-        TextFormat::MiniCpm5,
-        TextFormat::Step3,
-        TextFormat::SeedOss,
-        TextFormat::Plamo3,
-        TextFormat::DeepSeekV3,
-        TextFormat::DeepSeekV31,
-        TextFormat::DeepSeekV32,
-        TextFormat::DeepSeekV4,
-        TextFormat::DeepSeekV41,
-        TextFormat::KimiK2,
-        TextFormat::KimiK3,
-        TextFormat::Xlam,
-        TextFormat::Phi4Mini,
-        TextFormat::Dots,
-        TextFormat::GigaChat,
-        TextFormat::Inkling,
-        TextFormat::FunctionaryV32,
-        TextFormat::MinimaxM3,
-        TextFormat::CommandRPlus,
-        TextFormat::Muse,
-        TextFormat::HermesVariants,
-    ];
-
-    /// The format's name, as serde and the CLI's `--text-tools` spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            TextFormat::Auto => "auto",
-            TextFormat::Hermes => "hermes",
-            TextFormat::QwenXml => "qwen_xml",
-            TextFormat::Mistral => "mistral",
-            TextFormat::Llama3 => "llama3",
-            TextFormat::Pythonic => "pythonic",
-            TextFormat::Envelope => "envelope",
-            TextFormat::Fenced => "fenced",
-            TextFormat::Jamba => "jamba",
-            TextFormat::Granite => "granite",
-            TextFormat::GraniteFc => "granite_20b_fc",
-            TextFormat::InternLm => "internlm",
-            TextFormat::LongCat => "longcat",
-            TextFormat::Nemotron => "nemotron",
-            TextFormat::Harmony => "harmony",
-            TextFormat::Gemma4 => "gemma4",
-            TextFormat::FunctionGemma => "functiongemma",
-            TextFormat::Lfm2 => "lfm2",
-            TextFormat::Olmo3 => "olmo3",
-            TextFormat::Functionary => "functionary",
-            TextFormat::Apertus => "apertus",
-            TextFormat::CommandR => "command_r",
-            TextFormat::Glm => "glm",
-            TextFormat::HyV3 => "hy_v3",
-            TextFormat::K2Horizon => "k2_horizon",
-            TextFormat::MinimaxM2 => "minimax_m2",
-            TextFormat::MiniCpm5 => "minicpm5",
-            TextFormat::Step3 => "step3",
-            TextFormat::SeedOss => "seed_oss",
-            TextFormat::Plamo3 => "plamo3",
-            TextFormat::DeepSeekV3 => "deepseek_v3",
-            TextFormat::DeepSeekV31 => "deepseek_v31",
-            TextFormat::DeepSeekV32 => "deepseek_v32",
-            TextFormat::DeepSeekV4 => "deepseek_v4",
-            TextFormat::DeepSeekV41 => "deepseek_v41",
-            TextFormat::KimiK2 => "kimi_k2",
-            TextFormat::KimiK3 => "kimi_k3",
-            TextFormat::Xlam => "xlam",
-            TextFormat::Phi4Mini => "phi4_mini",
-            TextFormat::Dots => "dots",
-            TextFormat::GigaChat => "gigachat",
-            TextFormat::Inkling => "inkling",
-            TextFormat::FunctionaryV32 => "functionary_v32",
-            TextFormat::MinimaxM3 => "minimax_m3",
-            TextFormat::CommandRPlus => "command_r_plus",
-            TextFormat::Muse => "muse",
-            TextFormat::HermesVariants => "hermes_variants",
-        }
-    }
-
-    /// The names vLLM's `--tool-call-parser` and SGLang's give the format (and llama.cpp's
-    /// older `COMMON_CHAT_FORMAT_*`, lowercased), which [`FromStr`] accepts too.
-    pub fn aliases(self) -> &'static [&'static str] {
-        match self {
-            TextFormat::Auto => &[],
-            TextFormat::Hermes => &[
-                "qwen",
-                "qwen25",
-                "qwen3_json",
-                "granite4",
-                "ernie45",
-                "hermes_2_pro",
-            ],
-            TextFormat::QwenXml => &["qwen3_coder", "qwen3_xml", "step3p5", "step5", "mimo"],
-            TextFormat::Mistral => &["mistral_v11", "mistral_nemo"],
-            TextFormat::Llama3 => &["llama3_json", "llama4_json", "llama_3_x"],
-            TextFormat::Pythonic => &["llama4_pythonic"],
-            TextFormat::Envelope => &["generic"],
-            TextFormat::Fenced => &["fenced_json"],
-            TextFormat::Jamba => &["hunyuan_a13b", "hunyuan"],
-            TextFormat::Granite => &[],
-            TextFormat::GraniteFc => &["granite-20b-fc"],
-            TextFormat::InternLm => &["interns1"],
-            TextFormat::LongCat => &[],
-            TextFormat::Nemotron => &["nemotron_v2"],
-            TextFormat::Harmony => &["openai", "gpt_oss"],
-            TextFormat::Gemma4 => &[],
-            TextFormat::FunctionGemma => &[],
-            TextFormat::Lfm2 => &[],
-            TextFormat::Olmo3 => &[],
-            TextFormat::Functionary => &["functionary_v3_1_llama_3_1"],
-            TextFormat::Apertus => &["apertus2509"],
-            // `cohere` was this format's name before it was `command_r`.
-            TextFormat::CommandR => &[
-                "cohere",
-                "cohere_command3",
-                "cohere_command4",
-                "command_r7b",
-            ],
-            TextFormat::Glm => &["glm45", "glm47", "ling3", "poolside_v1"],
-            TextFormat::HyV3 => &["hy_v4"],
-            TextFormat::K2Horizon => &["k2_v3"],
-            TextFormat::MinimaxM2 => &["minimax-m2"],
-            TextFormat::MiniCpm5 => &["minicpm4"],
-            TextFormat::Step3 => &[],
-            TextFormat::SeedOss => &[],
-            TextFormat::Plamo3 => &[],
-            TextFormat::DeepSeekV3 => &["deepseekv3", "deepseek_r1"],
-            TextFormat::DeepSeekV31 => &["deepseekv31", "deepseek_v3_1"],
-            TextFormat::DeepSeekV32 => &["deepseekv32"],
-            TextFormat::DeepSeekV4 => &["deepseekv4"],
-            TextFormat::DeepSeekV41 => &[],
-            TextFormat::KimiK2 => &[],
-            TextFormat::KimiK3 => &[],
-            TextFormat::Xlam => &[],
-            TextFormat::Phi4Mini => &["phi4_mini_json", "firefunction_v2"],
-            TextFormat::Dots => &[],
-            TextFormat::GigaChat => &["gigachat3", "gigachat35"],
-            TextFormat::Inkling => &[],
-            TextFormat::FunctionaryV32 => &["functionary_v3_2"],
-            TextFormat::MinimaxM3 => &["minimax-m3"],
-            // llama.cpp's test names it by its template.
-            TextFormat::CommandRPlus => &["cohereforai_c4ai_command_r_plus_tool_use"],
-            TextFormat::Muse => &["muse_glimmer", "musespark1x"],
-            TextFormat::HermesVariants => &[],
-        }
-    }
-
-    /// The bytes a call in this format can start with, and the backtick that starts code (whose
-    /// content is prose in every format); the scanner looks at nothing else.
-    pub(crate) fn triggers(self) -> &'static [u8] {
-        match self {
-            TextFormat::Auto => b"<[`{",
-            TextFormat::Hermes
-            | TextFormat::QwenXml
-            | TextFormat::Jamba
-            | TextFormat::Granite
-            | TextFormat::GraniteFc
-            | TextFormat::InternLm
-            | TextFormat::LongCat
-            | TextFormat::Nemotron
-            | TextFormat::Harmony
-            | TextFormat::Gemma4
-            | TextFormat::FunctionGemma
-            | TextFormat::Lfm2
-            | TextFormat::Olmo3
-            | TextFormat::Functionary
-            | TextFormat::Apertus
-            | TextFormat::CommandR => b"<`",
-            TextFormat::Glm
-            | TextFormat::HyV3
-            | TextFormat::K2Horizon
-            | TextFormat::MinimaxM2
-            | TextFormat::MiniCpm5
-            | TextFormat::Step3
-            | TextFormat::SeedOss
-            | TextFormat::Plamo3 => b"<`",
-            TextFormat::DeepSeekV3
-            | TextFormat::DeepSeekV31
-            | TextFormat::DeepSeekV32
-            | TextFormat::DeepSeekV4
-            | TextFormat::DeepSeekV41
-            | TextFormat::KimiK2
-            | TextFormat::KimiK3 => b"<`",
-            TextFormat::Mistral => b"[`",
-            TextFormat::Llama3 => b"<{`",
-            TextFormat::Pythonic => b"[<`",
-            TextFormat::Envelope => b"{`",
-            TextFormat::Fenced => b"`",
-            TextFormat::Xlam => b"[<`",
-            // `functools[` is found as a word (`trigger_word`).
-            TextFormat::Phi4Mini => b"<`",
-            TextFormat::Dots | TextFormat::GigaChat | TextFormat::Inkling => b"<`",
-            // `>>>` is found as a word (`trigger_words`), the first recipient by the scan.
-            TextFormat::FunctionaryV32 => b"<`",
-            // Its block's opening is found as a word (`trigger_words`).
-            TextFormat::MinimaxM3 => b"<`",
-            // `Action:` is found as a word (`trigger_words`).
-            TextFormat::CommandRPlus => b"<`",
-            TextFormat::Muse => b"<`",
-            TextFormat::HermesVariants => b"<{`",
-        }
-    }
-
-    /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found
-    /// whole rather than by that byte.
-    pub(crate) fn trigger_words(self) -> Option<&'static Words> {
-        const FUNCTOOLS: &[u8] = super::phi4::MARKER.as_bytes();
-        const RECIPIENT: &[u8] = super::recipients::MARKER.as_bytes();
-        const MINIMAX: &[u8] = super::minimax_m3::OPEN.as_bytes();
-        const ACTION: &[u8] = super::command_r::MARKER.as_bytes();
-        static AUTO: Words = Words::new(&[FUNCTOOLS, RECIPIENT, MINIMAX, ACTION]);
-        static COMMAND_R_PLUS: Words = Words::new(&[ACTION]);
-        static MINIMAX_M3: Words = Words::new(&[MINIMAX]);
-        static PHI4_MINI: Words = Words::new(&[FUNCTOOLS]);
-        static FUNCTIONARY_V32: Words = Words::new(&[RECIPIENT]);
-        match self {
-            TextFormat::Auto => Some(&AUTO),
-            TextFormat::CommandRPlus => Some(&COMMAND_R_PLUS),
-            TextFormat::MinimaxM3 => Some(&MINIMAX_M3),
-            TextFormat::Phi4Mini => Some(&PHI4_MINI),
-            TextFormat::FunctionaryV32 => Some(&FUNCTIONARY_V32),
-            _ => None,
-        }
-    }
-
     /// Whether calls of `other`'s kind are looked for when parsing in this format.
     pub(crate) fn includes(self, other: TextFormat) -> bool {
         self == TextFormat::Auto || self == other
-    }
-}
-
-impl fmt::Display for TextFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no [`TextFormat`]'s (nor one of its aliases).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown text format `{name}`; expected auto or one of: {}", known())]
-pub struct UnknownTextFormat {
-    /// The name given.
-    pub name: String,
-}
-
-fn known() -> String {
-    TextFormat::ALL
-        .iter()
-        .map(|f| f.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A format by its [`name`](TextFormat::name) or one of its [`aliases`](TextFormat::aliases)
-/// (vLLM's and SGLang's parser names), case and `-`/`_` aside.
-///
-/// ```
-/// use tool_runtime::text::TextFormat;
-///
-/// assert_eq!("hermes".parse::<TextFormat>().unwrap(), TextFormat::Hermes);
-/// assert_eq!("qwen3_coder".parse::<TextFormat>().unwrap(), TextFormat::QwenXml);
-/// assert_eq!("hunyuan-a13b".parse::<TextFormat>().unwrap(), TextFormat::Jamba);
-/// assert_eq!("deepseekv31".parse::<TextFormat>().unwrap(), TextFormat::DeepSeekV31);
-/// assert!("nope".parse::<TextFormat>().is_err());
-/// ```
-impl FromStr for TextFormat {
-    type Err = UnknownTextFormat;
-
-    fn from_str(text: &str) -> Result<TextFormat, UnknownTextFormat> {
-        let wanted = text.trim().to_ascii_lowercase().replace('-', "_");
-        std::iter::once(TextFormat::Auto)
-            .chain(TextFormat::ALL)
-            .find(|format| {
-                format.name() == wanted
-                    || format
-                        .aliases()
-                        .iter()
-                        .any(|alias| alias.replace('-', "_") == wanted)
-            })
-            .ok_or_else(|| UnknownTextFormat {
-                name: text.to_owned(),
-            })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_and_alias_reads_back_and_serde_agrees() {
-        for format in std::iter::once(TextFormat::Auto).chain(TextFormat::ALL) {
-            assert_eq!(format.name().parse::<TextFormat>(), Ok(format));
-            let json = serde_json::to_string(&format).unwrap();
-            assert_eq!(json, format!("\"{}\"", format.name()));
-            for alias in format.aliases() {
-                assert_eq!(alias.parse::<TextFormat>(), Ok(format), "{alias}");
-            }
-        }
-        let names: Vec<&str> = TextFormat::ALL
-            .iter()
-            .flat_map(|f| std::iter::once(f.name()).chain(f.aliases().iter().copied()))
-            .collect();
-        let unique: std::collections::HashSet<&&str> = names.iter().collect();
-        assert_eq!(unique.len(), names.len(), "a name means one format");
     }
 }

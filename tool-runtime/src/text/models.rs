@@ -1,126 +1,14 @@
 //! Which format a model writes its calls in, from its name or its chat template.
 //!
-//! The name table follows what vLLM's and SGLang's docs tell users to pass as
+//! Each format lists its own model-name fragments and template markup (`formats/`), each
+//! ranked: of all the fragments a name (or template) holds, the lowest rank wins. The names
+//! follow what vLLM's and SGLang's docs tell users to pass as
 //! `--tool-call-parser` for each model family, and llama.cpp's choice of parser per template;
 //! the template table looks for the call markup the template itself writes (a template that
 //! renders past calls into history shows exactly the markup the model was trained on).
 
-use super::format::TextFormat;
-
-/// Model-name fragments, matched in order against the lowercased name (most specific first),
-/// and the format each family writes.
-const BY_NAME: &[(&str, TextFormat)] = &[
-    // xLAM-2 is Llama- or Qwen-based: before both.
-    ("xlam", TextFormat::Xlam),
-    ("phi-4-mini", TextFormat::Phi4Mini),
-    ("phi4-mini", TextFormat::Phi4Mini),
-    // A Llama 3 fine-tune: before Llama's.
-    ("firefunction", TextFormat::Phi4Mini),
-    ("dots.llm", TextFormat::Dots),
-    ("gigachat", TextFormat::GigaChat),
-    ("inkling", TextFormat::Inkling),
-    ("muse", TextFormat::Muse),
-    ("functionary-medium-v3.2", TextFormat::FunctionaryV32),
-    ("functionary-small-v3.2", TextFormat::FunctionaryV32),
-    ("functionary-v3.2", TextFormat::FunctionaryV32),
-    // Qwen's XML calls, before the other Qwen models' Hermes tags.
-    ("deepseek-v3.1", TextFormat::DeepSeekV31),
-    ("deepseek-v3.2-exp", TextFormat::DeepSeekV31),
-    ("deepseek-v3.2", TextFormat::DeepSeekV32),
-    ("deepseek-v4.1", TextFormat::DeepSeekV41),
-    ("deepseek-v4", TextFormat::DeepSeekV4),
-    ("deepseek-v3", TextFormat::DeepSeekV3),
-    ("deepseek-r1", TextFormat::DeepSeekV3),
-    ("kimi-k2", TextFormat::KimiK2),
-    ("kimi-k3", TextFormat::KimiK3),
-    ("glm-4", TextFormat::Glm),
-    ("ling-3", TextFormat::Glm),
-    ("minimax-m2", TextFormat::MinimaxM2),
-    ("minimax-m3", TextFormat::MinimaxM3),
-    ("minicpm5", TextFormat::MiniCpm5),
-    ("minicpm-5", TextFormat::MiniCpm5),
-    ("seed-oss", TextFormat::SeedOss),
-    ("plamo-3", TextFormat::Plamo3),
-    ("qwen3-coder", TextFormat::QwenXml),
-    ("qwen3.5", TextFormat::QwenXml),
-    ("qwen3_5", TextFormat::QwenXml),
-    ("nemotron-3", TextFormat::QwenXml),
-    ("step-3.5", TextFormat::QwenXml),
-    ("step3p5", TextFormat::QwenXml),
-    ("mimo", TextFormat::QwenXml),
-    ("qwen", TextFormat::Hermes),
-    ("qwq", TextFormat::Hermes),
-    ("hermes", TextFormat::Hermes),
-    ("granite-4", TextFormat::Hermes),
-    ("granite4", TextFormat::Hermes),
-    ("ernie-4.5", TextFormat::Hermes),
-    ("granite-20b-functioncalling", TextFormat::GraniteFc),
-    ("granite", TextFormat::Granite),
-    ("mistral", TextFormat::Mistral),
-    ("mixtral", TextFormat::Mistral),
-    ("ministral", TextFormat::Mistral),
-    ("magistral", TextFormat::Mistral),
-    ("devstral", TextFormat::Mistral),
-    ("codestral", TextFormat::Mistral),
-    ("toolace", TextFormat::Pythonic),
-    ("llama-4", TextFormat::Pythonic),
-    ("llama4", TextFormat::Pythonic),
-    ("llama-3", TextFormat::Llama3),
-    ("llama3", TextFormat::Llama3),
-    ("jamba", TextFormat::Jamba),
-    ("hunyuan-a13b", TextFormat::Jamba),
-    ("apriel", TextFormat::Jamba),
-    ("internlm", TextFormat::InternLm),
-    ("intern-s1", TextFormat::InternLm),
-    ("longcat", TextFormat::LongCat),
-    ("nemotron-nano", TextFormat::Nemotron),
-    ("gpt-oss", TextFormat::Harmony),
-    ("functiongemma", TextFormat::FunctionGemma),
-    ("gemma-4", TextFormat::Gemma4),
-    ("gemma4", TextFormat::Gemma4),
-    ("gemma-3", TextFormat::Pythonic),
-    ("lfm2", TextFormat::Lfm2),
-    ("olmo-3", TextFormat::Olmo3),
-    ("olmo3", TextFormat::Olmo3),
-    ("functionary", TextFormat::Functionary),
-    ("apertus", TextFormat::Apertus),
-    ("command-r7b", TextFormat::CommandR),
-    ("command-r-plus", TextFormat::CommandRPlus),
-    ("command-a", TextFormat::CommandR),
-    ("c4ai-command", TextFormat::CommandR),
-];
-
-/// Markup a chat template writes for a past call, and the format it is; matched in order.
-const BY_TEMPLATE: &[(&str, TextFormat)] = &[
-    ("<atem:function_calls>", TextFormat::Muse),
-    ("<|channel|>", TextFormat::Harmony),
-    ("]<]minimax[>[", TextFormat::MinimaxM3),
-    ("<dots_function_call>", TextFormat::Dots),
-    ("<|role_sep|>", TextFormat::GigaChat),
-    ("<|content_invoke_tool_json|>", TextFormat::Inkling),
-    ("<|tool_call>", TextFormat::Gemma4),
-    ("<start_function_call>", TextFormat::FunctionGemma),
-    ("<|tool_call_start|>", TextFormat::Lfm2),
-    ("<function_calls>", TextFormat::Olmo3),
-    ("<|tools_prefix|>", TextFormat::Apertus),
-    ("<|START_ACTION|>", TextFormat::CommandR),
-    ("<function=", TextFormat::QwenXml),
-    ("<tool_calls>", TextFormat::Jamba),
-    ("<tool_call>", TextFormat::Hermes),
-    ("[TOOL_CALLS]", TextFormat::Mistral),
-    ("<|tool_call|>", TextFormat::Granite),
-    ("<function_call>", TextFormat::GraniteFc),
-    ("<|action_start|>", TextFormat::InternLm),
-    ("<longcat_tool_call>", TextFormat::LongCat),
-    ("<TOOLCALL>", TextFormat::Nemotron),
-    ("<|python_tag|>", TextFormat::Llama3),
-    ("<|python_start|>", TextFormat::Pythonic),
-    ("functools[", TextFormat::Phi4Mini),
-    // Command R+'s tool-use template asks for `Action:` and a fenced list.
-    ("Action:", TextFormat::CommandRPlus),
-    // Functionary v3.2's recipients: last, the marker is short.
-    (">>>", TextFormat::FunctionaryV32),
-];
+use super::format::{Format, TextFormat};
+use super::formats::FORMATS;
 
 impl TextFormat {
     /// The format a model writes calls in, from its name as a hub or a server gives it
@@ -137,10 +25,7 @@ impl TextFormat {
     /// ```
     pub fn for_model(name: &str) -> TextFormat {
         let name = name.to_ascii_lowercase();
-        BY_NAME
-            .iter()
-            .find(|(fragment, _)| name.contains(fragment))
-            .map_or(TextFormat::Auto, |&(_, format)| format)
+        best(|format| format.models, |fragment| name.contains(fragment))
     }
 
     /// The format a chat template (its Jinja text) writes calls in, by the markup it renders
@@ -153,11 +38,24 @@ impl TextFormat {
     /// assert_eq!(TextFormat::for_template(template), TextFormat::Hermes);
     /// ```
     pub fn for_template(template: &str) -> TextFormat {
-        BY_TEMPLATE
-            .iter()
-            .find(|(markup, _)| template.contains(markup))
-            .map_or(TextFormat::Auto, |&(_, format)| format)
+        best(
+            |format| format.templates,
+            |markup| template.contains(markup),
+        )
     }
+}
+
+/// The format of the lowest-ranked row of `rows` that `holds`; `Auto` when none does.
+fn best(
+    rows: impl Fn(&Format) -> &'static [(u16, &'static str)],
+    holds: impl Fn(&str) -> bool,
+) -> TextFormat {
+    FORMATS
+        .iter()
+        .flat_map(|&format| rows(format).iter().map(move |row| (row, format.format)))
+        .filter(|((_, text), _)| holds(text))
+        .min_by_key(|((rank, _), _)| *rank)
+        .map_or(TextFormat::Auto, |(_, format)| format)
 }
 
 #[cfg(test)]
@@ -219,11 +117,31 @@ mod tests {
     }
 
     #[test]
+    fn each_rank_is_given_once() {
+        // Two rows of one rank would leave which wins to the list's order.
+        for rows in [|f: &Format| f.models, |f: &Format| f.templates] {
+            let mut ranks: Vec<u16> = FORMATS
+                .iter()
+                .flat_map(|&f| rows(f).iter().map(|&(rank, _)| rank))
+                .collect();
+            let count = ranks.len();
+            ranks.sort_unstable();
+            ranks.dedup();
+            assert_eq!(ranks.len(), count);
+        }
+    }
+
+    #[test]
     fn every_format_a_table_names_is_a_real_one_and_templates_match_their_own_calls() {
         use crate::text::write_calls;
         use crate::ToolCall;
         let call = [ToolCall::new("c", "f", "{\"a\": 1}")];
-        for &(markup, format) in BY_TEMPLATE {
+        let rows = FORMATS.iter().flat_map(|f| {
+            f.templates
+                .iter()
+                .map(move |&(_, markup)| (markup, f.format))
+        });
+        for (markup, format) in rows {
             // Llama's templates mark built-in tool calls with a token our written calls (JSON
             // objects, pythonic lists) don't carry.
             if matches!(format, TextFormat::Llama3 | TextFormat::Pythonic) {

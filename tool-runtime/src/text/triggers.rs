@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
     set: &'static [u8],
-    words: Option<&'static Words>,
+    words: Option<&'a Words>,
     /// The next hit of the first (up to three) bytes, of the fourth, and of any word, once
     /// searched.
     main: Option<Option<usize>>,
@@ -22,7 +22,7 @@ impl<'a> Triggers<'a> {
     /// A finder over `hay` for the bytes in `set` (up to four) and `words`: where a word
     /// starts, or where the text ends inside its beginning (the rest may come in the next
     /// piece of a stream).
-    pub(super) fn new(set: &'static [u8], words: Option<&'static Words>, hay: &'a [u8]) -> Self {
+    pub(super) fn new(set: &'static [u8], words: Option<&'a Words>, hay: &'a [u8]) -> Self {
         Triggers {
             hay,
             set,
@@ -75,13 +75,13 @@ fn nearer(a: Option<usize>, b: Option<usize>) -> Option<usize> {
 /// Markers found as whole words, with the searcher for them all, built the first time a scan
 /// needs it.
 pub(crate) struct Words {
-    list: &'static [&'static [u8]],
+    list: Vec<&'static [u8]>,
     searcher: OnceLock<Option<AhoCorasick>>,
 }
 
 impl Words {
     /// The words in `list`.
-    pub(crate) const fn new(list: &'static [&'static [u8]]) -> Words {
+    pub(crate) fn new(list: Vec<&'static [u8]>) -> Words {
         Words {
             list,
             searcher: OnceLock::new(),
@@ -95,7 +95,7 @@ impl Words {
             // word is searched on its own below.
             AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostFirst)
-                .build(self.list)
+                .build(&self.list)
                 .ok()
         });
         match searcher {
@@ -173,8 +173,8 @@ mod tests {
     #[test]
     fn a_word_is_found_whole_and_begun_at_the_end() {
         let hay = b"a functools[ b <functools[ c >>x func";
-        static WORDS: Words = Words::new(&[b"functools[", b">>>"]);
-        let mut triggers = Triggers::new(b"<", Some(&WORDS), hay);
+        let words = Words::new(vec![b"functools[", b">>>"]);
+        let mut triggers = Triggers::new(b"<", Some(&words), hay);
         let mut found = Vec::new();
         let mut pos = 0;
         while let Some(at) = triggers.next(pos) {

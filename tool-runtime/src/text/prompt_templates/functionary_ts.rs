@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// Functionary v3.2's system text and tool namespace.
-pub(super) fn prompt(tools: &[&ToolSpec]) -> String {
+pub(crate) fn prompt(tools: &[&ToolSpec]) -> String {
     let mut out = String::from(RULES);
     for spec in tools {
         let schema = spec.input_schema();

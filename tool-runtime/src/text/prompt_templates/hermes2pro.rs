@@ -10,7 +10,7 @@ use crate::ToolSpec;
 use serde_json::Value;
 
 /// The system text before the conversation.
-pub(super) fn prompt(tools: &[&ToolSpec]) -> String {
+pub(crate) fn prompt(tools: &[&ToolSpec]) -> String {
     let tools: Vec<String> = tools.iter().map(|spec| tool(spec)).collect();
     format!("{HEAD}{} </tools>{RULES}", tools.join("\n"))
 }

@@ -6,7 +6,7 @@ use crate::ToolSpec;
 use std::fmt::Write;
 
 /// `format`'s tool section, for the formats of this module.
-pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> {
+pub(crate) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> {
     Some(match format {
         TextFormat::Hermes => format!(
             "{HERMES_RULES}<tools>\n{}\n</tools>\n\n{HERMES_CALL}",

@@ -60,59 +60,16 @@
 //! llama.cpp's minja renders something else; no one text is the one the model sees. A format named after several models
 //! takes the template named in the table.
 
-mod functionary_ts;
-mod hermes2pro;
-mod json_lists;
-mod markup;
-mod signatures;
-mod special_tokens;
-mod typescript;
+pub(crate) mod functionary_ts;
+pub(crate) mod hermes2pro;
+pub(crate) mod json_lists;
+pub(crate) mod markup;
+pub(crate) mod signatures;
+pub(crate) mod special_tokens;
+pub(crate) mod typescript;
 
-use super::format::TextFormat;
-use crate::{Registry, ToolSpec};
+use crate::ToolSpec;
 use serde_json::{json, Map, Value};
-
-/// The tool list and calling convention in `format`'s family template, if it has one here.
-pub(crate) fn family_prompt(registry: &Registry, format: TextFormat) -> Option<String> {
-    let tools: Vec<&ToolSpec> = registry.specs().collect();
-    match format {
-        TextFormat::Hermes
-        | TextFormat::Mistral
-        | TextFormat::Llama3
-        | TextFormat::Pythonic
-        | TextFormat::Jamba
-        | TextFormat::Granite
-        | TextFormat::GraniteFc
-        | TextFormat::InternLm
-        | TextFormat::Nemotron
-        | TextFormat::Lfm2
-        | TextFormat::Functionary
-        | TextFormat::CommandR
-        | TextFormat::Xlam
-        | TextFormat::Phi4Mini => json_lists::prompt(&tools, format),
-        TextFormat::QwenXml
-        | TextFormat::Glm
-        | TextFormat::HyV3
-        | TextFormat::MinimaxM2
-        | TextFormat::MiniCpm5
-        | TextFormat::MinimaxM3
-        | TextFormat::Muse => markup::prompt(&tools, format),
-        TextFormat::DeepSeekV3
-        | TextFormat::DeepSeekV31
-        | TextFormat::DeepSeekV32
-        | TextFormat::DeepSeekV4
-        | TextFormat::KimiK2
-        | TextFormat::KimiK3
-        | TextFormat::FunctionGemma => special_tokens::prompt(&tools, format),
-        TextFormat::Harmony | TextFormat::Apertus | TextFormat::GigaChat => {
-            typescript::prompt(&tools, format)
-        }
-        TextFormat::FunctionaryV32 => Some(functionary_ts::prompt(&tools)),
-        TextFormat::HermesVariants => Some(hermes2pro::prompt(&tools)),
-        TextFormat::SeedOss | TextFormat::Gemma4 => signatures::prompt(&tools, format),
-        _ => None,
-    }
-}
 
 /// JSON as the templates' `tojson` writes it (Python's `json.dumps`): `", "` and `": "`
 /// between items, non-ASCII kept.

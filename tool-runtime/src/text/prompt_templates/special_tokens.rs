@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// `format`'s tool section, for the formats of this module.
-pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> {
+pub(crate) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> {
     let function_lines = || lines(tools, |spec| py_json(&function(spec)));
     Some(match format {
         TextFormat::DeepSeekV3 => format!(

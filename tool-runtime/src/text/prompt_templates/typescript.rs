@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// `format`'s tool section, for the formats of this module.
-pub(super) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> {
+pub(crate) fn prompt(tools: &[&ToolSpec], format: TextFormat) -> Option<String> {
     Some(match format {
         TextFormat::Harmony => {
             let mut out = String::from("# Tools\n\n## functions\n\nnamespace functions {\n\n");
