@@ -2,10 +2,10 @@
 //! (harmony's `to=functions.NAME`, Functionary's `<function=NAME>`), and the closing marker
 //! that may follow it.
 
+use super::cursor::{prefix, skip_ws, Cx, Need, Prefix};
 use super::error::{Cut, TextErrorKind};
 use super::json::{self, Extent};
 use super::object::normalize_arguments;
-use super::scan::{prefix, skip_ws, Cx, Need, Prefix};
 
 /// The arguments object at `start` (a `{`): where it ends and its JSON text, or why it can't
 /// be read. An object the text cuts off is an error even where closing it would be possible:

@@ -16,11 +16,11 @@
 //! `<|END_OF_TURN_TOKEN|>`); here they stay, for the server to strip.
 
 use super::arguments;
+use super::cursor::{prefix, region, skip_ws, Cx, Need, Prefix, Step};
 use super::fenced::FENCE;
 use super::format::TextFormat;
 use super::keyed;
 use super::object::first_key;
-use super::scan::{prefix, region, skip_ws, Cx, Need, Prefix, Step};
 
 /// What opens the calls.
 pub(crate) const MARKER: &str = "Action:";

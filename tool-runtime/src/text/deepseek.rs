@@ -22,9 +22,9 @@
 //! `</｜DSML｜invoke>` or the block's end.
 
 use super::coerce::{coerce, fit};
+use super::cursor::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::special::{
     self, attribute, attributes, cut, error, json_arguments, json_value, last_byte, Argument,
     Block, Read, Tag,

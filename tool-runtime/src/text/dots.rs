@@ -9,8 +9,8 @@
 //! a value is typed by what it looks like). vLLM drops a call to a tool not in the request;
 //! here it is reported as written, for validation to judge.
 
+use super::cursor::{prefix, skip_ws, Cx, Need, Prefix, Step};
 use super::format::TextFormat;
-use super::scan::{prefix, skip_ws, Cx, Need, Prefix, Step};
 use super::{invoke_xml, wrapped};
 
 pub(crate) const OPEN: &str = "<dots_function_call>";

@@ -7,11 +7,11 @@
 //! not a call. A block whose content starts with a call marker is the exception: it is read
 //! through, since models sometimes wrap their calls in one.
 
+use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use super::envelope;
 use super::format::TextFormat;
 use super::hermes_variants;
 use super::object::{self, first_key, read_array_of, read_object};
-use super::scan::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use memchr::memmem;
 
 pub(crate) const FENCE: &str = "```";

@@ -11,9 +11,9 @@
 //! built-in tool form, read by `llama3.rs` (as Python syntax, not raw code).
 
 use super::arguments;
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::format::TextFormat;
 use super::qwen_xml;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 
 const OPEN: &str = qwen_xml::FUNCTION;
 const CLOSE: &str = "</function>";

@@ -24,9 +24,9 @@
 //! `<|channel>thought..<channel|>`, is prose (see `scan.rs`).
 
 use super::coerce::coerce;
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use serde_json::{Map, Value};
 
 /// One of the two dialects.

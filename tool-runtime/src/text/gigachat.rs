@@ -11,8 +11,8 @@
 //! parsing). A marker followed by anything but a JSON object is an error for the marker
 //! alone, and what follows is prose.
 
+use super::cursor::{prefix, skip_ws, Cx, Need, Prefix, Step};
 use super::object::object_then;
-use super::scan::{prefix, skip_ws, Cx, Need, Prefix, Step};
 
 /// GigaChat 3's call message header, in its parts.
 const MESSAGE_SEP: &str = "<|message_sep|>";

@@ -31,11 +31,11 @@
 //! here it is read from the group's opening token (`suffix.rs`), and the group's tags must all
 //! carry it. Unsuffixed tokens are read as well (vLLM's `hy_v3` default).
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{self, find, Args, Group, Read, NEXT_TAG};
 use super::object;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::suffix::{self, Suffix};
 use memchr::memmem;
 use serde_json::{Map, Value};

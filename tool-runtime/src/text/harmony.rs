@@ -34,8 +34,8 @@
 //! trigger byte, and is left as prose here. Arguments cut off are an error, never closed.
 
 use super::arguments;
+use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
-use super::scan::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";

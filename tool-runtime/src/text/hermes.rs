@@ -5,13 +5,13 @@
 //! ends where the next one opens or where the text ends; tags inside a JSON string or a
 //! parameter value of the body (a file's content, say) don't count.
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::glm;
 use super::json::{self, Extent};
 use super::object::{read_array, read_object};
 use super::qwen_xml;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 
 pub(crate) const OPEN: &str = "<tool_call>";

@@ -14,12 +14,12 @@
 //! not the end, a call cut off is an error.
 
 use super::arguments;
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::functionary;
 use super::hermes;
 use super::json::{self, Extent};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 
 /// The wrapping tags (besides Hermes's own `<tool_call>`), each with its closing tag.

@@ -11,8 +11,8 @@
 //! `<|end_message|>` ends the call; without it the call ends with its JSON. A header followed by
 //! no JSON object is an error for the header alone.
 
+use super::cursor::{prefix, Cx, Need, Prefix, Step};
 use super::object::object_then;
-use super::scan::{prefix, Cx, Need, Prefix, Step};
 
 const MESSAGE: &str = "<|message_model|>";
 const INVOKE: &str = "<|content_invoke_tool_json|>";

@@ -35,13 +35,13 @@
 //! Qwen3 XML's do in vLLM (whose Seed-OSS parser is its Qwen3 one); llama.cpp's keep them. A
 //! call cut off at the end of the text is an error.
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{
     self, attribute, find, first_of, first_of_in, prefix_any, Any, Args, Group, Read, NEXT_TAG,
 };
 use super::qwen_xml;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use std::borrow::Cow;
 
 /// One markup's tags.

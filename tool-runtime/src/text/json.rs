@@ -2,8 +2,8 @@
 //! the one repair that changes no value (raw newlines and bad escapes inside strings). Nothing
 //! that needs a guess is repaired here (see [`to_valid`]).
 
+use super::cursor::Need;
 use super::error::{Cut, TextErrorKind};
-use super::scan::Need;
 use serde::de::IgnoredAny;
 use std::borrow::Cow;
 

@@ -15,10 +15,10 @@
 //! The `tool_call_id` the model writes is not kept: calls get this parser's ids.
 
 use super::arguments;
+use super::cursor::{region, skip_ws, Cx, Item, Need, Openers, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
-use super::scan::{region, skip_ws, Cx, Item, Need, Openers, Step};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 

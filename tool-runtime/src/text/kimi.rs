@@ -19,9 +19,9 @@
 //! marker (a K3 value cannot hold `<|`). The markers of K3's `response` channel and the
 //! `<|close|>message<|sep|>` that ends a turn are cut from the prose, as vLLM unwraps them.
 
+use super::cursor::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
 use super::special::{
     self, attribute, attributes, cut, error, json_arguments, json_value, last_byte, Argument,
     Block, Read, Tag,

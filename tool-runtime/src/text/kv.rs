@@ -9,9 +9,9 @@
 //! call is an error, not prose.
 
 use super::coerce::{coerce, coerce_hinted};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 use serde_json::{Map, Value};
 use std::ops::Range;

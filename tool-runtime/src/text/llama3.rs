@@ -7,10 +7,10 @@
 //! arguments key, it is not a tool's definition, and, when the tool list is known, it names a
 //! known tool.
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::object::{read_object, starts_like_a_call};
 use super::pylit::{Py, PyError};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::Value;
 
 const PYTHON_TAG: &str = "<|python_tag|>";

@@ -21,8 +21,8 @@
 //! ones before it are kept; an invoke whose elements don't nest is one error.
 
 use super::coerce::coerce;
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 use serde_json::{json, Map, Value};
 

@@ -2,10 +2,10 @@
 //! v11), or by `name[ARGS]{..}` / `name{..}` (v11 and later, one marker per call; an optional
 //! `[CALL_ID]id` after the name is skipped).
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::json::{self, Extent};
 use super::object::{normalize_arguments, read_array, read_object};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 
 const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";

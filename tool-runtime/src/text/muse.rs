@@ -27,10 +27,10 @@
 //! vLLM's fallback does.
 
 use super::arguments;
+use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::invoke_xml;
-use super::scan::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
 
 const START: &str = "<|start|>assistant";
 const MESSAGE: &str = "<|message|>";

@@ -1,9 +1,9 @@
 //! A call written as a JSON object (`{"name": .., "arguments": {..}}` and its variants), and
 //! arrays of them read one element at a time.
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::json::{self, Extent};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 

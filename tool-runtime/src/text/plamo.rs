@@ -13,11 +13,11 @@
 //! before its JSON ends is an error here, where vLLM reports what it has (a cut name, raw
 //! partial JSON).
 
+use super::cursor::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
 use super::kv::{self, Group, Read, NEXT_TAG};
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::{Map, Value};
 
 const GROUP: Group = Group {

@@ -14,11 +14,11 @@
 //! is then text); here the bad line is one error and the other lines are calls. OLMo 3 calls
 //! may also be separated by `,` (vLLM joins the lines with `, ` before reading them).
 
+use super::cursor::{prefix, region, Cx, Item, Need, Openers, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::pylit::{Py, PyError};
 use super::pythonic;
-use super::scan::{prefix, region, Cx, Item, Need, Openers, Prefix, Step};
 use serde_json::Value;
 
 const LFM2_OPEN: &str = "<|tool_call_start|>";

@@ -5,10 +5,10 @@
 //! A bare list has no marker of its own, so it counts only when it opens like a call list
 //! (`[name(` then `)` or `key=`) and, when the tool list is known, names a known tool first.
 
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::json::string_end;
 use super::pylit::{Py, PyError};
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::Value;
 
 const START: &str = "<|python_start|>";

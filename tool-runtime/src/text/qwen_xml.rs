@@ -5,9 +5,9 @@
 //! `<parameter=`, or at `</function>`, and one line break is trimmed from each end of a value.
 
 use super::coerce::coerce;
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::hermes;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use memchr::memmem;
 use serde_json::{Map, Value};
 

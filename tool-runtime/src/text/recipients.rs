@@ -15,9 +15,9 @@
 //! quote, a Python prompt) is prose, and `>>>all` markers are left in the text.
 
 use super::arguments;
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
-use super::scan::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
 use serde_json::json;
 
 /// What opens a recipient line after the first.

@@ -10,11 +10,11 @@
 //! closed), and a marker inside a JSON string is not the end.
 
 use super::coerce::coerce;
+use super::cursor::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
 use super::object::normalize_arguments;
-use super::scan::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
 use super::{deepseek, kimi};
 use memchr::memmem;
 use serde_json::Value;
@@ -188,7 +188,7 @@ pub(crate) fn cut(at: usize, end: usize) -> Read {
 
 /// A call region from `start` to `end`, in `format`; a lone error in it covers all of it.
 fn region(start: usize, end: usize, items: Vec<Item>, format: TextFormat) -> Step {
-    super::scan::region(start, end, items).in_format(format)
+    super::cursor::region(start, end, items).in_format(format)
 }
 
 /// The JSON arguments of a call, from `start` (after the call's name and separator, any

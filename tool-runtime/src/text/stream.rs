@@ -1,10 +1,11 @@
 //! Finding calls in text that arrives in pieces, as a model streams it.
 
+use super::cursor::Need;
 use super::format::TextFormat;
 use super::json::Closing;
-use super::scan::{Need, Scanner};
+use super::parsed::TextEvent;
+use super::scan::Scanner;
 use super::schemas::ToolSchemas;
-use super::TextEvent;
 
 /// Finds tool calls in text that arrives in chunks: prose comes out as soon as it can't be the
 /// start of a call, calls as soon as they are complete.

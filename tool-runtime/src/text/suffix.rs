@@ -5,7 +5,7 @@
 //! A text parser has no tokenizer, so the suffix is read from the token that opens a block,
 //! and every token of that block must carry the same one.
 
-use super::scan::{prefix, Prefix};
+use super::cursor::{prefix, Prefix};
 
 /// The longest suffix read, colon included: a bound, so that a stray `<tool_calls:` in prose
 /// never holds a stream. vLLM's suffixes are a word (`:opensource`, `:6124c78e`).

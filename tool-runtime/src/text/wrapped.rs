@@ -14,11 +14,11 @@
 //! | [`Nemotron`](TextFormat::Nemotron) | `<TOOLCALL>[{..}, ..]</TOOLCALL>` | llama.cpp (Nemotron Nano v2) |
 //! | [`Dots`](TextFormat::Dots) | `<dots_function_call>{..}</dots_function_call>` (its JSON body; `dots.rs`) | vLLM `dots` |
 
+use super::cursor::{region, skip_ws, Cx, Item, Need, Openers, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::hermes;
 use super::json::{self, Extent};
-use super::scan::{region, skip_ws, Cx, Item, Need, Openers, Step};
 use memchr::memmem;
 
 /// One wrapping markup.

@@ -11,9 +11,9 @@
 //! definition, and, when the tool list is known, each names a known tool: the rule a bare JSON
 //! object follows there, so a JSON list quoted in prose is never a call.
 
+use super::cursor::{region, skip_ws, Cx, Item, Need, Step};
 use super::format::TextFormat;
 use super::object::{read_array, read_call, starts_like_a_call};
-use super::scan::{region, skip_ws, Cx, Item, Need, Step};
 
 /// A `[` at `pos`: a bare list of calls, or prose.
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {
