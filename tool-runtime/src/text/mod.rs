@@ -1,23 +1,47 @@
 //! Tool calls written inside plain text, by models without native tool calling.
 //!
-//! [`parse`] finds every call a model wrote in one of the usual text formats ([`TextFormat`]:
-//! Hermes `<tool_call>` tags, Qwen3 XML, Mistral `[TOOL_CALLS]`, Llama 3 JSON, pythonic lists,
-//! the `{"tool_calls": [...]}` envelope, fenced JSON blocks, DeepSeek's and Kimi's special
-//! tokens, and more) and gives them back as
-//! [`ToolCall`](crate::ToolCall)s, with the prose that remains and an error for every call it could not read.
-//! [`TextStream`] does the same on text that arrives in pieces, and
-//! [`Registry::text_tool_prompt`](crate::Registry::text_tool_prompt) writes the system prompt that tells a model how to call.
+//! Four doors make the whole loop: [`tool_prompt`] tells a model which tools there are and how
+//! to call them in its [`TextFormat`] (the one its family was trained on:
+//! [`TextFormat::for_model`]); [`parse`] finds the calls it wrote in its reply, with the prose
+//! that remains and an error for every call it could not read ([`TextStream`] does the same on
+//! text that arrives in pieces); and [`write_calls`] writes calls back the way the model writes
+//! them, for the conversation's history. The tools are given as specs to the prompt and as
+//! schemas to the parser (a [`Registry`](crate::Registry) is both).
 //!
 //! ```
 //! use tool_runtime::text::{self, TextFormat};
+//! use tool_runtime::{tool, Registry};
 //!
+//! /// Get the current weather in a city.
+//! #[tool]
+//! fn get_weather(city: String) -> String {
+//!     format!("18°C in {city}")
+//! }
+//!
+//! # fn main() {
+//! let registry = Registry::builder().without_inventory().register(get_weather::TOOL).build().unwrap();
+//! let format = TextFormat::for_model("Qwen/Qwen2.5-7B-Instruct");
+//! assert_eq!(format, TextFormat::Hermes);
+//!
+//! // The system prompt: every tool, and how to call it in `format`.
+//! let prompt = text::tool_prompt(format, registry.specs());
+//! assert!(prompt.contains("get_weather"));
+//!
+//! // The reply: prose, then a call. `Auto` reads every format.
 //! let reply = "Let me look.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n";
-//! let parsed = text::parse(reply, TextFormat::Auto, &());
+//! let parsed = text::parse(reply, TextFormat::Auto, &registry);
 //! assert_eq!(parsed.text, "Let me look.\n");
 //! assert_eq!(parsed.calls[0].name, "get_weather");
 //! assert_eq!(parsed.calls[0].arguments, r#"{"city": "Paris"}"#);
 //! assert!(parsed.errors.is_empty());
+//!
+//! // The call back into the history, as the model wrote it.
+//! assert!(text::write_calls(format, &parsed.calls).starts_with("<tool_call>"));
+//! # }
 //! ```
+//!
+//! Each format is declared whole (names, triggers, prompt, writer, readers, model names) in
+//! one file of `formats/`, listed once in its `FORMATS`.
 
 mod arguments;
 mod coerce;
@@ -78,7 +102,7 @@ pub use error::{Cut, TextCallError, TextErrorKind};
 pub use format::TextFormat;
 pub use names::UnknownTextFormat;
 pub use parsed::{TextEvent, TextParse};
-pub use prompt::write_calls;
+pub use prompt::{tool_prompt, write_calls};
 pub use schemas::ToolSchemas;
 pub use stream::TextStream;
 

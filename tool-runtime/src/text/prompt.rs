@@ -4,15 +4,22 @@
 
 use super::format::TextFormat;
 use super::parameters::Parameters;
-use crate::{Registry, ToolCall, ToolSpec};
+use crate::{ToolCall, ToolSpec};
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
-/// [`Registry::text_tool_prompt`]'s work.
-pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
+/// A system prompt for a model without native tool calling: every tool's name, description
+/// and input schema (from `specs`, e.g. [`Registry::specs`](crate::Registry::specs)), and
+/// exactly how to write calls in `format` (Hermes tags for [`TextFormat::Auto`]), with an
+/// example; in the words of the format's family template when there is one. What the model
+/// writes as told, [`parse`](super::parse) reads back.
+pub fn tool_prompt<'a>(
+    format: TextFormat,
+    specs: impl IntoIterator<Item = &'a ToolSpec>,
+) -> String {
+    let tools: Vec<&ToolSpec> = specs.into_iter().collect();
     let declared = format.declared();
     if let Some(family) = declared.family_prompt {
-        let tools: Vec<&ToolSpec> = registry.specs().collect();
         if let Some(prompt) = family(&tools) {
             return prompt;
         }
@@ -20,7 +27,7 @@ pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
     let mut prompt = String::from(
         "# Tools\n\nYou can call the tools below. Each has a name, a description, and a JSON Schema for its arguments.\n",
     );
-    for spec in registry.specs() {
+    for spec in &tools {
         let _ = write!(
             prompt,
             "\n## {}\n\n{}\n\nArguments (JSON Schema): {}\n",
@@ -31,7 +38,7 @@ pub(crate) fn tool_prompt(registry: &Registry, format: TextFormat) -> String {
     }
     prompt.push_str("\n# How to call tools\n\n");
     prompt.push_str(declared.convention);
-    if let Some(spec) = registry.specs().next() {
+    if let Some(spec) = tools.first() {
         let example = ToolCall::new("", spec.name(), example_arguments(spec).to_string());
         let _ = write!(
             prompt,
