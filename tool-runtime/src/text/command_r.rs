@@ -16,11 +16,14 @@
 //! `<|END_OF_TURN_TOKEN|>`); here they stay, for the server to strip.
 
 use super::arguments;
-use super::cursor::{prefix, region, skip_ws, Cx, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Need, Prefix, Reader, Step};
 use super::fenced::FENCE;
 use super::format::TextFormat;
 use super::keyed;
 use super::object::first_key;
+
+/// Command R+'s `Action:`, found as a word.
+pub(crate) const READER: Reader = Reader::new(b'A', 10, at, Some(TextFormat::CommandRPlus));
 
 /// What opens the calls.
 pub(crate) const MARKER: &str = "Action:";

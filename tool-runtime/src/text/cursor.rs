@@ -40,6 +40,22 @@ impl Step {
             step => step,
         }
     }
+
+    /// This step's region, as written in `format` unless it says otherwise.
+    pub(crate) fn in_format_if_none(self, format: TextFormat) -> Step {
+        match self {
+            Step::Region {
+                len,
+                items,
+                format: found,
+            } => Step::Region {
+                len,
+                items,
+                format: found.or(Some(format)),
+            },
+            step => step,
+        }
+    }
 }
 
 /// Where the scan is with respect to code blocks and reasoning.
@@ -226,4 +242,60 @@ pub(crate) fn skip_ws(text: &str, mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// A reader's look at a trigger byte.
+pub(crate) type Matcher = fn(&Cx, &str, usize) -> Step;
+
+/// When the scan asks a [`Reader`] a format lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ask {
+    /// When the text is parsed in the format, and under [`Auto`](TextFormat::Auto).
+    Always,
+    /// Only when the text is parsed in the format: its markup is too common in prose.
+    Chosen,
+    /// Only under [`Auto`](TextFormat::Auto), and only where nothing but whitespace comes
+    /// before (a bare JSON object is a call only at the start of the message).
+    AutoAtStart,
+}
+
+/// One reader of calls: the byte its calls start at, its place among the readers of that
+/// byte (lower is asked first), the matcher, and the format its calls are written in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reader {
+    /// The byte a call it reads starts at.
+    pub byte: u8,
+    /// Its place among the readers of the same byte: the first that doesn't say "prose"
+    /// decides, so a reader whose markup begins another's goes first.
+    pub priority: u8,
+    /// The matcher.
+    pub at: Matcher,
+    /// The format its calls are written in; `None`: the one the text is parsed in (unless
+    /// the matcher says).
+    pub format: Option<TextFormat>,
+    /// When it is asked.
+    pub ask: Ask,
+}
+
+impl Reader {
+    /// A reader asked [`Always`](Ask::Always).
+    pub(crate) const fn new(
+        byte: u8,
+        priority: u8,
+        at: Matcher,
+        format: Option<TextFormat>,
+    ) -> Reader {
+        Reader {
+            byte,
+            priority,
+            at,
+            format,
+            ask: Ask::Always,
+        }
+    }
+
+    /// The same reader, asked as `ask` says.
+    pub(crate) const fn asked(self, ask: Ask) -> Reader {
+        Reader { ask, ..self }
+    }
 }

@@ -86,6 +86,7 @@ pub(crate) fn dsml(format: TextFormat) -> Option<&'static Dsml> {
 }
 
 /// Whether `format` is one of DeepSeek's.
+#[cfg(test)]
 pub(crate) fn handles(format: TextFormat) -> bool {
     matches!(format, TextFormat::DeepSeekV3 | TextFormat::DeepSeekV31) || dsml(format).is_some()
 }

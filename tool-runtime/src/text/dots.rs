@@ -9,9 +9,12 @@
 //! a value is typed by what it looks like). vLLM drops a call to a tool not in the request;
 //! here it is reported as written, for validation to judge.
 
-use super::cursor::{prefix, skip_ws, Cx, Need, Prefix, Step};
+use super::cursor::{prefix, skip_ws, Cx, Need, Prefix, Reader, Step};
 use super::format::TextFormat;
 use super::{invoke_xml, wrapped};
+
+/// dots.llm's tag, holding JSON (`wrapped.rs`) or XML (`invoke_xml.rs`).
+pub(crate) const READER: Reader = Reader::new(b'<', 60, at, Some(TextFormat::Dots));
 
 pub(crate) const OPEN: &str = "<dots_function_call>";
 

@@ -1,11 +1,14 @@
 //! llama.cpp's generic format: `{"tool_call": {"name": .., "arguments": {..}}}` or
 //! `{"tool_calls": [{..}, ..]}`, and `{"response": ".."}` for a plain answer.
 
-use super::cursor::{region, skip_ws, Cx, Item, Need, Step};
+use super::cursor::{region, skip_ws, Cx, Item, Need, Reader, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::json::{self, Extent};
 use super::object::{first_key, read_array, read_object};
+
+/// llama.cpp's `{"tool_calls": ..}` envelope.
+pub(crate) const READER: Reader = Reader::new(b'{', 10, at, Some(TextFormat::Envelope));
 
 /// A `{` at `pos`.
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {

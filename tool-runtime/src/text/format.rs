@@ -1,7 +1,6 @@
-//! The text formats models write tool calls in: their names ([`TextFormat`]), and the one
-//! value each declares about itself ([`Format`]) in its file under `formats/`.
+//! The text formats models write tool calls in. What each declares about itself is in its
+//! file under `formats/`.
 
-use crate::{ToolCall, ToolSpec};
 use serde::{Deserialize, Serialize};
 
 /// How a model writes tool calls in its text.
@@ -171,37 +170,6 @@ pub enum TextFormat {
     /// `<function name="f">{..}</function>`. Only when chosen: [`Auto`](TextFormat::Auto) reads
     /// Hermes's `<tool_call>` alone.
     HermesVariants,
-}
-
-/// Everything a text format says about itself, declared in one value in its file under
-/// `formats/` and listed once in `formats::FORMATS`: the tables (names, triggers, model
-/// names, prompts, writers) are all read from these values.
-pub(crate) struct Format {
-    /// The variant this value declares.
-    pub format: TextFormat,
-    /// Its name, as serde and the CLI's `--text-tools` spell it.
-    pub name: &'static str,
-    /// Other names [`FromStr`](std::str::FromStr) accepts: vLLM's `--tool-call-parser` and
-    /// SGLang's names, llama.cpp's older `COMMON_CHAT_FORMAT_*` lowercased.
-    pub aliases: &'static [&'static str],
-    /// The bytes a call can start with, and the backtick that starts code (whose content is
-    /// prose in every format): the scanner looks at nothing else.
-    pub triggers: &'static [u8],
-    /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found whole.
-    pub words: &'static [&'static [u8]],
-    /// Model-name fragments (lowercase) that pick this format, each with its rank: of all the
-    /// formats' fragments a name holds, the lowest rank wins, so a more specific fragment
-    /// (`qwen3-coder`) needs a lower rank than a general one (`qwen`).
-    pub models: &'static [(u16, &'static str)],
-    /// Markup a chat template writes for a past call in this format, ranked the same way.
-    pub templates: &'static [(u16, &'static str)],
-    /// How to call tools in this format, in words, for the generic prompt.
-    pub convention: &'static str,
-    /// Calls written the way a model writes them in this format.
-    pub write: fn(&[ToolCall]) -> String,
-    /// The tool list and calling convention in the family's own chat template, when there is
-    /// one (`prompt_templates/`).
-    pub family_prompt: Option<fn(&[&ToolSpec]) -> Option<String>>,
 }
 
 impl TextFormat {

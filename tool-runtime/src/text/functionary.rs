@@ -11,9 +11,12 @@
 //! built-in tool form, read by `llama3.rs` (as Python syntax, not raw code).
 
 use super::arguments;
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::format::TextFormat;
 use super::qwen_xml;
+
+/// `<function=`: Qwen3's XML or Functionary's JSON, told apart in one place.
+pub(crate) const READER: Reader = Reader::new(b'<', 20, at, Some(TextFormat::QwenXml));
 
 const OPEN: &str = qwen_xml::FUNCTION;
 const CLOSE: &str = "</function>";

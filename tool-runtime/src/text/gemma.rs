@@ -24,10 +24,13 @@
 //! `<|channel>thought..<channel|>`, is prose (see `scan.rs`).
 
 use super::coerce::coerce;
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use serde_json::{Map, Value};
+
+/// Gemma 4's and FunctionGemma's calls.
+pub(crate) const READER: Reader = Reader::new(b'<', 120, at, None);
 
 /// One of the two dialects.
 pub(crate) struct Dialect {
@@ -108,7 +111,7 @@ fn read(cx: &Cx, text: &str, pos: usize, dialect: &Dialect) -> Step {
         Err(kind) => return bad(cx, text, pos, dialect, kind),
     };
     let schema = cx.tools.input_schema(name);
-    let mut reader = Reader {
+    let mut reader = ValueReader {
         text,
         pos: open + 1,
         quote: dialect.quote,
@@ -205,14 +208,14 @@ enum Fail {
 }
 
 /// A reader over Gemma's value syntax.
-struct Reader<'a> {
+struct ValueReader<'a> {
     text: &'a str,
     pos: usize,
     quote: &'a str,
     depth: usize,
 }
 
-impl Reader<'_> {
+impl ValueReader<'_> {
     fn ws(&mut self) {
         self.pos = skip_ws(self.text, self.pos);
     }
@@ -277,7 +280,7 @@ impl Reader<'_> {
             None => Err(Fail::End(Cut::BeforeValue)),
             Some(b'{') => {
                 self.pos += 1;
-                let pairs = self.nested(Reader::object)?;
+                let pairs = self.nested(ValueReader::object)?;
                 let map = pairs
                     .into_iter()
                     .map(|(key, raw)| (key, plain(raw)))
@@ -286,7 +289,7 @@ impl Reader<'_> {
             }
             Some(b'[') => {
                 self.pos += 1;
-                let items = self.nested(Reader::list)?;
+                let items = self.nested(ValueReader::list)?;
                 Ok(Raw::Value(Value::Array(
                     items.into_iter().map(plain).collect(),
                 )))

@@ -11,8 +11,12 @@
 //! parsing). A marker followed by anything but a JSON object is an error for the marker
 //! alone, and what follows is prose.
 
-use super::cursor::{prefix, skip_ws, Cx, Need, Prefix, Step};
+use super::cursor::{prefix, skip_ws, Cx, Need, Prefix, Reader, Step};
+use super::format::TextFormat;
 use super::object::object_then;
+
+/// GigaChat's function-call messages.
+pub(crate) const READER: Reader = Reader::new(b'<', 150, at, Some(TextFormat::GigaChat));
 
 /// GigaChat 3's call message header, in its parts.
 const MESSAGE_SEP: &str = "<|message_sep|>";

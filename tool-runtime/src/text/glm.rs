@@ -31,7 +31,7 @@
 //! here it is read from the group's opening token (`suffix.rs`), and the group's tags must all
 //! carry it. Unsuffixed tokens are read as well (vLLM's `hy_v3` default).
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{self, find, Args, Group, Read, NEXT_TAG};
@@ -39,6 +39,9 @@ use super::object;
 use super::suffix::{self, Suffix};
 use memchr::memmem;
 use serde_json::{Map, Value};
+
+/// Hy's and K2 Horizon's blocks: before Jamba's, as Hy's `<tool_calls>` holding tagged calls is Hy's.
+pub(crate) const READER: Reader = Reader::new(b'<', 50, at, None);
 
 /// One markup's tags.
 #[derive(Debug)]
@@ -109,6 +112,7 @@ const GROUPS: [(Group<'static>, &Tags<'static>); 2] = [
 ];
 
 /// Whether parsing in `format` looks for the groups [`at`] reads.
+#[cfg(test)]
 pub(crate) fn looks_for(format: TextFormat) -> bool {
     GROUPS
         .iter()

@@ -34,8 +34,12 @@
 //! trigger byte, and is left as prose here. Arguments cut off are an error, never closed.
 
 use super::arguments;
-use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
+use super::format::TextFormat;
+
+/// gpt-oss's harmony messages.
+pub(crate) const READER: Reader = Reader::new(b'<', 100, at, Some(TextFormat::Harmony));
 
 const START: &str = "<|start|>";
 const CHANNEL: &str = "<|channel|>";

@@ -5,7 +5,7 @@
 //! ends where the next one opens or where the text ends; tags inside a JSON string or a
 //! parameter value of the body (a file's content, say) don't count.
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::glm;
@@ -13,6 +13,9 @@ use super::json::{self, Extent};
 use super::object::{read_array, read_object};
 use super::qwen_xml;
 use memchr::memmem;
+
+/// Hermes's `<tool_call>` tag (GLM's, xLAM's and Hermes variants' too): asked first, as other formats' tags begin like it.
+pub(crate) const READER: Reader = Reader::new(b'<', 10, at, Some(TextFormat::Hermes));
 
 pub(crate) const OPEN: &str = "<tool_call>";
 pub(crate) const CLOSE: &str = "</tool_call>";

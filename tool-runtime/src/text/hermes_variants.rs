@@ -14,13 +14,17 @@
 //! not the end, a call cut off is an error.
 
 use super::arguments;
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Ask, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::functionary;
 use super::hermes;
 use super::json::{self, Extent};
 use memchr::memmem;
+
+/// Only when chosen: its tags are ordinary words.
+pub(crate) const READER: Reader =
+    Reader::new(b'<', 170, at, Some(TextFormat::HermesVariants)).asked(Ask::Chosen);
 
 /// The wrapping tags (besides Hermes's own `<tool_call>`), each with its closing tag.
 pub(crate) const TAGS: [(&str, &str); 7] = [

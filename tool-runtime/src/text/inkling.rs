@@ -11,8 +11,12 @@
 //! `<|end_message|>` ends the call; without it the call ends with its JSON. A header followed by
 //! no JSON object is an error for the header alone.
 
-use super::cursor::{prefix, Cx, Need, Prefix, Step};
+use super::cursor::{prefix, Cx, Need, Prefix, Reader, Step};
+use super::format::TextFormat;
 use super::object::object_then;
+
+/// Inkling's messages.
+pub(crate) const READER: Reader = Reader::new(b'<', 160, at, Some(TextFormat::Inkling));
 
 const MESSAGE: &str = "<|message_model|>";
 const INVOKE: &str = "<|content_invoke_tool_json|>";

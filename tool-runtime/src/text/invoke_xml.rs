@@ -35,7 +35,7 @@
 //! Qwen3 XML's do in vLLM (whose Seed-OSS parser is its Qwen3 one); llama.cpp's keep them. A
 //! call cut off at the end of the text is an error.
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Openers, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::kv::{
@@ -43,6 +43,9 @@ use super::kv::{
 };
 use super::qwen_xml;
 use std::borrow::Cow;
+
+/// Calls as `<invoke>` XML.
+pub(crate) const READER: Reader = Reader::new(b'<', 80, at, None);
 
 /// One markup's tags.
 #[derive(Debug)]
@@ -158,6 +161,7 @@ const SEED: Group = Group {
 };
 
 /// Whether parsing in `format` looks for the markups [`at`] reads.
+#[cfg(test)]
 pub(crate) fn looks_for(format: TextFormat) -> bool {
     format.includes(SEED.format) || MARKUPS.iter().any(|m| format.includes(m.format))
 }

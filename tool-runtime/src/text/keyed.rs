@@ -15,12 +15,15 @@
 //! The `tool_call_id` the model writes is not kept: calls get this parser's ids.
 
 use super::arguments;
-use super::cursor::{region, skip_ws, Cx, Item, Need, Openers, Step};
+use super::cursor::{region, skip_ws, Cx, Item, Need, Openers, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
 use serde_json::value::RawValue;
 use std::collections::HashMap;
+
+/// Keyed JSON lists (Apertus, Command R).
+pub(crate) const READER: Reader = Reader::new(b'<', 140, at, None);
 
 /// One markup of this family.
 struct Keyed {

@@ -53,6 +53,7 @@ const CHANNEL_MARKERS: [&str; 3] = [
 ];
 
 /// Whether `format` is one of Kimi's.
+#[cfg(test)]
 pub(crate) fn handles(format: TextFormat) -> bool {
     matches!(format, TextFormat::KimiK2 | TextFormat::KimiK3)
 }

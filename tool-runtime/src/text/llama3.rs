@@ -7,11 +7,22 @@
 //! arguments key, it is not a tool's definition, and, when the tool list is known, it names a
 //! known tool.
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Ask, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
+use super::format::TextFormat;
 use super::object::{read_object, starts_like_a_call};
 use super::pylit::{Py, PyError};
 use serde_json::Value;
+
+/// `<|python_tag|>`.
+pub(crate) const TAG: Reader = Reader::new(b'<', 30, tag_at, Some(TextFormat::Llama3));
+
+/// A bare call object anywhere, when chosen (llama.cpp's old Hermes 2 Pro parser read them too).
+pub(crate) const BARE: Reader = Reader::new(b'{', 20, bare_at, None).asked(Ask::Chosen);
+
+/// A bare call object at the start of the message, under Auto.
+pub(crate) const BARE_AT_START: Reader =
+    Reader::new(b'{', 20, bare_at, Some(TextFormat::Llama3)).asked(Ask::AutoAtStart);
 
 const PYTHON_TAG: &str = "<|python_tag|>";
 

@@ -21,10 +21,14 @@
 //! ones before it are kept; an invoke whose elements don't nest is one error.
 
 use super::coerce::coerce;
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
+use super::format::TextFormat;
 use memchr::memmem;
 use serde_json::{json, Map, Value};
+
+/// MiniMax-M3's namespaced `<tool_call>`, found as a word.
+pub(crate) const READER: Reader = Reader::new(b']', 10, at, Some(TextFormat::MinimaxM3));
 
 /// The namespace token before every tag.
 pub(crate) const NS: &str = "]<]minimax[>[";

@@ -2,10 +2,14 @@
 //! v11), or by `name[ARGS]{..}` / `name{..}` (v11 and later, one marker per call; an optional
 //! `[CALL_ID]id` after the name is skipped).
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
+use super::format::TextFormat;
 use super::json::{self, Extent};
 use super::object::{normalize_arguments, read_array, read_object};
+
+/// `[TOOL_CALLS]` (xLAM's list after it too).
+pub(crate) const READER: Reader = Reader::new(b'[', 10, at, Some(TextFormat::Mistral));
 
 const MARKER: &str = "[TOOL_CALLS]";
 const ARGS: &str = "[ARGS]";

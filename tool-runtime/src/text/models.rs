@@ -7,8 +7,8 @@
 //! the template table looks for the call markup the template itself writes (a template that
 //! renders past calls into history shows exactly the markup the model was trained on).
 
-use super::format::{Format, TextFormat};
-use super::formats::FORMATS;
+use super::format::TextFormat;
+use super::formats::{Format, FORMATS};
 
 impl TextFormat {
     /// The format a model writes calls in, from its name as a hub or a server gives it

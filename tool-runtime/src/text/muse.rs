@@ -27,10 +27,13 @@
 //! vLLM's fallback does.
 
 use super::arguments;
-use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Fence, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::invoke_xml;
+
+/// Muse's messages: after harmony's, whose headers name a channel.
+pub(crate) const READER: Reader = Reader::new(b'<', 110, at, Some(TextFormat::Muse));
 
 const START: &str = "<|start|>assistant";
 const MESSAGE: &str = "<|message|>";

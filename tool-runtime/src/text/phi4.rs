@@ -10,10 +10,13 @@
 //! [`TextFormat::Auto`] the object must also start like a call (its first key is `name`,
 //! say), so a sentence about Python's `functools` stays prose.
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::object::{read_array, starts_like_a_call};
+
+/// `functools[`, found as a word.
+pub(crate) const READER: Reader = Reader::new(b'f', 10, at, Some(TextFormat::Phi4Mini));
 
 /// The marker, and the list's `[` after it.
 pub(crate) const MARKER: &str = "functools[";

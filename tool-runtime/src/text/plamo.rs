@@ -13,12 +13,15 @@
 //! before its JSON ends is an error here, where vLLM reports what it has (a cut name, raw
 //! partial JSON).
 
-use super::cursor::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
 use super::kv::{self, Group, Read, NEXT_TAG};
 use serde_json::{Map, Value};
+
+/// PLaMo 3's markers.
+pub(crate) const READER: Reader = Reader::new(b'<', 90, at, Some(TextFormat::Plamo3));
 
 const GROUP: Group = Group {
     format: TextFormat::Plamo3,

@@ -14,12 +14,15 @@
 //! is then text); here the bad line is one error and the other lines are calls. OLMo 3 calls
 //! may also be separated by `,` (vLLM joins the lines with `, ` before reading them).
 
-use super::cursor::{prefix, region, Cx, Item, Need, Openers, Prefix, Step};
+use super::cursor::{prefix, region, Cx, Item, Need, Openers, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::pylit::{Py, PyError};
 use super::pythonic;
 use serde_json::Value;
+
+/// Python calls in LFM2's and OLMo 3's tags.
+pub(crate) const READER: Reader = Reader::new(b'<', 130, at, None);
 
 const LFM2_OPEN: &str = "<|tool_call_start|>";
 const LFM2_CLOSE: &str = "<|tool_call_end|>";

@@ -5,11 +5,18 @@
 //! A bare list has no marker of its own, so it counts only when it opens like a call list
 //! (`[name(` then `)` or `key=`) and, when the tool list is known, names a known tool first.
 
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
+use super::format::TextFormat;
 use super::json::string_end;
 use super::pylit::{Py, PyError};
 use serde_json::Value;
+
+/// `<|python_start|>`.
+pub(crate) const TAG: Reader = Reader::new(b'<', 40, tag_at, Some(TextFormat::Pythonic));
+
+/// A bare list of calls.
+pub(crate) const LIST: Reader = Reader::new(b'[', 30, at, Some(TextFormat::Pythonic));
 
 const START: &str = "<|python_start|>";
 const END: &str = "<|python_end|>";

@@ -15,10 +15,13 @@
 //! quote, a Python prompt) is prose, and `>>>all` markers are left in the text.
 
 use super::arguments;
-use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, region, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use serde_json::json;
+
+/// `>>>`, found as a word.
+pub(crate) const READER: Reader = Reader::new(b'>', 10, at, Some(TextFormat::FunctionaryV32));
 
 /// What opens a recipient line after the first.
 pub(crate) const MARKER: &str = ">>>";

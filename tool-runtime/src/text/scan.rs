@@ -5,20 +5,18 @@
 //! yet" ([`Step::More`]). The whole-text parser is the streaming one told that the text ends
 //! (`eof`), which is why both give the same result however the text is split.
 
-use super::cursor::{prefix, Cx, Fence, Item, Need, Prefix, Step};
+use super::cursor::{prefix, Ask, Cx, Fence, Item, Need, Prefix, Reader, Step};
 use super::error::TextCallError;
 use super::format::TextFormat;
+use super::formats::FORMATS;
 use super::parsed::{TextEvent, TextParse};
 use super::schemas::ToolSchemas;
 use super::suffix::{self, Suffix};
 use super::triggers::Triggers;
-use super::{command_r, hermes_variants, minimax_m3, muse, wrapped, xlam};
-use super::{
-    dots, envelope, fenced, functionary, gemma, gigachat, glm, harmony, hermes, invoke_xml, keyed,
-};
-use super::{inkling, llama3, mistral, phi4, plamo, pytags, pythonic, recipients, special};
+use super::{fenced, muse, recipients};
 use crate::ToolCall;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Where the scan's results go: a [`TextParse`] or a list of [`TextEvent`]s.
 pub(crate) trait Sink {
@@ -58,6 +56,8 @@ impl Sink for Vec<TextEvent> {
 #[derive(Debug)]
 pub(crate) struct Scanner {
     format: TextFormat,
+    /// The readers asked in `format`.
+    table: &'static Table,
     /// The number the next call's id gets.
     next_id: usize,
     /// Where the next buffer starts in the whole text.
@@ -75,6 +75,7 @@ impl Scanner {
     pub(super) fn new(format: TextFormat) -> Scanner {
         Scanner {
             format,
+            table: Table::of(format),
             next_id: 0,
             offset: 0,
             prose_seen: false,
@@ -163,7 +164,7 @@ impl Scanner {
             let step = match (first, self.format) {
                 (true, TextFormat::Muse) => muse::first_at(&cx, buf, at),
                 (true, _) => recipients::first_at(&cx, buf, at),
-                (false, _) => dispatch(&cx, buf, at),
+                (false, _) => dispatch(self.table, &cx, buf, at),
             };
             match step {
                 Step::Prose(n) => pos = at + n.max(1),
@@ -234,107 +235,100 @@ impl Scanner {
     }
 }
 
-/// A format's look at a trigger byte.
-type Matcher = fn(&Cx, &str, usize) -> Step;
+/// The readers asked when parsing in one format, by the byte they start at, each byte's in
+/// priority order: built once per format from [`FORMATS`], so the order is data (each
+/// reader's `priority`), not the order of match arms.
+#[derive(Debug)]
+pub(crate) struct Table {
+    rows: Vec<(u8, Vec<Reader>)>,
+}
 
-/// Asks each format that can start with the byte at `at`, in a fixed order; the first that
-/// doesn't say "prose" decides.
-fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
-    use TextFormat::*;
-    let f = cx.format;
-    // Reasoning first: what a model writes while it thinks is never a call.
-    let lt: [(bool, Matcher, TextFormat); 19];
-    let candidates: &[(bool, Matcher, TextFormat)] = match text.as_bytes()[at] {
+impl Table {
+    /// The table for `format`: its own readers, or under [`Auto`](TextFormat::Auto) every
+    /// format's but those asked only when chosen.
+    fn build(format: TextFormat) -> Table {
+        let mut readers: Vec<Reader> = match format {
+            TextFormat::Auto => FORMATS
+                .iter()
+                .flat_map(|f| f.readers)
+                .filter(|r| r.ask != Ask::Chosen)
+                .copied()
+                .collect(),
+            _ => format
+                .declared()
+                .readers
+                .iter()
+                .filter(|r| r.ask != Ask::AutoAtStart)
+                .copied()
+                .collect(),
+        };
+        readers.sort_by_key(|r| (r.byte, r.priority));
+        // Formats share readers (Hermes's tag is GLM's and xLAM's too): each is asked once.
+        readers.dedup_by_key(|r| (r.byte, r.priority));
+        let mut rows: Vec<(u8, Vec<Reader>)> = Vec::new();
+        for reader in readers {
+            match rows.last_mut() {
+                Some((byte, list)) if *byte == reader.byte => list.push(reader),
+                _ => rows.push((reader.byte, vec![reader])),
+            }
+        }
+        Table { rows }
+    }
+
+    /// The table for `format`, built the first time it is needed.
+    pub(crate) fn of(format: TextFormat) -> &'static Table {
+        static TABLES: OnceLock<Vec<Table>> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            std::iter::once(TextFormat::Auto)
+                .chain(TextFormat::ALL)
+                .map(Table::build)
+                .collect()
+        });
+        static EMPTY: Table = Table { rows: Vec::new() };
+        tables.get(format as usize).unwrap_or(&EMPTY)
+    }
+
+    /// The readers of calls starting with `byte`, in the order they are asked.
+    fn readers(&self, byte: u8) -> &[Reader] {
+        self.rows
+            .iter()
+            .find(|(b, _)| *b == byte)
+            .map_or(&[], |(_, list)| list.as_slice())
+    }
+}
+
+/// Asks the readers of the byte at `at`, in priority order, after the ones every format has
+/// (reasoning blocks, code fences); the first that doesn't say "prose" decides.
+fn dispatch(table: &Table, cx: &Cx, text: &str, at: usize) -> Step {
+    let byte = text.as_bytes()[at];
+    let mut prose = usize::MAX;
+    match byte {
         b'<' => {
             // Most `<` in prose (`x < y`, HTML) start no marker: one look at the next byte
-            // spares asking nineteen matchers.
+            // spares asking nineteen readers.
             match text.as_bytes().get(at + 1) {
                 None if !cx.eof => return Step::More(Need::Any),
                 None => return Step::Prose(1),
                 Some(&next) if !AFTER_LT[usize::from(next)] => return Step::Prose(1),
                 Some(_) => {}
             }
-            lt = [
-                (true, reasoning_at, f),
-                // GLM's bodies too: the tag is Hermes's.
-                // xLAM's list in the tag too.
-                (
-                    f.includes(Hermes)
-                        || f == QwenXml
-                        || f == Glm
-                        || f == Xlam
-                        || f == HermesVariants,
-                    hermes::at,
-                    Hermes,
-                ),
-                // `<function=`: Qwen3's XML or Functionary's JSON, told apart in one place.
-                (
-                    f.includes(QwenXml) || f.includes(Functionary),
-                    functionary::at,
-                    QwenXml,
-                ),
-                (f.includes(Llama3), llama3::tag_at, Llama3),
-                (f.includes(Pythonic), pythonic::tag_at, Pythonic),
-                // Before Jamba's: Hy's `<tool_calls>` holding tagged calls is Hy's.
-                (glm::looks_for(f), glm::at, f),
-                // dots.llm's tag holds JSON (`wrapped.rs`) or XML (`invoke_xml.rs`).
-                (f.includes(Dots), dots::at, Dots),
-                (f == Auto || wrapped::wrap(f).is_some(), wrapped::at, f),
-                (invoke_xml::looks_for(f), invoke_xml::at, f),
-                (f.includes(Plamo3), plamo::at, Plamo3),
-                (f.includes(Harmony), harmony::at, Harmony),
-                // After harmony's, whose headers name a channel.
-                (f.includes(Muse), muse::at, Muse),
-                (
-                    f.includes(Gemma4) || f.includes(FunctionGemma),
-                    gemma::at,
-                    f,
-                ),
-                (f.includes(Lfm2) || f.includes(Olmo3), pytags::at, f),
-                (f.includes(Apertus) || f.includes(CommandR), keyed::at, f),
-                (f.includes(GigaChat), gigachat::at, GigaChat),
-                (f.includes(Inkling), inkling::at, Inkling),
-                // Only when chosen: their tags are ordinary words (`hermes_variants.rs`).
-                (f == HermesVariants, hermes_variants::at, HermesVariants),
-                // DeepSeek's `<｜` and Kimi's `<|` special tokens.
-                (special::handles(f), special::at, f),
-            ];
-            &lt
         }
-        b'[' => &[
-            (true, reasoning_at, f),
-            // xLAM's list after the marker too.
-            (f.includes(Mistral) || f == Xlam, mistral::at, Mistral),
-            // A bare list: anywhere when chosen, only at the start under Auto.
-            (f.includes(Xlam), xlam::at, Xlam),
-            (f.includes(Pythonic), pythonic::at, Pythonic),
-        ],
-        b'{' => &[
-            (f.includes(Envelope), envelope::at, Envelope),
-            (
-                f == Llama3 || (f == Auto && cx.at_start),
-                llama3::bare_at,
-                Llama3,
-            ),
-            // llama.cpp's old Hermes 2 Pro parser read a bare call object anywhere.
-            (f == HermesVariants, llama3::bare_at, HermesVariants),
-        ],
-        b'`' => &[(true, fenced::at, Fenced)],
-        // `functools[` and `>>>`, found as words (`TextFormat::trigger_words`).
-        b'f' => &[(f.includes(Phi4Mini), phi4::at, Phi4Mini)],
-        b'>' => &[(f.includes(FunctionaryV32), recipients::at, FunctionaryV32)],
-        // MiniMax-M3's namespaced `<tool_call>`, found as a word.
-        b']' => &[(f.includes(MinimaxM3), minimax_m3::at, MinimaxM3)],
-        // Command R+'s `Action:`, found as a word.
-        b'A' => &[(f.includes(CommandRPlus), command_r::at, CommandRPlus)],
-        _ => &[],
-    };
-    let mut prose = usize::MAX;
-    for &(enabled, matcher, format) in candidates {
-        if !enabled {
+        // Code is prose in every format; a fenced block may hold calls (`fenced.rs`).
+        b'`' => return fenced::at(cx, text, at).in_format_if_none(TextFormat::Fenced),
+        _ => {}
+    }
+    // Reasoning first: what a model writes while it thinks is never a call.
+    if matches!(byte, b'<' | b'[') {
+        match reasoning_at(cx, text, at) {
+            Step::Prose(n) => prose = n,
+            decided => return decided,
+        }
+    }
+    for reader in table.readers(byte) {
+        if reader.ask == Ask::AutoAtStart && !cx.at_start {
             continue;
         }
-        match matcher(cx, text, at) {
+        match (reader.at)(cx, text, at) {
             Step::Prose(n) => prose = prose.min(n),
             Step::Region {
                 len,
@@ -344,7 +338,7 @@ fn dispatch(cx: &Cx, text: &str, at: usize) -> Step {
                 return Step::Region {
                     len,
                     items,
-                    format: found.or(Some(format)),
+                    format: found.or(reader.format).or(Some(cx.format)),
                 }
             }
             decided => return decided,

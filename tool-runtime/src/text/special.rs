@@ -10,7 +10,7 @@
 //! closed), and a marker inside a JSON string is not the end.
 
 use super::coerce::coerce;
-use super::cursor::{prefix, skip_ws, Cx, Item, Need, Prefix, Step};
+use super::cursor::{prefix, skip_ws, Cx, Item, Need, Prefix, Reader, Step};
 use super::error::{Cut, TextErrorKind};
 use super::format::TextFormat;
 use super::json::{self, Extent};
@@ -20,7 +20,11 @@ use memchr::memmem;
 use serde_json::Value;
 use std::ops::Range;
 
+/// DeepSeek's `<｜` and Kimi's `<|` special tokens.
+pub(crate) const READER: Reader = Reader::new(b'<', 180, at, None);
+
 /// Whether the matcher reads calls when parsing in `format`.
+#[cfg(test)]
 pub(crate) fn handles(format: TextFormat) -> bool {
     format == TextFormat::Auto || deepseek::handles(format) || kimi::handles(format)
 }

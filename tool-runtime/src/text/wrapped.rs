@@ -14,12 +14,15 @@
 //! | [`Nemotron`](TextFormat::Nemotron) | `<TOOLCALL>[{..}, ..]</TOOLCALL>` | llama.cpp (Nemotron Nano v2) |
 //! | [`Dots`](TextFormat::Dots) | `<dots_function_call>{..}</dots_function_call>` (its JSON body; `dots.rs`) | vLLM `dots` |
 
-use super::cursor::{region, skip_ws, Cx, Item, Need, Openers, Step};
+use super::cursor::{region, skip_ws, Cx, Item, Need, Openers, Reader, Step};
 use super::error::TextErrorKind;
 use super::format::TextFormat;
 use super::hermes;
 use super::json::{self, Extent};
 use memchr::memmem;
+
+/// JSON in a format's own tags.
+pub(crate) const READER: Reader = Reader::new(b'<', 70, at, None);
 
 /// One wrapping markup.
 #[derive(Debug)]
@@ -79,6 +82,7 @@ pub(crate) const WRAPS: [Wrap; 8] = [
 ];
 
 /// The markup of `format`, if it is one of these.
+#[cfg(test)]
 pub(crate) fn wrap(format: TextFormat) -> Option<&'static Wrap> {
     WRAPS.iter().find(|w| w.format == format)
 }

@@ -2,6 +2,7 @@
 //! and Kimi K3 blocks. Each format's own writer is in its file under `formats/`.
 
 use super::deepseek;
+use super::format::TextFormat;
 use crate::ToolCall;
 use serde_json::{Map, Value};
 use std::fmt::Write;
@@ -207,8 +208,12 @@ fn pairs(call: &ToolCall, pair: impl Fn(&str, &str) -> String) -> String {
         .collect()
 }
 
-/// Calls in a DSML block: strings as they are, other values as JSON.
-pub(crate) fn dsml_calls(dsml: &deepseek::Dsml, calls: &[ToolCall]) -> String {
+/// Calls in the DSML block of `format` (a DeepSeek V3.2 or later): strings as they are,
+/// other values as JSON.
+pub(crate) fn dsml_calls(format: TextFormat, calls: &[ToolCall]) -> String {
+    let Some(dsml) = deepseek::dsml(format) else {
+        return String::new();
+    };
     let mut out = format!("{}\n", dsml.open);
     for call in calls {
         let _ = writeln!(out, "{} name=\"{}\">", dsml.invoke, call.name);

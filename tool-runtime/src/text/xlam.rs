@@ -11,9 +11,12 @@
 //! definition, and, when the tool list is known, each names a known tool: the rule a bare JSON
 //! object follows there, so a JSON list quoted in prose is never a call.
 
-use super::cursor::{region, skip_ws, Cx, Item, Need, Step};
+use super::cursor::{region, skip_ws, Cx, Item, Need, Reader, Step};
 use super::format::TextFormat;
 use super::object::{read_array, read_call, starts_like_a_call};
+
+/// A bare list: anywhere when chosen, only at the start under Auto.
+pub(crate) const READER: Reader = Reader::new(b'[', 20, at, Some(TextFormat::Xlam));
 
 /// A `[` at `pos`: a bare list of calls, or prose.
 pub(crate) fn at(cx: &Cx, text: &str, pos: usize) -> Step {

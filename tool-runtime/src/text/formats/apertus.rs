@@ -1,6 +1,7 @@
 //! `apertus`: Apertus: `<|tools_prefix|>[{"f": {"city": "Paris"}}]<|tools_suffix|>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -17,6 +18,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <|tools_prefix|>, a JSON array with one object per call mapping the tool's name to its arguments, then <|tools_suffix|>:\n\n",
         "<|tools_prefix|>[{\"<tool name>\": {<arguments as JSON>}}]<|tools_suffix|>"
     ),
+    readers: &[crate::text::keyed::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::typescript::prompt(tools, TextFormat::Apertus)),
 };

@@ -2,7 +2,8 @@
 //! "tool_name": "f", "parameters": {..}}]<|END_ACTION|>`. Named `command_r`; `cohere`, its
 //! name before, is still read as an alias (a `Cohere` provider would clash with it).
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::arguments;
 use crate::ToolCall;
 use serde_json::Value;
@@ -26,6 +27,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <|START_ACTION|>, a JSON array with one object per call, each with a `tool_call_id`, the `tool_name` and its `parameters`, then <|END_ACTION|>:\n\n",
         "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]<|END_ACTION|>"
     ),
+    readers: &[crate::text::keyed::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::CommandR)),
 };

@@ -1,7 +1,8 @@
 //! `command_r_plus`: Cohere Command R+: `Action:` then a ```` ```json ```` block holding
 //! `[{"tool_name": .., "parameters": {..}}]`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::arguments;
 use crate::ToolCall;
 use serde_json::Value;
@@ -21,6 +22,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write 'Action:' followed by a ```json code block holding a JSON list of actions, each with the tool's `tool_name` and its `parameters`:\n\n",
         "Action:\n```json\n[{\"tool_name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}]\n```"
     ),
+    readers: &[crate::text::command_r::READER],
     write,
     family_prompt: None,
 };

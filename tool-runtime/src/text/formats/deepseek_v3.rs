@@ -2,7 +2,8 @@
 //! then the arguments in a ```` ```json ```` block and `<｜tool▁call▁end｜>`, repeated, then
 //! `<｜tool▁calls▁end｜>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>function<｜tool▁sep｜>, the tool's name, a line break, its arguments as a JSON object in a ```json code block, and <｜tool▁call▁end｜>; then <｜tool▁calls▁end｜>:\n\n",
         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜><tool name>\n```json\n{<arguments as JSON>}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
     ),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::DeepSeekV3)),
 };

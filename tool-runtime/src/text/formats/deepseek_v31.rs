@@ -1,6 +1,7 @@
 //! `deepseek_v31`: DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{..}<｜tool▁call▁end｜>..<｜tool▁calls▁end｜>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -17,6 +18,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <｜tool▁calls▁begin｜>, then for each call <｜tool▁call▁begin｜>, the tool's name, <｜tool▁sep｜>, its arguments as a JSON object, and <｜tool▁call▁end｜>; then <｜tool▁calls▁end｜>:\n\n",
         "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜><tool name><｜tool▁sep｜>{<arguments as JSON>}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
     ),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::DeepSeekV31)),
 };

@@ -2,8 +2,8 @@
 //! `<｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter>` per argument (strings as
 //! written, `string="false"` values as JSON), `</｜DSML｜invoke>`, `</｜DSML｜function_calls>`.
 
-use crate::text::deepseek;
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::dsml_calls;
 use crate::ToolCall;
 
@@ -17,6 +17,7 @@ pub(crate) const FORMAT: Format = Format {
     models: &[(13, "deepseek-v3.2")],
     templates: &[],
     convention: dsml_convention!("｜DSML｜", "function_calls"),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: Some(|tools| {
         crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::DeepSeekV32)
@@ -25,8 +26,5 @@ pub(crate) const FORMAT: Format = Format {
 
 /// Calls written as a model writes them in this format.
 fn write(calls: &[ToolCall]) -> String {
-    match deepseek::dsml(TextFormat::DeepSeekV32) {
-        Some(dsml) => dsml_calls(dsml, calls),
-        None => String::new(),
-    }
+    dsml_calls(TextFormat::DeepSeekV32, calls)
 }

@@ -1,7 +1,7 @@
 //! `deepseek_v4`: DeepSeek V4: V3.2's DSML in `<｜DSML｜tool_calls>..</｜DSML｜tool_calls>`.
 
-use crate::text::deepseek;
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::dsml_calls;
 use crate::ToolCall;
 
@@ -15,6 +15,7 @@ pub(crate) const FORMAT: Format = Format {
     models: &[(15, "deepseek-v4")],
     templates: &[],
     convention: dsml_convention!("｜DSML｜", "tool_calls"),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: Some(|tools| {
         crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::DeepSeekV4)
@@ -23,8 +24,5 @@ pub(crate) const FORMAT: Format = Format {
 
 /// Calls written as a model writes them in this format.
 fn write(calls: &[ToolCall]) -> String {
-    match deepseek::dsml(TextFormat::DeepSeekV4) {
-        Some(dsml) => dsml_calls(dsml, calls),
-        None => String::new(),
-    }
+    dsml_calls(TextFormat::DeepSeekV4, calls)
 }

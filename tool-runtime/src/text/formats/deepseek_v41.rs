@@ -1,8 +1,8 @@
 //! `deepseek_v41`: DeepSeek V4.1: V4's DSML with each tag name spaced: `<｜DSML｜ calls>`,
 //! `<｜DSML｜ invoke name="NAME">`, `<｜DSML｜ parameter name="k" string="true">`.
 
-use crate::text::deepseek;
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::dsml_calls;
 use crate::ToolCall;
 
@@ -16,14 +16,12 @@ pub(crate) const FORMAT: Format = Format {
     models: &[(14, "deepseek-v4.1")],
     templates: &[],
     convention: dsml_convention!("｜DSML｜ ", "calls"),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: None,
 };
 
 /// Calls written as a model writes them in this format.
 fn write(calls: &[ToolCall]) -> String {
-    match deepseek::dsml(TextFormat::DeepSeekV41) {
-        Some(dsml) => dsml_calls(dsml, calls),
-        None => String::new(),
-    }
+    dsml_calls(TextFormat::DeepSeekV41, calls)
 }

@@ -1,7 +1,8 @@
 //! `dots`: dots.llm: `<dots_function_call><invoke name="f"><parameter name="x">value</parameter></invoke></dots_function_call>`,
 //! values typed with the tool's input schema, or a JSON call object in the same tags.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "<dots_function_call>\n<invoke name=\"TOOL_NAME\">\n<parameter name=\"ARGUMENT_NAME\">value</parameter>\n</invoke>\n</dots_function_call>\n\n",
         values!()
     ),
+    readers: &[crate::text::dots::READER, crate::text::wrapped::READER, crate::text::invoke_xml::READER],
     write,
     family_prompt: None,
 };

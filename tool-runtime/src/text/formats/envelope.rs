@@ -1,7 +1,8 @@
 //! `envelope`: llama.cpp's generic format: `{"tool_call": {..}}`, `{"tool_calls": [..]}`, or a reply as
 //! `{"response": ".."}` (taken as the text when it is the whole message).
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "{\"tool_calls\": [{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]}, with one object per call. ",
         "To answer without calling a tool, respond with {\"response\": \"<your answer>\"}."
     ),
+    readers: &[crate::text::envelope::READER],
     write,
     family_prompt: None,
 };

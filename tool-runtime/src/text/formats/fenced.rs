@@ -1,6 +1,7 @@
 //! `fenced`: A fenced ```` ```json ```` block holding `{"name": .., "arguments": {..}}` or an array of them.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "```json\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n```\n\n",
         "To call several tools, put an array of such objects in the block."
     ),
+    readers: &[],
     write,
     family_prompt: None,
 };

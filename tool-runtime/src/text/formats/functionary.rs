@@ -1,6 +1,7 @@
 //! `functionary`: Functionary v3.1: `<function=f>{"city": "Paris"}</function>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "<function=<tool name>>{<arguments as JSON>}</function>\n\n",
         "To call several tools, write one such line per call."
     ),
+    readers: &[crate::text::functionary::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Functionary)),
 };

@@ -1,7 +1,8 @@
 //! `functionary_v32`: Functionary v3.2: recipient lines, `>>>f\n{"city": "Paris"}` for a call and `>>>all\n`
 //! before text (the first recipient, at the start of the message, without `>>>`).
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -20,6 +21,7 @@ pub(crate) const FORMAT: Format = Format {
         ">>>TOOL_NAME\n{<arguments as JSON>}\n\n",
         "To write to the user, start the text with >>>all and a line break. To call several tools, write one such part per call."
     ),
+    readers: &[crate::text::recipients::READER],
     write,
     family_prompt: Some(|tools| Some(crate::text::prompt_templates::functionary_ts::prompt(tools))),
 };

@@ -1,6 +1,7 @@
 //! `functiongemma`: FunctionGemma: `<start_function_call>call:f{city:<escape>Paris<escape>}<end_function_call>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::gemma_calls;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "<start_function_call>call:<tool name>{argument:<escape>text<escape>,number:5}<end_function_call>\n\n",
         "Put strings between <escape> and <escape>. To call several tools, write one such block per call."
     ),
+    readers: &[crate::text::gemma::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::FunctionGemma)),
 };

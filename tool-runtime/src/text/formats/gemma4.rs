@@ -1,7 +1,8 @@
 //! `gemma4`: Gemma 4: `<|tool_call>call:f{city:<|"|>Paris<|"|>,days:3}<tool_call|>`, values typed
 //! with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::gemma_calls;
 use crate::ToolCall;
 
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "<|tool_call>call:<tool name>{argument:<|\"|>text<|\"|>,number:5,flag:true,list:[<|\"|>a<|\"|>],object:{key:<|\"|>value<|\"|>}}<tool_call|>\n\n",
         "Put strings between <|\"|> and <|\"|>; write numbers, true, false and null as they are. To call several tools, write one such block per call."
     ),
+    readers: &[crate::text::gemma::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::signatures::prompt(tools, TextFormat::Gemma4)),
 };

@@ -1,7 +1,8 @@
 //! `gigachat`: GigaChat 3 and 3.5: `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": .., "arguments": {..}}`;
 //! GigaChat 3.1: `<|function_call|>{"name": .., "arguments": {..}}`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::{each, objects};
 use crate::ToolCall;
 
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "<|message_sep|>\n\nfunction call<|role_sep|>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n\n",
         "To call several tools, write one such message per call."
     ),
+    readers: &[crate::text::gigachat::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::typescript::prompt(tools, TextFormat::GigaChat)),
 };

@@ -2,7 +2,8 @@
 //! `<tool_call>f\n<arg_key>x</arg_key>\n<arg_value>value</arg_value>\n</tool_call>`, values
 //! typed with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -22,6 +23,7 @@ pub(crate) const FORMAT: Format = Format {
         values!(),
         " To call several tools, write one <tool_call> block per call."
     ),
+    readers: &[crate::text::hermes::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::Glm)),
 };

@@ -1,7 +1,8 @@
 //! `granite`: Granite 3.x: `<|tool_call|>[{"name": .., "arguments": {..}}]` (Granite 3.1+ spells the
 //! token `<tool_call>`).
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <|tool_call|> followed by a JSON array with one object per call, each with the tool's `name` and its `arguments`:\n\n",
         "<|tool_call|>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
     ),
+    readers: &[crate::text::wrapped::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Granite)),
 };

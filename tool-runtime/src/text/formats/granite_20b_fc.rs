@@ -1,6 +1,7 @@
 //! `granite_20b_fc`: granite-20b-functioncalling: `<function_call> {"name": .., "arguments": {..}}`, repeated.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::{each, objects};
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "<function_call> {\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n\n",
         "To call several tools, write one such line per call."
     ),
+    readers: &[crate::text::wrapped::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::GraniteFc)),
 };

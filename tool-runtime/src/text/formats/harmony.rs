@@ -2,7 +2,8 @@
 //! to=functions.f <|constrain|>json<|message|>{..}<|call|>`; the `analysis` channel is
 //! reasoning (prose), the `final` channel's body is the answer.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -20,6 +21,7 @@ pub(crate) const FORMAT: Format = Format {
         "<|start|>assistant<|channel|>commentary to=functions.<tool name> <|constrain|>json<|message|>{<arguments as JSON>}<|call|>\n\n",
         "To call several tools, write one such message per call."
     ),
+    readers: &[crate::text::harmony::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::typescript::prompt(tools, TextFormat::Harmony)),
 };

@@ -1,6 +1,7 @@
 //! `hermes`: Hermes, Qwen2.5, QwQ, Granite 4: `<tool_call>{"name": .., "arguments": {..}}</tool_call>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -25,6 +26,7 @@ pub(crate) const FORMAT: Format = Format {
         "<tool_call>\n{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}\n</tool_call>\n\n",
         "To call several tools, write one such block per call."
     ),
+    readers: &[crate::text::hermes::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Hermes)),
 };

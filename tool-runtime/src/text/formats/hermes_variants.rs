@@ -4,7 +4,8 @@
 //! `<function name="f">{..}</function>`. Only when chosen: [`Auto`](TextFormat::Auto) reads
 //! Hermes's `<tool_call>` alone.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 
 /// Everything about the format, in one value.
 pub(crate) const FORMAT: Format = Format {
@@ -16,6 +17,11 @@ pub(crate) const FORMAT: Format = Format {
     models: &[],
     templates: &[],
     convention: super::hermes::FORMAT.convention,
+    readers: &[
+        crate::text::hermes::READER,
+        crate::text::hermes_variants::READER,
+        crate::text::llama3::BARE,
+    ],
     write: super::hermes::FORMAT.write,
     family_prompt: Some(|tools| Some(crate::text::prompt_templates::hermes2pro::prompt(tools))),
 };

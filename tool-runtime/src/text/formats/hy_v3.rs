@@ -1,7 +1,8 @@
 //! `hy_v3`: Tencent Hy3/Hy4: `<tool_calls><tool_call>f<tool_sep><arg_key>x</arg_key><arg_value>value</arg_value></tool_call></tool_calls>`
 //! (Hy4 without `<tool_sep>`), values typed with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -22,6 +23,7 @@ pub(crate) const FORMAT: Format = Format {
         " To call several tools, write one <tool_call> block per call inside <tool_calls>."
     ),
     // As Hy3's template writes them: its tokens carry the checkpoint's suffix.
+    readers: &[crate::text::glm::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::HyV3)),
 };

@@ -1,6 +1,7 @@
 //! `inkling`: Inkling: `<|message_model|>f<|content_invoke_tool_json|>{"name": .., "args": {..}}<|end_message|>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::arguments;
 use crate::ToolCall;
 use serde_json::Value;
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "<|message_model|>TOOL_NAME<|content_invoke_tool_json|>{\"name\": \"<tool name>\", \"args\": {<arguments as JSON>}}<|end_message|>\n\n",
         "To call several tools, write one such message per call."
     ),
+    readers: &[crate::text::inkling::READER],
     write,
     family_prompt: None,
 };

@@ -1,6 +1,7 @@
 //! `internlm`: InternLM 2/2.5, Intern-S1: `<|action_start|><|plugin|>\n{"name": .., "parameters": {..}}<|action_end|>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::{each, objects};
 use crate::ToolCall;
 
@@ -17,6 +18,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call a tool, write <|action_start|><|plugin|>, a line break, a JSON object with the tool's `name` and its `parameters`, then <|action_end|>:\n\n",
         "<|action_start|><|plugin|>\n{\"name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}<|action_end|>"
     ),
+    readers: &[crate::text::wrapped::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::InternLm)),
 };

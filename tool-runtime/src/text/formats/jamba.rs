@@ -1,6 +1,7 @@
 //! `jamba`: Jamba, Hunyuan-A13B, Apriel 1.5: `<tool_calls>[{"name": .., "arguments": {..}}]</tool_calls>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -17,6 +18,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <tool_calls>, a JSON array with one object per call, each with the tool's `name` and its `arguments`, then </tool_calls>:\n\n",
         "<tool_calls>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]</tool_calls>"
     ),
+    readers: &[crate::text::wrapped::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Jamba)),
 };

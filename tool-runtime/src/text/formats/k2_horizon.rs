@@ -1,7 +1,8 @@
 //! `k2_horizon`: K2 Horizon: `<ifm|tool_calls><ifm|tool_call>f<ifm|arg_key>x</ifm|arg_key><ifm|arg_value>value</ifm|arg_value></ifm|tool_call></ifm|tool_calls>`
 //! (with an `<ifm|arg_type>` before each value, or a JSON call object, in its other modes).
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -21,6 +22,7 @@ pub(crate) const FORMAT: Format = Format {
         values!(),
         " To call several tools, write one <ifm|tool_call> block per call inside <ifm|tool_calls>."
     ),
+    readers: &[crate::text::glm::READER],
     write,
     family_prompt: None,
 };

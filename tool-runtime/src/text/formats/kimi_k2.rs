@@ -1,6 +1,7 @@
 //! `kimi_k2`: Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{..}<|tool_call_end|>..<|tool_calls_section_end|>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::kimi;
 use crate::text::write::arguments;
 use crate::ToolCall;
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <|tool_calls_section_begin|>, then for each call <|tool_call_begin|>functions.TOOL_NAME:N (N counts the calls from 0), <|tool_call_argument_begin|>, its arguments as a JSON object, and <|tool_call_end|>; then <|tool_calls_section_end|>:\n\n",
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.<tool name>:0<|tool_call_argument_begin|>{<arguments as JSON>}<|tool_call_end|><|tool_calls_section_end|>"
     ),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::KimiK2)),
 };

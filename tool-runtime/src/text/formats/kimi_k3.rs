@@ -3,7 +3,8 @@
 //! (typed by `type`), `<|close|>call<|sep|>`, `<|close|>tools<|sep|>`; the markers of its
 //! `response` channel are cut from the prose.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::k3_call;
 use crate::ToolCall;
 
@@ -22,6 +23,7 @@ pub(crate) const FORMAT: Format = Format {
         "Write one argument block per argument, with its type (string, number, boolean, null, object or array): strings as they are, without quotes or escaping, other values as JSON. ",
         "Write one call block per call, numbered from 1."
     ),
+    readers: &[crate::text::special::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::special_tokens::prompt(tools, TextFormat::KimiK3)),
 };

@@ -1,6 +1,7 @@
 //! `lfm2`: LFM2, LFM2.5: `<|tool_call_start|>[f(city="Paris"), g()]<|tool_call_end|>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::python_call;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "<|tool_call_start|>[tool_name(argument=value, other_argument=value)]<|tool_call_end|>\n\n",
         "Write values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts."
     ),
+    readers: &[crate::text::pytags::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Lfm2)),
 };

@@ -1,7 +1,8 @@
 //! `llama3`: Llama 3.x and 4: `<|python_tag|>` and/or bare `{"name": .., "parameters": {..}}` objects,
 //! several separated by `;`. Bare objects count anywhere in the text.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -19,6 +20,11 @@ pub(crate) const FORMAT: Format = Format {
         "{\"name\": \"<tool name>\", \"parameters\": {<arguments as JSON>}}, and nothing else. ",
         "To call several tools, separate the objects with \"; \". Do not use variables."
     ),
+    readers: &[
+        crate::text::llama3::TAG,
+        crate::text::llama3::BARE,
+        crate::text::llama3::BARE_AT_START,
+    ],
     write,
     family_prompt: Some(|tools| {
         crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Llama3)

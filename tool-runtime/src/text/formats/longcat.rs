@@ -1,6 +1,7 @@
 //! `longcat`: LongCat-Flash: `<longcat_tool_call>{"name": .., "arguments": {..}}</longcat_tool_call>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::{each, objects};
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "<longcat_tool_call>{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}</longcat_tool_call>\n\n",
         "To call several tools, write one such block per call."
     ),
+    readers: &[crate::text::wrapped::READER],
     write,
     family_prompt: None,
 };

@@ -1,7 +1,8 @@
 //! `minicpm5`: MiniCPM 5: `<function name="f"><param name="x">value</param></function>`, values typed
 //! with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -21,6 +22,7 @@ pub(crate) const FORMAT: Format = Format {
         values!(),
         " Put a string holding < or & in <![CDATA[ ]]>. To call several tools, write one <function> block per call."
     ),
+    readers: &[crate::text::invoke_xml::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::MiniCpm5)),
 };

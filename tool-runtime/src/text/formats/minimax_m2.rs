@@ -1,7 +1,8 @@
 //! `minimax_m2`: MiniMax-M2: `<minimax:tool_call><invoke name="f"><parameter name="x">value</parameter></invoke></minimax:tool_call>`,
 //! values typed with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -21,6 +22,7 @@ pub(crate) const FORMAT: Format = Format {
         values!(),
         " To call several tools, write one <invoke> block per call."
     ),
+    readers: &[crate::text::invoke_xml::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::MinimaxM2)),
 };

@@ -1,7 +1,8 @@
 //! `minimax_m3`: MiniMax-M3: namespaced XML, `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<city>Paris]<]minimax[>[</city>...`,
 //! objects and arrays as nested elements, values typed with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::minimax_m3;
 use crate::text::write::{arguments_map, minimax_element};
 use crate::ToolCall;
@@ -22,6 +23,7 @@ pub(crate) const FORMAT: Format = Format {
         "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"TOOL_NAME\">]<]minimax[>[<ARGUMENT_NAME>value]<]minimax[>[</ARGUMENT_NAME>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\n\n",
         "Write strings as they are, without quotes or escaping, numbers and booleans as JSON; write an object as one element per member, and an array as one ]<]minimax[>[<item> element per value."
     ),
+    readers: &[crate::text::minimax_m3::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::MinimaxM3)),
 };

@@ -1,6 +1,7 @@
 //! `mistral`: Mistral: `[TOOL_CALLS][{"name": .., "arguments": {..}}]` or `[TOOL_CALLS]f[ARGS]{..}`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -17,6 +18,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write [TOOL_CALLS] followed by a JSON array with one object per call, each with the tool's `name` and its `arguments`:\n\n",
         "[TOOL_CALLS][{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
     ),
+    readers: &[crate::text::mistral::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Mistral)),
 };

@@ -74,9 +74,46 @@ mod seed_oss;
 mod step3;
 mod xlam;
 
-use super::format::{Format, TextFormat};
+use super::cursor::Reader;
+use super::format::TextFormat;
 use super::triggers::Words;
+use crate::{ToolCall, ToolSpec};
 use std::sync::OnceLock;
+
+/// Everything a text format says about itself, declared in one value in its file under
+/// `formats/` and listed once in `formats::FORMATS`: the tables (names, triggers, model
+/// names, prompts, writers) are all read from these values.
+pub(crate) struct Format {
+    /// The variant this value declares.
+    pub format: TextFormat,
+    /// Its name, as serde and the CLI's `--text-tools` spell it.
+    pub name: &'static str,
+    /// Other names [`FromStr`](std::str::FromStr) accepts: vLLM's `--tool-call-parser` and
+    /// SGLang's names, llama.cpp's older `COMMON_CHAT_FORMAT_*` lowercased.
+    pub aliases: &'static [&'static str],
+    /// The bytes a call can start with, and the backtick that starts code (whose content is
+    /// prose in every format): the scanner looks at nothing else.
+    pub triggers: &'static [u8],
+    /// Markers whose first byte is too common in prose to stop at (a letter, `>`), found whole.
+    pub words: &'static [&'static [u8]],
+    /// Model-name fragments (lowercase) that pick this format, each with its rank: of all the
+    /// formats' fragments a name holds, the lowest rank wins, so a more specific fragment
+    /// (`qwen3-coder`) needs a lower rank than a general one (`qwen`).
+    pub models: &'static [(u16, &'static str)],
+    /// Markup a chat template writes for a past call in this format, ranked the same way.
+    pub templates: &'static [(u16, &'static str)],
+    /// How to call tools in this format, in words, for the generic prompt.
+    pub convention: &'static str,
+    /// The readers of its calls, asked at their trigger bytes in their priority order (a
+    /// format the text is parsed in asks its own; [`Auto`](TextFormat::Auto), every format's
+    /// but those asked only when chosen).
+    pub readers: &'static [Reader],
+    /// Calls written the way a model writes them in this format.
+    pub write: fn(&[ToolCall]) -> String,
+    /// The tool list and calling convention in the family's own chat template, when there is
+    /// one (`prompt_templates/`).
+    pub family_prompt: Option<fn(&[&ToolSpec]) -> Option<String>>,
+}
 
 /// Every format but [`Auto`](TextFormat::Auto), in [`TextFormat`]'s order.
 pub(crate) const FORMATS: [&Format; 46] = [
@@ -138,6 +175,7 @@ const AUTO: Format = Format {
     models: &[],
     templates: &[],
     convention: hermes::FORMAT.convention,
+    readers: &[],
     write: hermes::FORMAT.write,
     family_prompt: None,
 };
@@ -199,6 +237,45 @@ mod tests {
             assert_eq!(format.format.declared().name, format.name);
         }
         assert_eq!(TextFormat::Auto.declared().name, "auto");
+    }
+
+    #[test]
+    fn a_format_lists_the_shared_readers_that_serve_it() {
+        use crate::text::cursor::Reader;
+        use crate::text::{glm, invoke_xml, special, wrapped};
+        for format in TextFormat::ALL {
+            let lists = |reader: Reader| {
+                format
+                    .declared()
+                    .readers
+                    .iter()
+                    .any(|r| r.byte == reader.byte && r.priority == reader.priority)
+            };
+            assert_eq!(lists(glm::READER), glm::looks_for(format), "{format:?}");
+            let wrapped = wrapped::wrap(format).is_some();
+            assert_eq!(lists(wrapped::READER), wrapped, "{format:?}");
+            let invoke = invoke_xml::looks_for(format);
+            assert_eq!(lists(invoke_xml::READER), invoke, "{format:?}");
+            assert_eq!(
+                lists(special::READER),
+                special::handles(format),
+                "{format:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn readers_of_one_byte_have_priorities_of_their_own() {
+        // Two readers of one byte at one priority would be asked in the list's order.
+        let mut seen: Vec<(u8, u8, usize)> = Vec::new();
+        for reader in FORMATS.iter().flat_map(|f| f.readers) {
+            let key = (reader.byte, reader.priority, reader.at as usize);
+            let clash = seen
+                .iter()
+                .any(|&(byte, priority, at)| (byte, priority) == (key.0, key.1) && at != key.2);
+            assert!(!clash, "byte {} priority {}", reader.byte, reader.priority);
+            seen.push(key);
+        }
     }
 
     #[test]

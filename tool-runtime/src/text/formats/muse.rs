@@ -2,7 +2,8 @@
 //! `<atem:function_calls><atem:invoke name="f"><atem:parameter name="x">value</atem:parameter></atem:invoke></atem:function_calls>`,
 //! ended by `<|eom|>`; values typed with the tool's input schema. `to=self` is reasoning.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -20,6 +21,7 @@ pub(crate) const FORMAT: Format = Format {
         "<|start|>assistant to=TOOL_NAME<|message|><atem:function_calls>\n<atem:invoke name=\"TOOL_NAME\">\n<atem:parameter name=\"ARGUMENT_NAME\">value</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>\n\n",
         values!()
     ),
+    readers: &[crate::text::invoke_xml::READER, crate::text::muse::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::Muse)),
 };

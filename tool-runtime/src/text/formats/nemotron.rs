@@ -1,6 +1,7 @@
 //! `nemotron`: NVIDIA Nemotron Nano v2: `<TOOLCALL>[{"name": .., "arguments": {..}}]</TOOLCALL>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -17,6 +18,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write <TOOLCALL>, a JSON array with one object per call, each with the tool's `name` and its `arguments`, then </TOOLCALL>:\n\n",
         "<TOOLCALL>[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]</TOOLCALL>"
     ),
+    readers: &[crate::text::wrapped::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Nemotron)),
 };

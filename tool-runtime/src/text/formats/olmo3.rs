@@ -1,6 +1,7 @@
 //! `olmo3`: OLMo 3: `<function_calls>f(city="Paris")\ng()</function_calls>`, one call a line.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::python_call;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "<function_calls>\ntool_name(argument=value)\nother_tool(argument=value)\n</function_calls>\n\n",
         "Write values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts."
     ),
+    readers: &[crate::text::pytags::READER],
     write,
     family_prompt: None,
 };

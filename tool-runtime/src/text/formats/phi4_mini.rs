@@ -1,7 +1,8 @@
 //! `phi4_mini`: Phi-4-mini, Firefunction v2: `functools[{"name": .., "arguments": {..}}]`, no closing
 //! marker.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -19,6 +20,7 @@ pub(crate) const FORMAT: Format = Format {
         "To call tools, write the functools marker followed by a single JSON list with one object per call, each with the tool's `name` and its `arguments` (no closing marker):\n\n",
         "functools[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
     ),
+    readers: &[crate::text::phi4::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Phi4Mini)),
 };

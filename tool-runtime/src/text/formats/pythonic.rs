@@ -1,6 +1,7 @@
 //! `pythonic`: Llama 3.2, Llama 4, ToolACE: `[get_weather(city="Paris"), get_time(tz="CET")]`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::python_call;
 use crate::ToolCall;
 
@@ -18,6 +19,7 @@ pub(crate) const FORMAT: Format = Format {
         "[tool_name(argument=value, other_argument=value), other_tool(argument=value)]\n\n",
         "Write values as Python literals: strings in quotes, numbers, True, False, None, lists and dicts."
     ),
+    readers: &[crate::text::pythonic::TAG, crate::text::pythonic::LIST],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Pythonic)),
 };

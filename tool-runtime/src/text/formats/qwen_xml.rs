@@ -1,7 +1,8 @@
 //! `qwen_xml`: Qwen3-Coder, Qwen3.5: `<tool_call><function=f><parameter=x>value</parameter></function></tool_call>`,
 //! values typed with the tool's input schema.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -20,6 +21,7 @@ pub(crate) const FORMAT: Format = Format {
         "Write one <parameter> block per argument. Write strings as they are, without quotes or escaping; ",
         "write numbers, booleans, arrays and objects as JSON. To call several tools, write one <tool_call> block per call."
     ),
+    readers: &[crate::text::hermes::READER, crate::text::functionary::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::markup::prompt(tools, TextFormat::QwenXml)),
 };

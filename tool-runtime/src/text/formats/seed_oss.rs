@@ -1,7 +1,8 @@
 //! `seed_oss`: ByteDance Seed-OSS: `<seed:tool_call><function=f><parameter=x>value</parameter></function></seed:tool_call>`,
 //! Qwen3's XML in tags of its own.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -21,6 +22,7 @@ pub(crate) const FORMAT: Format = Format {
         values!(),
         " To call several tools, write one <seed:tool_call> block per call."
     ),
+    readers: &[crate::text::invoke_xml::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::signatures::prompt(tools, TextFormat::SeedOss)),
 };

@@ -1,6 +1,7 @@
 //! `step3`: Step-3: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="x">value</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::Template;
 use crate::ToolCall;
 
@@ -20,6 +21,7 @@ pub(crate) const FORMAT: Format = Format {
         values!(),
         " To call several tools, write one <｜tool_call_begin｜>...<｜tool_call_end｜> block per call."
     ),
+    readers: &[crate::text::invoke_xml::READER],
     write,
     family_prompt: None,
 };

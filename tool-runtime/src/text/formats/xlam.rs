@@ -3,7 +3,8 @@
 //! first element starts like a call is read anywhere; under [`Auto`](TextFormat::Auto) only
 //! at the start of the message, starting with a call and naming only known tools.
 
-use crate::text::format::{Format, TextFormat};
+use super::Format;
+use crate::text::format::TextFormat;
 use crate::text::write::objects;
 use crate::ToolCall;
 
@@ -20,6 +21,7 @@ pub(crate) const FORMAT: Format = Format {
         "When using tools, make calls in a single JSON array, with one object per call, each with the tool's `name` and its `arguments`, and nothing else:\n\n",
         "[{\"name\": \"<tool name>\", \"arguments\": {<arguments as JSON>}}]"
     ),
+    readers: &[crate::text::hermes::READER, crate::text::mistral::READER, crate::text::xlam::READER],
     write,
     family_prompt: Some(|tools| crate::text::prompt_templates::json_lists::prompt(tools, TextFormat::Xlam)),
 };
