@@ -80,6 +80,10 @@ use super::triggers::Words;
 use crate::{ToolCall, ToolSpec};
 use std::sync::OnceLock;
 
+/// The tool list and calling convention in a family's own template words, for these tools
+/// (`None` when the family's template can't list them).
+pub(crate) type FamilyPrompt = fn(&[&ToolSpec]) -> Option<String>;
+
 /// Everything a text format says about itself, declared in one value in its file under
 /// `formats/` and listed once in `formats::FORMATS`: the tables (names, triggers, model
 /// names, prompts, writers) are all read from these values.
@@ -112,7 +116,7 @@ pub(crate) struct Format {
     pub write: fn(&[ToolCall]) -> String,
     /// The tool list and calling convention in the family's own chat template, when there is
     /// one (`prompt_templates/`).
-    pub family_prompt: Option<fn(&[&ToolSpec]) -> Option<String>>,
+    pub family_prompt: Option<FamilyPrompt>,
 }
 
 /// Every format but [`Auto`](TextFormat::Auto), in [`TextFormat`]'s order.
