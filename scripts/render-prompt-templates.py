@@ -178,7 +178,7 @@ SOURCES = {
     "lfm2": ("llama.cpp", L + "LFM2-8B-A1B.jinja", None),
     "functionary": ("llama.cpp", L + "meetkai-functionary-medium-v3.1.jinja", None),
     "apertus": ("llama.cpp", L + "Apertus-8B-Instruct.jinja", None),
-    "cohere": ("llama.cpp", L + "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", None),
+    "command_r": ("llama.cpp", L + "CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja", None),
     "glm": ("llama.cpp", L + "GLM-4.6.jinja", None),
     "hy_v3": ("llama.cpp", L + "tencent-Hy3.jinja", None),
     "minimax_m2": ("llama.cpp", L + "MiniMax-M2.jinja", None),

@@ -15,7 +15,7 @@ use std::sync::{Arc, Once, OnceLock};
 use tool_runtime::pipeline::RepairPolicy;
 use tool_runtime::router;
 use tool_runtime::router::stream::{Accumulate, StreamEvent};
-use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
+use tool_runtime::text::{self, TextFormat, TextParse, TextStream};
 use tool_runtime::{tool, ErrorCode, Provider, Registry, ToolCall, ToolError, ToolOutput};
 
 /// Panics that `tool-runtime` contains on purpose: inside `llm_json`, which the lenient repair

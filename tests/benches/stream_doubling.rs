@@ -30,7 +30,7 @@ use tool_runtime::router::route;
 use tool_runtime::router::stream::{
     Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, TensorZeroStream,
 };
-use tool_runtime::router::text::{write_calls, TextFormat, TextStream};
+use tool_runtime::text::{write_calls, TextFormat, TextStream};
 use tool_runtime::{Provider, ToolCall};
 
 /// The best of three runs, or one run when it takes over 2 s.

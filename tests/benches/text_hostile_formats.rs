@@ -17,7 +17,7 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tool_runtime::router::text::{parse, write_calls, TextFormat, TextStream};
+use tool_runtime::text::{parse, write_calls, TextFormat, TextStream};
 use tool_runtime::ToolCall;
 
 const SIZES: [usize; 2] = [64 << 10, 256 << 10];

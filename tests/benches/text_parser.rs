@@ -15,7 +15,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use tool_runtime::router::text::{self, TextEvent, TextFormat, TextStream};
+use tool_runtime::text::{self, TextEvent, TextFormat, TextStream};
 
 const MIB: usize = 1 << 20;
 

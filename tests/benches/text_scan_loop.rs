@@ -4,7 +4,7 @@
 //! also runs under `valgrind --tool=callgrind`, whose instruction count does not move with
 //! the machine's load the way wall time does (BENCHMARKS.md §5).
 
-use tool_runtime::router::text::{parse, TextFormat};
+use tool_runtime::text::{parse, TextFormat};
 
 const MIB: usize = 1 << 20;
 const PROSE: &str =

@@ -48,7 +48,7 @@ fn text_parser() {
         checks::check_text(data);
         let mut other = data.to_vec();
         // Selector 0 is `Auto`, then every format in turn.
-        let formats = u8::try_from(tool_runtime::router::text::TextFormat::ALL.len()).unwrap();
+        let formats = u8::try_from(tool_runtime::text::TextFormat::ALL.len()).unwrap();
         for format in 0..=formats {
             if let Some(selector) = other.first_mut() {
                 *selector = format;
@@ -61,7 +61,7 @@ fn text_parser() {
 #[test]
 fn a_stray_colon_in_an_array_cut_off_at_the_end_is_read_without_panic() {
     // `Open::close` computed `keep - start` with `keep` 0 here: a capacity-overflow panic.
-    use tool_runtime::router::text::{self, TextFormat};
+    use tool_runtime::text::{self, TextFormat};
     for input in [
         r#"{"name": "f", "arguments": [1 :"#,
         r#"{"name": "f", "arguments": {"a": [1, 2 :"#,

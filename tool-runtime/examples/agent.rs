@@ -11,7 +11,7 @@
 //! needs one, is read from `OPENAI_API_KEY`.
 
 use tool_runtime::agent::{Agent, OpenAiChat};
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::TextFormat;
 use tool_runtime::{tool, Registry};
 
 /// Count the words and lines of a text.

@@ -1,7 +1,7 @@
 //! A model without native tool calling: the system prompt that lists the tools, the calls
 //! written in its reply, run and answered. `cargo run -p tool-runtime --example text_only`.
 
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::{self, TextFormat};
 use tool_runtime::{tool, Provider, Registry};
 
 /// Get the current weather in a city.
@@ -20,12 +20,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build()?;
 
     // 1. The system prompt: every tool's name, description and JSON Schema, and how to call.
-    let prompt = registry.text_tool_prompt(TextFormat::Hermes);
+    let prompt = text::tool_prompt(TextFormat::Hermes, registry.specs());
     assert!(prompt.contains("get_weather") && prompt.contains("<tool_call>"));
 
     // 2. The model's reply, with a call written in it.
     let reply = "Let me check.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Paris, France\"}}\n</tool_call>";
-    let parsed = registry.parse_text(reply, TextFormat::Auto);
+    let parsed = text::parse(reply, TextFormat::Auto, &registry);
     assert_eq!(parsed.text.trim(), "Let me check.");
     assert_eq!(parsed.calls[0].name, "get_weather");
     assert!(parsed.errors.is_empty());

@@ -90,6 +90,7 @@ pub mod registry;
 pub mod resources;
 pub mod results;
 pub mod router;
+pub mod text;
 #[cfg(feature = "agent")]
 mod tls;
 

@@ -13,7 +13,7 @@ use tool_runtime::agent::{
     Agent, AgentError, Anthropic, Gemini, Model, ModelError, OpenAiChat, OpenAiResponses,
     TensorZero, Turn,
 };
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::TextFormat;
 use tool_runtime::{tool, Registry};
 use tool_test_support::floods::Flood;
 use tool_test_support::replies::*;

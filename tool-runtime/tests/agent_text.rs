@@ -9,7 +9,7 @@
 use futures_util::StreamExt;
 use serde_json::Value;
 use tool_runtime::agent::{Agent, AgentError, AgentEvent, OpenAiChat, Turn};
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::TextFormat;
 use tool_runtime::{tool, Registry};
 use tool_test_support::replies::*;
 use tool_test_support::upstream::{Scripted, Upstream};

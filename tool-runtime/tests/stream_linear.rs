@@ -2,7 +2,7 @@
 //! attack corpus at full size: every call comes out, in order, and the text stream agrees with
 //! the whole text. What they cost at doubling sizes is
 //! `cargo bench -p tool-tests --features bench --bench stream_doubling` (BENCHMARKS.md §10.2);
-//! the text stream's reading is also counted in `router::text::stream`'s unit test
+//! the text stream's reading is also counted in `text::stream`'s unit test
 //! `bracket_runs_after_a_cut_call_list_are_read_once`.
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
@@ -11,8 +11,8 @@ use serde_json::Value;
 use tool_runtime::router::stream::{
     Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, TensorZeroStream,
 };
-use tool_runtime::router::text::{parse, TextFormat, TextParse, TextStream};
 use tool_runtime::router::Routed;
+use tool_runtime::text::{parse, TextFormat, TextParse, TextStream};
 
 fn corpus(file: &str) -> Vec<Value> {
     let path = format!("{}/../tests/attacks/{file}", env!("CARGO_MANIFEST_DIR"));

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
+use tool_runtime::text::{self, TextFormat, TextParse, TextStream};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -156,7 +156,7 @@ fn every_prefix_of_a_fixture_is_handled() {
                     matches!(
                         f,
                         TextFormat::Harmony
-                            | TextFormat::Cohere
+                            | TextFormat::CommandR
                             | TextFormat::FunctionaryV32
                             | TextFormat::Muse
                     )

@@ -3,7 +3,7 @@
 //! peers' own test suites (vLLM `tests/tool_parsers/`, llama.cpp `tests/test-chat.cpp`,
 //! SGLang `test/srt/test_function_call_parser.py`), named beside each.
 
-use tool_runtime::router::text::{parse, TextErrorKind, TextFormat, TextParse, TextStream};
+use tool_runtime::text::{parse, TextErrorKind, TextFormat, TextParse, TextStream};
 
 /// `written` cut in two at the char boundary at or after its middle.
 fn halves(written: &str) -> (&str, &str) {
@@ -282,7 +282,7 @@ fn a_tool_definition_is_not_a_call() {
 #[test]
 fn a_call_cut_at_the_end_of_the_text_is_an_error_in_every_format() {
     use serde_json::Value;
-    use tool_runtime::router::text::write_calls;
+    use tool_runtime::text::write_calls;
     use tool_runtime::ToolCall;
 
     let text = "<tool_call>\n{\"name\": \"final_answer\", \"arguments\": {\"trigger\": true}";
@@ -578,7 +578,7 @@ fn text_that_never_closes_its_calls_is_answered() {
 /// that is there, and the stream agrees with the whole text.
 #[test]
 fn every_format_survives_unclosed_repeated_and_nested_markup() {
-    use tool_runtime::router::text::write_calls;
+    use tool_runtime::text::write_calls;
     use tool_runtime::ToolCall;
     let call = ToolCall::new("c", "get_weather", r#"{"city": "Paris", "days": 3}"#);
     for format in TextFormat::ALL {
@@ -625,7 +625,7 @@ fn every_format_survives_unclosed_repeated_and_nested_markup() {
 /// for every format, on traps of about 40 KiB.
 #[test]
 fn long_held_text_streams_to_the_same_result() {
-    use tool_runtime::router::text::write_calls;
+    use tool_runtime::text::write_calls;
     use tool_runtime::ToolCall;
     let call = ToolCall::new("c", "get_weather", r#"{"city": "Paris", "days": 3}"#);
     for format in TextFormat::ALL {

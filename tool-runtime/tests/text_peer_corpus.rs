@@ -24,7 +24,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use tool_runtime::router::text::{self, TextFormat, TextParse, TextStream};
+use tool_runtime::text::{self, TextFormat, TextParse, TextStream};
 
 /// One case of the corpus (the fields the replay reads; see `scripts/peer-corpus.py`).
 #[derive(Debug, Deserialize)]

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use tool_runtime::router::text::{write_calls, TextFormat};
+use tool_runtime::text::{self, write_calls, TextFormat};
 use tool_runtime::{tool, Registry, ToolCall};
 
 /// Get the current weather for a city.
@@ -50,7 +50,7 @@ fn formats() -> impl Iterator<Item = TextFormat> {
 fn the_prompt_lists_every_tool_and_the_convention() {
     let registry = registry();
     for format in formats() {
-        let prompt = registry.text_tool_prompt(format);
+        let prompt = text::tool_prompt(format, registry.specs());
         // A family's own template shows each tool its way (checked against the template
         // itself in `text_prompt_templates.rs`); the generic prompt has a section a tool.
         let family = !prompt.contains("For example:\n\n");
@@ -102,7 +102,7 @@ fn the_prompt_lists_every_tool_and_the_convention() {
 fn the_prompts_example_parses_back_to_its_call() {
     let registry = registry();
     for format in formats() {
-        let prompt = registry.text_tool_prompt(format);
+        let prompt = text::tool_prompt(format, registry.specs());
         // A family template has its own words, without an example call of ours.
         let Some(example) = prompt
             .split_once("For example:\n\n")
@@ -111,7 +111,7 @@ fn the_prompts_example_parses_back_to_its_call() {
         else {
             continue;
         };
-        let parsed = registry.parse_text(example, format);
+        let parsed = text::parse(example, format, &registry);
         assert_eq!(parsed.text, "", "{format:?}: {example}");
         assert!(parsed.errors.is_empty(), "{format:?}: {:?}", parsed.errors);
         assert_eq!(parsed.calls.len(), 1, "{format:?}: {example}");
@@ -156,7 +156,7 @@ fn replies_written_as_instructed_parse_back_to_the_same_calls() {
             TextFormat::Llama3 | TextFormat::Pythonic | TextFormat::Envelope => reply.clone(),
             _ => format!("Let me do both.\n{reply}\n"),
         };
-        let parsed = registry.parse_text(&with_prose, format);
+        let parsed = text::parse(&with_prose, format, &registry);
         assert!(
             parsed.errors.is_empty(),
             "{format:?}: {:?}\n{with_prose}",

@@ -1,4 +1,4 @@
-//! Each family prompt against its family's own chat template: `registry.text_tool_prompt`
+//! Each family prompt against its family's own chat template: `text::tool_prompt`
 //! must be found in the template as vLLM or llama.cpp render it with the same tools.
 //!
 //! The renderings are `fixtures/prompts/<format>.txt`, written by
@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 use std::path::PathBuf;
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::{self, TextFormat};
 use tool_runtime::{DynamicTool, Registry, ToolOutput};
 
 fn fixture(name: &str) -> String {
@@ -54,7 +54,7 @@ fn each_family_prompt_is_its_templates_own_text() {
     let sources: Value = serde_json::from_str(&fixture("sources.json")).unwrap();
     let mut failures = Vec::new();
     for format in TextFormat::ALL {
-        let prompt = registry.text_tool_prompt(format);
+        let prompt = text::tool_prompt(format, registry.specs());
         // The generic prompt ends with an example call of ours; a family's has its own words.
         let family = !prompt.contains("For example:\n\n");
         let Some(source) = sources.get(format.name()) else {
@@ -112,7 +112,7 @@ fn schema_conversions_are_their_templates_own_text() {
             continue;
         };
         checked += 1;
-        let prompt = registry.text_tool_prompt(format);
+        let prompt = text::tool_prompt(format, registry.specs());
         if !rendered.contains(&prompt) {
             let difference = first_difference(&prompt, &rendered);
             failures.push(format!(

@@ -1,10 +1,10 @@
-//! How fast `router::text` gets through prose. Ignored by default: run it in release mode,
+//! How fast `text` gets through prose. Ignored by default: run it in release mode,
 //! `cargo test --release -p tool-runtime --test text_throughput -- --ignored --nocapture`.
 //! It prints; it asserts nothing about time.
 
 use std::hint::black_box;
 use std::time::Instant;
-use tool_runtime::router::text::{self, TextFormat, TextStream};
+use tool_runtime::text::{self, TextFormat, TextStream};
 
 const MB: usize = 1 << 20;
 

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use tool_runtime::agent::{
     Agent, AgentEvent, Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses, TensorZero,
 };
-use tool_runtime::router::text::TextFormat;
+use tool_runtime::text::TextFormat;
 use tool_runtime::{Provider, Registry};
 
 /// The most characters of a call or a result shown on the terminal (the model gets them whole).
@@ -75,7 +75,7 @@ pub(super) struct ChatArgs {
 /// A format by its name or a vLLM/SGLang parser name (`qwen3_coder`, `hunyuan_a13b`).
 fn parse_format(name: &str) -> Result<TextFormat, String> {
     name.parse()
-        .map_err(|e: tool_runtime::router::text::UnknownTextFormat| e.to_string())
+        .map_err(|e: tool_runtime::text::UnknownTextFormat| e.to_string())
 }
 
 /// The transport for `--provider`, at `--url` or the provider's public API.

@@ -6,8 +6,8 @@ use clap::Args;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use tool_runtime::router::text::{TextFormat, TextParse};
 use tool_runtime::router::{self, OtherCall, RouteError, Routed};
+use tool_runtime::text::{self, TextFormat, TextParse};
 use tool_runtime::{results, Provider, Registry, ToolCall};
 
 /// The arguments of `run`.
@@ -115,7 +115,7 @@ fn route(
         (parsed.calls, Vec::new(), provider)
     };
     let named = match args.format {
-        Input::Text => return Ok(as_text(registry.parse_text(input, TextFormat::Auto))),
+        Input::Text => return Ok(as_text(text::parse(input, TextFormat::Auto, registry))),
         Input::Provider(provider) => Some(provider),
         Input::Auto => None,
     };
@@ -126,7 +126,7 @@ fn route(
         // (nested too deep, cut short): its error is said, as for a named format, never an
         // empty answer.
         Err(error) if named.is_none() => {
-            let parsed = registry.parse_text(input, TextFormat::Auto);
+            let parsed = text::parse(input, TextFormat::Auto, registry);
             let json_like = input
                 .trim_start_matches('\u{feff}')
                 .trim_start()

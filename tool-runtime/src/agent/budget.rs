@@ -14,7 +14,7 @@ use super::history::Turn;
 use super::messages;
 use super::Agent;
 use crate::results::{answer_in_order, model_text};
-use crate::router::text::TextFormat;
+use crate::text::TextFormat;
 use crate::{ErrorCode, Provider, ToolCall, ToolOutput};
 use serde_json::Value;
 use std::collections::VecDeque;

@@ -1,7 +1,7 @@
 //! The messages the agent writes itself, in each provider's shape: a user's prompt, and in
 //! text-only mode the results (and unreadable calls) as plain text.
 
-use crate::router::text::TextFormat;
+use crate::text::TextFormat;
 use crate::{Provider, ToolCall, ToolOutput};
 use serde_json::{json, Value};
 

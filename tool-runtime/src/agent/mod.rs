@@ -70,7 +70,7 @@ pub use transport::openai_chat::OpenAiChat;
 pub use transport::openai_responses::OpenAiResponses;
 pub use transport::tensorzero::TensorZero;
 
-use crate::router::text::TextFormat;
+use crate::text::TextFormat;
 use crate::{CancellationToken, Registry};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -217,7 +217,7 @@ impl Agent {
 
     /// Text-only mode, for a model without native tool calling: no tools go in the request;
     /// the system prompt lists them and shows how to call them in `format`
-    /// ([`Registry::text_tool_prompt`]); calls are read from the reply's text and their
+    /// ([`text::tool_prompt`](crate::text::tool_prompt)); calls are read from the reply's text and their
     /// results go back as text (`<tool_response>` tags, `[TOOL_RESULTS]` for Mistral).
     /// [`TextFormat::Auto`] reads every format and prompts with Hermes tags.
     #[must_use]
@@ -283,7 +283,7 @@ impl Agent {
             .get_or_init(|| {
                 let tools = self
                     .text_tools
-                    .map(|format| self.registry.text_tool_prompt(format));
+                    .map(|format| crate::text::tool_prompt(format, self.registry.specs()));
                 match (&self.system, tools) {
                     (Some(system), Some(tools)) => Some(format!("{system}\n\n{tools}")),
                     (Some(system), None) => Some(system.clone()),

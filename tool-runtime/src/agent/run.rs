@@ -7,7 +7,7 @@ use super::messages;
 use super::model::ModelDelta;
 use super::{Agent, AgentError, AgentEvent, ModelReply, ModelRequest, Reply, Usage};
 use crate::results::model_text;
-use crate::router::text::{TextEvent, TextFormat};
+use crate::text::{self, TextEvent, TextFormat, TextStream};
 use crate::{ErrorCode, Provider, ToolCall, ToolOutput};
 use std::collections::HashMap;
 use tracing::Instrument;
@@ -171,7 +171,7 @@ impl Agent {
                     // prose is passed on as it streams; the calls are announced once read.
                     let mut text = self
                         .text_tools
-                        .map(|format| self.registry.text_stream(format));
+                        .map(|format| TextStream::new(format, &*self.registry));
                     let mut on_delta = |delta: ModelDelta| match (&mut text, delta) {
                         (Some(stream), ModelDelta::Text(chunk)) => {
                             for event in stream.push(&chunk) {
@@ -225,7 +225,7 @@ impl Agent {
                 format: TextFormat::Auto,
             };
         };
-        let parsed = self.registry.parse_text(&reply.routed.text, format);
+        let parsed = text::parse(&reply.routed.text, format, &*self.registry);
         let calls: Vec<ToolCall> = parsed
             .calls
             .into_iter()

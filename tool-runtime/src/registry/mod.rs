@@ -13,7 +13,6 @@ mod keywords;
 pub(crate) mod legacy;
 mod mcp_header;
 mod schema_depth;
-mod text;
 
 pub use build_error::{BuildError, Location};
 pub use build_note::BuildNote;

@@ -1,5 +1,5 @@
 //! Model output in, normalized [`ToolCall`](crate::ToolCall)s out: one module per provider
-//! API, and [`text`] for calls written inside plain text by models without native tools.
+//! API; calls written inside plain text by models without native tools are [`text`](crate::text)'s.
 //!
 //! Each provider function takes the provider's response as JSON and gives back a [`Routed`]:
 //! the calls, in the order the model made them, and the assistant's text.
@@ -35,7 +35,6 @@
 //! still gets its result.
 
 pub mod stream;
-pub mod text;
 
 mod anthropic;
 mod detect;
