@@ -14,29 +14,26 @@
 //! - `rewrites.rs`: what both lowerings share: keywords a provider can't take moved into the
 //!   description, unions of constants made enums;
 //! - `names.rs`: names each provider accepts, and the way back from an exported name.
-mod anthropic;
-mod gemini;
-mod gemini_schema;
+pub(crate) mod gemini_schema;
 mod handle;
 mod issues;
 mod keys;
 mod limits;
-mod mcp;
 pub(crate) mod names;
-mod openai;
 mod plain;
-mod plan;
+pub(crate) mod plan;
 mod refs;
 mod rewrites;
-mod strict;
-mod tensorzero;
-mod tensorzero_config;
+pub(crate) mod strict;
 mod walk;
 
+pub use crate::providers::tensorzero::config::{
+    TensorZeroConfig, TensorZeroFile, TensorZeroWriteError,
+};
 pub use handle::Export;
 pub use issues::{StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
-pub use tensorzero_config::{TensorZeroConfig, TensorZeroFile, TensorZeroWriteError};
 
+use crate::providers::{anthropic, gemini, mcp, openai_chat as openai, tensorzero};
 use crate::registry::Registry;
 use crate::spec::ToolSpec;
 use crate::Provider;
@@ -146,13 +143,13 @@ impl Dialect {
 /// The registry's tool list in `dialect`'s shape.
 pub(crate) fn export(registry: &Registry, dialect: Dialect) -> Value {
     match dialect {
-        Dialect::OpenAiChat { strict } => openai::chat(registry, strict),
-        Dialect::OpenAiResponses { strict } => openai::responses(registry, strict),
-        Dialect::Anthropic { strict } => anthropic::tools(registry, strict),
-        Dialect::Gemini => gemini::declarations(registry),
-        Dialect::Mcp => mcp::tools(registry),
+        Dialect::OpenAiChat { strict } => openai::export::chat(registry, strict),
+        Dialect::OpenAiResponses { strict } => openai::export::responses(registry, strict),
+        Dialect::Anthropic { strict } => anthropic::export::tools(registry, strict),
+        Dialect::Gemini => gemini::export::declarations(registry),
+        Dialect::Mcp => mcp::export::tools(registry),
         Dialect::Plain => plain::tools(registry),
-        Dialect::TensorZero { strict } => tensorzero::tools(registry, strict),
+        Dialect::TensorZero { strict } => tensorzero::export::tools(registry, strict),
     }
 }
 

@@ -40,15 +40,10 @@
 //! assert_eq!(formatted.problems.len(), 1);
 //! ```
 
-mod anthropic;
-mod gemini;
-mod mcp;
 /// One content block in MCP's wire shape (prompt messages use it too).
 #[cfg(feature = "mcp")]
-pub(crate) use mcp::block as mcp_block;
-mod openai_chat;
-mod openai_responses;
-mod tensorzero;
+pub(crate) use crate::providers::mcp::results::block as mcp_block;
+use crate::providers::{anthropic, gemini, mcp, openai_chat, openai_responses, tensorzero};
 
 use crate::{ErrorCode, Provider, ToolCall, ToolError, ToolOutput};
 use serde::Serialize;
@@ -146,11 +141,11 @@ pub fn answer_in_order(
 /// only the [`ToolCall`]s were kept. Empty for MCP, where the model's turn is not ours to send.
 pub fn call_turn(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Value> {
     match provider {
-        Provider::OpenAiChat => vec![openai_chat::call_turn(text, calls)],
-        Provider::OpenAiResponses => openai_responses::call_turn(text, calls),
-        Provider::Anthropic => vec![anthropic::call_turn(text, calls)],
-        Provider::Gemini => vec![gemini::call_turn(text, calls)],
-        Provider::TensorZero => vec![tensorzero::call_turn(text, calls)],
+        Provider::OpenAiChat => vec![openai_chat::results::call_turn(text, calls)],
+        Provider::OpenAiResponses => openai_responses::results::call_turn(text, calls),
+        Provider::Anthropic => vec![anthropic::results::call_turn(text, calls)],
+        Provider::Gemini => vec![gemini::results::call_turn(text, calls)],
+        Provider::TensorZero => vec![tensorzero::results::call_turn(text, calls)],
         Provider::Mcp => Vec::new(),
     }
 }
@@ -179,12 +174,12 @@ fn build(
         })
         .collect();
     let messages = match provider {
-        Provider::OpenAiChat => openai_chat::results(&answers),
-        Provider::OpenAiResponses => openai_responses::results(&answers),
-        Provider::Anthropic => anthropic::results(&answers),
-        Provider::Gemini => gemini::results(&answers),
-        Provider::Mcp => mcp::results(&answers),
-        Provider::TensorZero => tensorzero::results(&answers),
+        Provider::OpenAiChat => openai_chat::results::results(&answers),
+        Provider::OpenAiResponses => openai_responses::results::results(&answers),
+        Provider::Anthropic => anthropic::results::results(&answers),
+        Provider::Gemini => gemini::results::results(&answers),
+        Provider::Mcp => mcp::results::results(&answers),
+        Provider::TensorZero => tensorzero::results::results(&answers),
     };
     FormattedResults { messages, problems }
 }

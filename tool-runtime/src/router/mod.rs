@@ -37,28 +37,21 @@
 pub mod stream;
 pub mod text;
 
-mod anthropic;
 mod detect;
 mod error;
-mod gemini;
-mod openai_chat;
-mod openai_responses;
 mod reply_json;
 mod routed;
 pub(crate) mod shape;
-mod tensorzero;
 
-pub use anthropic::anthropic;
+pub use crate::providers::anthropic::route::anthropic;
+pub use crate::providers::gemini::route::gemini;
+pub use crate::providers::openai_chat::route::openai_chat;
+pub use crate::providers::openai_responses::route::openai_responses;
+pub use crate::providers::tensorzero::route::tensorzero;
 pub use detect::detect;
 pub use error::{JsonError, RouteError};
-pub use gemini::gemini;
-pub use openai_chat::openai_chat;
-pub use openai_responses::openai_responses;
 pub use reply_json::{parse_reply, MAX_REPLY_DEPTH};
 pub use routed::{OtherCall, Routed};
-pub use tensorzero::tensorzero;
-
-pub(crate) use gemini::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
 
 use crate::Provider;
 use serde_json::Value;

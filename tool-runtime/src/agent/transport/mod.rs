@@ -6,15 +6,10 @@
 //! ([`body`]), sending with bounded retries ([`send`]) and reading a bounded reply or event
 //! stream ([`read`]).
 
-pub(crate) mod anthropic;
 pub(crate) mod body;
-pub(crate) mod gemini;
-pub(crate) mod openai_chat;
-pub(crate) mod openai_responses;
 pub(crate) mod read;
 pub(crate) mod send;
 mod settings;
-pub(crate) mod tensorzero;
 
 pub(crate) use settings::Http;
 

@@ -43,15 +43,10 @@
 //! assert_eq!(call.arguments, r#"{"city": "Paris"}"#);
 //! ```
 
-mod anthropic;
-mod openai_chat;
-mod openai_responses;
-mod tensorzero;
-
-pub use anthropic::AnthropicStream;
-pub use openai_chat::OpenAiChatStream;
-pub use openai_responses::OpenAiResponsesStream;
-pub use tensorzero::TensorZeroStream;
+pub use crate::providers::anthropic::stream::AnthropicStream;
+pub use crate::providers::openai_chat::stream::OpenAiChatStream;
+pub use crate::providers::openai_responses::stream::OpenAiResponsesStream;
+pub use crate::providers::tensorzero::stream::TensorZeroStream;
 
 use super::{RouteError, Routed};
 use crate::ToolCall;
@@ -117,6 +112,6 @@ pub trait Accumulate {
 }
 
 /// Reads a JSON number used as an index.
-fn index(value: Option<&Value>) -> Option<u64> {
+pub(crate) fn index(value: Option<&Value>) -> Option<u64> {
     value.and_then(Value::as_u64)
 }

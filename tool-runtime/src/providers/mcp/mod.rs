@@ -1,0 +1,4 @@
+//! mcp.
+
+pub(crate) mod export;
+pub(crate) mod results;

@@ -1,0 +1,8 @@
+//! openai_chat.
+
+pub(crate) mod export;
+pub(crate) mod results;
+pub(crate) mod route;
+pub(crate) mod stream;
+#[cfg(feature = "agent")]
+pub(crate) mod wire;
