@@ -50,7 +50,7 @@
 //!   OpenTelemetry's GenAI conventions, with the calls' `execute_tool` spans inside.
 
 mod budget;
-mod error;
+pub(crate) mod error;
 mod events;
 mod history;
 mod messages;

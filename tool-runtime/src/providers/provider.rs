@@ -1,6 +1,7 @@
 //! The model APIs whose shapes the registry speaks: one name for exporting tools, routing a
 //! reply and answering it.
 
+use super::api;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -65,38 +66,18 @@ impl Provider {
 
     /// The provider's name as the CLI and serde spell it (`openai-chat`, ...).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "openai-chat",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::Mcp => "mcp",
-            Provider::TensorZero => "tensorzero",
-        }
+        api(self).name
     }
 
     /// The API's name, as error messages give it.
     pub(crate) fn title(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "OpenAI Chat Completions",
-            Provider::OpenAiResponses => "OpenAI Responses",
-            Provider::Anthropic => "Anthropic Messages",
-            Provider::Gemini => "Gemini",
-            Provider::Mcp => "MCP",
-            Provider::TensorZero => "TensorZero",
-        }
+        api(self).title
     }
 
     /// Whether the provider has a strict mode for tool schemas (OpenAI structured outputs,
     /// Anthropic strict tool use, TensorZero's `strict`, which it passes on to OpenAI).
     pub fn has_strict_mode(self) -> bool {
-        matches!(
-            self,
-            Provider::OpenAiChat
-                | Provider::OpenAiResponses
-                | Provider::Anthropic
-                | Provider::TensorZero
-        )
+        api(self).strict.is_some()
     }
 }
 
@@ -108,10 +89,16 @@ impl fmt::Display for Provider {
 
 /// A name that is no [`Provider`]'s.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider `{name}`; expected one of: openai-chat, openai-responses, anthropic, gemini, mcp, tensorzero")]
+#[error("unknown provider `{name}`; expected one of: {}", every_name())]
 pub struct UnknownProvider {
     /// The name given.
     pub name: String,
+}
+
+/// Every provider's name, for the error.
+fn every_name() -> String {
+    let names: Vec<&str> = Provider::ALL.into_iter().map(Provider::as_str).collect();
+    names.join(", ")
 }
 
 impl FromStr for Provider {
@@ -137,6 +124,9 @@ mod tests {
             assert_eq!(provider.as_str().parse::<Provider>(), Ok(provider));
             let json = serde_json::to_string(&provider).unwrap();
             assert_eq!(json, format!("\"{}\"", provider.as_str()));
+        }
+        for (i, provider) in Provider::ALL.into_iter().enumerate() {
+            assert_eq!(provider as usize, i, "ALL is in declaration order");
         }
         let error = "openai".parse::<Provider>().unwrap_err().to_string();
         for provider in Provider::ALL {

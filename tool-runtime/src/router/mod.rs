@@ -38,9 +38,9 @@ pub mod stream;
 pub mod text;
 
 mod detect;
-mod error;
+pub(crate) mod error;
 mod reply_json;
-mod routed;
+pub(crate) mod routed;
 pub(crate) mod shape;
 
 pub use crate::providers::anthropic::route::anthropic;
@@ -53,6 +53,7 @@ pub use error::{JsonError, RouteError};
 pub use reply_json::{parse_reply, MAX_REPLY_DEPTH};
 pub use routed::{OtherCall, Routed};
 
+use crate::providers::api;
 use crate::Provider;
 use serde_json::Value;
 
@@ -63,14 +64,7 @@ use serde_json::Value;
 /// A [`RouteError`] naming the JSON pointer at fault when the output is not `provider`'s
 /// shape, the provider's own error reply, or [`RouteError::NoReply`] for MCP.
 pub fn route(provider: Provider, output: &Value) -> Result<Routed, RouteError> {
-    match provider {
-        Provider::OpenAiChat => openai_chat(output),
-        Provider::OpenAiResponses => openai_responses(output),
-        Provider::Anthropic => anthropic(output),
-        Provider::Gemini => gemini(output),
-        Provider::TensorZero => tensorzero(output),
-        Provider::Mcp => Err(RouteError::NoReply { provider }),
-    }
+    (api(provider).route)(output)
 }
 
 /// Routes a response from whichever provider's shape it has ([`detect`]).

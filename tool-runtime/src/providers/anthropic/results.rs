@@ -3,7 +3,7 @@
 //! `types/tool_result_block_param.py`).
 
 use crate::output::ContentBlock;
-use crate::results::{arguments_object, model_text, Answer};
+use crate::results::answer::{arguments_object, model_text, Answer};
 use crate::{ToolCall, ToolOutput};
 use serde_json::{json, Map, Value};
 

@@ -1,8 +1,9 @@
 //! Anthropic Messages: `tool_use` content blocks, each `{"type": "tool_use", "id": "toolu_..",
 //! "name", "input": {..}}` with `input` an object (anthropic-sdk-python `types/tool_use_block.py`).
 
+use crate::router::error::RouteError;
+use crate::router::routed::Routed;
 use crate::router::shape::{self, Reader};
-use crate::router::{RouteError, Routed};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
@@ -72,6 +73,21 @@ pub(crate) fn tool_use(
         arguments,
         passthrough: shape::passthrough(block, &["type", "id", "name", "input"]),
     })
+}
+
+/// A Messages API response: `"type": "message"` with a list of content blocks, none of them
+/// TensorZero's `tool_call`.
+pub(crate) fn is_reply(reply: &Value) -> bool {
+    reply.get("type").and_then(Value::as_str) == Some("message")
+        && reply
+            .get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| !shape::has_block(blocks, "tool_call"))
+}
+
+/// An assistant message whose content is a list of blocks (and which has no `tool_calls`).
+pub(crate) fn is_message(message: &Map<String, Value>) -> bool {
+    !message.contains_key("tool_calls") && message.get("content").is_some_and(Value::is_array)
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! `raw_content_block_delta_event.py`, `input_json_delta.py`).
 
 use super::route as anthropic;
+use crate::router::routed::Routed;
 use crate::router::shape::{self, Reader};
-use crate::router::stream::{index, Accumulate, StreamError, StreamEvent};
-use crate::router::Routed;
+use crate::router::stream::accumulate::{index, Accumulate, StreamError, StreamEvent};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};

@@ -20,19 +20,19 @@
 
 use crate::export::gemini_schema;
 use crate::export::names::NameRule;
+use crate::export::tool_list::ToolList;
 use crate::output::structured;
-use crate::registry::Registry;
 use crate::ToolSpec;
 use serde_json::{Map, Value};
 
 /// The `tools[]` element holding every declaration.
-pub(crate) fn declarations(registry: &Registry) -> Value {
-    let declarations = registry
+pub(crate) fn declarations(tools: ToolList<'_>, _strict: bool) -> Value {
+    let declarations = tools
         .specs()
         .enumerate()
         .map(|(i, spec)| {
             let mut declaration = Map::new();
-            let name = registry.exported.get(NameRule::Gemini, i);
+            let name = tools.name(NameRule::Gemini, i);
             declaration.insert("name".into(), name.into());
             declaration.insert("description".into(), spec.description().into());
             match gemini_schema::reduce(spec.input_schema()) {

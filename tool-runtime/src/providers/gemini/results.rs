@@ -5,7 +5,7 @@
 
 use super::route::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
 use crate::output::{ContentBlock, ResourceBody};
-use crate::results::{arguments_object, error_text, Answer};
+use crate::results::answer::{arguments_object, error_text, Answer};
 use crate::{ToolCall, ToolOutput};
 use serde_json::{json, Map, Value};
 

@@ -2,8 +2,9 @@
 //! `{"functionCall": {"id"?, "name", "args": {..}}, "thoughtSignature"?: ".."}` (python-genai
 //! `types.py`: `Part`, `FunctionCall`).
 
+use crate::router::error::RouteError;
+use crate::router::routed::Routed;
 use crate::router::shape::{self, Reader};
-use crate::router::{RouteError, Routed};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::Value;
@@ -101,6 +102,14 @@ fn blocked(top: &serde_json::Map<String, Value>) -> Option<RouteError> {
     Some(RouteError::Provider {
         message: format!("the prompt was blocked ({reason})"),
     })
+}
+
+/// A `generateContent` response (`candidates`, or `promptFeedback` for a blocked prompt), or
+/// one `Content` with `parts`.
+pub(crate) fn is_reply(reply: &Value) -> bool {
+    reply.get("candidates").is_some()
+        || reply.get("promptFeedback").is_some()
+        || reply.get("parts").is_some_and(Value::is_array)
 }
 
 #[cfg(test)]

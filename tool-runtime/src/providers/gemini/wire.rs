@@ -3,12 +3,13 @@
 //! `systemInstruction`, the tools as one `functionDeclarations` entry, and the model's
 //! content sent back with its parts as they came (`thoughtSignature` included).
 
+use crate::agent::error::ModelError;
 use crate::agent::model::{ModelDelta, OnDelta};
+use crate::agent::model::{ModelReply, ModelRequest, Usage};
 use crate::agent::transport::body::Field;
 use crate::agent::transport::read::End;
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
-use crate::agent::{ModelError, ModelReply, ModelRequest, Usage};
 use crate::results::call_turn;
 use crate::router::Routed;
 use crate::{router, Provider};

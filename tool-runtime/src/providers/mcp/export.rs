@@ -4,18 +4,18 @@
 //! root, which the registry's schemas already are).
 
 use crate::export::names::NameRule;
-use crate::registry::Registry;
+use crate::export::tool_list::ToolList;
 use crate::spec::ToolSpec;
 use serde_json::{json, Map, Value};
 
 /// Every tool's entry.
-pub(crate) fn tools(registry: &Registry) -> Value {
-    let tools = registry
+pub(crate) fn tools(tools: ToolList<'_>, _strict: bool) -> Value {
+    let list = tools
         .specs()
         .enumerate()
-        .map(|(i, spec)| tool(registry.exported.get(NameRule::Mcp, i), spec))
+        .map(|(i, spec)| tool(tools.name(NameRule::Mcp, i), spec))
         .collect();
-    Value::Array(tools)
+    Value::Array(list)
 }
 
 fn tool(name: &str, spec: &ToolSpec) -> Value {

@@ -3,7 +3,7 @@
 //! `resource` as the spec defines them.
 
 use crate::output::{ContentBlock, ResourceBody};
-use crate::results::{model_text, Answer};
+use crate::results::answer::{model_text, Answer};
 use crate::ToolOutput;
 use serde_json::{json, Map, Value};
 

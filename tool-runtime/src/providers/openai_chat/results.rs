@@ -1,7 +1,7 @@
 //! OpenAI Chat Completions: one `{"role": "tool", "tool_call_id", "content"}` message per call
 //! (openai-python `types/chat/chat_completion_tool_message_param.py`).
 
-use crate::results::{flagless_text, Answer};
+use crate::results::answer::{flagless_text, Answer};
 use crate::ToolCall;
 use serde_json::{json, Map, Value};
 

@@ -3,11 +3,12 @@
 //! (openai-python `types/chat/chat_completion_message.py`,
 //! `chat_completion_message_function_tool_call.py`).
 
+use crate::router::error::RouteError;
+use crate::router::routed::{OtherCall, Routed};
 use crate::router::shape::{self, Reader};
-use crate::router::{OtherCall, RouteError, Routed};
 use crate::Provider;
 use crate::ToolCall;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 const READ: Reader = Reader(Provider::OpenAiChat);
 
@@ -102,6 +103,21 @@ pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
         });
     }
     Ok(routed)
+}
+
+/// A Chat Completions response: `choices`, or `"object": "chat.completion"`.
+pub(crate) fn is_reply(reply: &Value) -> bool {
+    reply.get("choices").is_some()
+        || reply.get("object").and_then(Value::as_str) == Some("chat.completion")
+}
+
+/// An assistant message with `tool_calls`, or with string (or no) content.
+pub(crate) fn is_message(message: &Map<String, Value>) -> bool {
+    message.contains_key("tool_calls")
+        || matches!(
+            message.get("content"),
+            Some(Value::String(_) | Value::Null) | None
+        )
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! `tool_calls[]` pieces `{"index", "id"?, "type"?, "function": {"name"?, "arguments"?}}`
 //! (openai-python `types/chat/chat_completion_chunk.py`: `ChoiceDeltaToolCall`).
 
+use crate::router::routed::{OtherCall, Routed};
 use crate::router::shape::{self, Reader};
-use crate::router::stream::{index, Accumulate, StreamError, StreamEvent};
-use crate::router::{OtherCall, Routed};
+use crate::router::stream::accumulate::{index, Accumulate, StreamError, StreamEvent};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};

@@ -2,7 +2,7 @@
 //! call (openai-python `types/responses/response_input_param.py`: `FunctionCallOutput`).
 
 use crate::output::{ContentBlock, ResourceBody};
-use crate::results::{flagless_text, Answer};
+use crate::results::answer::{flagless_text, Answer};
 use crate::{ToolCall, ToolOutput};
 use serde_json::{json, Value};
 

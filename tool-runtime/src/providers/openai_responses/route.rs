@@ -3,8 +3,9 @@
 //! the result quotes `call_id` (openai-python `types/responses/response_function_tool_call.py`,
 //! `response_output_message.py`).
 
+use crate::router::error::RouteError;
+use crate::router::routed::{OtherCall, Routed};
 use crate::router::shape::{self, Reader};
-use crate::router::{OtherCall, RouteError, Routed};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
@@ -105,6 +106,23 @@ pub(crate) fn function_call(
 fn push_str(text: &mut String, value: Option<&Value>) {
     if let Some(part) = value.and_then(Value::as_str) {
         text.push_str(part);
+    }
+}
+
+/// A Responses API response (`"object": "response"`, an `output` list), or a list of typed
+/// output items.
+pub(crate) fn is_reply(reply: &Value) -> bool {
+    match reply {
+        Value::Array(items) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|item| item.get("type").and_then(Value::as_str).is_some())
+        }
+        _ => {
+            reply.get("object").and_then(Value::as_str) == Some("response")
+                || reply.get("output").is_some_and(Value::is_array)
+        }
     }
 }
 

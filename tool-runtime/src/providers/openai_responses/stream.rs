@@ -5,9 +5,10 @@
 //! `response_function_call_arguments_delta_event.py`, `response_function_call_arguments_done_event.py`).
 
 use super::route::{function_call, read_item};
+use crate::router::error::RouteError;
+use crate::router::routed::Routed;
 use crate::router::shape::Reader;
-use crate::router::stream::{index, Accumulate, StreamError, StreamEvent};
-use crate::router::{RouteError, Routed};
+use crate::router::stream::accumulate::{index, Accumulate, StreamError, StreamEvent};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};

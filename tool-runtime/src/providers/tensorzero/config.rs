@@ -6,7 +6,7 @@
 //! strings, and a TOML crate in the core crate would cost every user compile time for a few
 //! escapes. The tests parse it back with the `toml` crate and load it in the real gateway.
 
-use crate::export::Export;
+use crate::export::handle::Export;
 use crate::Provider;
 use serde_json::Value;
 use std::fmt::Write as _;

@@ -8,12 +8,12 @@
 
 use crate::export::plan;
 use crate::export::strict::Target;
-use crate::registry::Registry;
+use crate::export::tool_list::ToolList;
 use serde_json::{Map, Value};
 
 /// The tool list; with `strict`, each tool in strict form unless it can't be.
-pub(crate) fn tools(registry: &Registry, strict: bool) -> Value {
-    let tools = plan::entries(registry, Target::OpenAi, strict)
+pub(crate) fn tools(tools: ToolList<'_>, strict: bool) -> Value {
+    let tools = plan::entries(tools, Target::OpenAi, strict)
         .into_iter()
         .map(|e| {
             // By hand, not with `json!`, which would copy the schema through `to_value`.

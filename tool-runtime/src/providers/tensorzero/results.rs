@@ -2,7 +2,7 @@
 //! call, `{"type": "tool_result", "id", "name", "result"}` (the `tensorzero` Python client,
 //! `types.py`: `ToolResult`; TensorZero's "Inference API reference", `input.messages`).
 
-use crate::results::{flagless_text, Answer};
+use crate::results::answer::{flagless_text, Answer};
 use crate::ToolCall;
 use serde_json::{json, Map, Value};
 

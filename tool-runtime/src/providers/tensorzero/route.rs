@@ -9,8 +9,9 @@
 //! reaches the pipeline, which repairs it or answers it with an error the model can act on:
 //! every call gets its result.
 
+use crate::router::error::RouteError;
+use crate::router::routed::Routed;
 use crate::router::shape::{self, Reader};
-use crate::router::{RouteError, Routed};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::{Map, Value};
@@ -112,6 +113,16 @@ fn tool_call(block: &Map<String, Value>, i: usize) -> Result<ToolCall, RouteErro
         arguments,
         passthrough: shape::passthrough(block, &TAKEN),
     })
+}
+
+/// A native `/inference` response (`inference_id` with `content`), or anything with
+/// `tool_call` content blocks (its input messages have them too).
+pub(crate) fn is_reply(reply: &Value) -> bool {
+    let content = reply.get("content");
+    (reply.get("inference_id").is_some() && content.is_some())
+        || content
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| shape::has_block(blocks, "tool_call"))
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! JSON), `{"type": "thought", "id", ..}` (the `tensorzero` Python client, `types.py`:
 //! `ChatChunk`, `parse_content_block_chunk`).
 
+use crate::router::routed::Routed;
 use crate::router::shape::{self, Reader};
-use crate::router::stream::{Accumulate, StreamError, StreamEvent};
-use crate::router::Routed;
+use crate::router::stream::accumulate::{Accumulate, StreamError, StreamEvent};
 use crate::Provider;
 use crate::ToolCall;
 use serde_json::Value;

@@ -5,13 +5,14 @@
 //! `tensorzero::function_name::NAME` as the model.
 
 use super::stream::TensorZeroStream;
+use crate::agent::error::ModelError;
 use crate::agent::model::OnDelta;
+use crate::agent::model::{ModelReply, ModelRequest, Usage};
 use crate::agent::transport::body::Field;
 use crate::agent::transport::read::{accumulate, started, End};
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
-use crate::agent::{ModelError, ModelReply, ModelRequest, Usage};
-use crate::router::stream::Accumulate;
+use crate::router::stream::accumulate::Accumulate;
 use crate::router::Routed;
 use crate::Provider;
 use serde_json::{json, Value};
