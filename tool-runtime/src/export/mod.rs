@@ -33,9 +33,6 @@ pub(crate) mod strict;
 pub(crate) mod tool_list;
 mod walk;
 
-pub use crate::providers::tensorzero::config::{
-    TensorZeroConfig, TensorZeroFile, TensorZeroWriteError,
-};
 pub use handle::Export;
 pub use issues::{StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
 

@@ -37,6 +37,7 @@ pub(crate) mod tensorzero;
 
 pub(crate) use interface::Api;
 pub use provider::{Provider, UnknownProvider};
+pub use tensorzero::config::{TensorZeroConfig, TensorZeroFile, TensorZeroWriteError};
 
 /// The table: each provider's [`Api`]. The one `match` on a provider in the crate.
 pub(crate) const fn api(provider: Provider) -> &'static Api {

@@ -183,10 +183,10 @@ impl Registry {
     }
 
     /// The tools as TensorZero configuration: a `tensorzero.toml` fragment and one JSON
-    /// Schema file per tool, to [`write_to`](crate::export::TensorZeroConfig::write_to) a
+    /// Schema file per tool, to [`write_to`](crate::providers::TensorZeroConfig::write_to) a
     /// config folder.
-    pub fn export_tensorzero(&self) -> crate::export::TensorZeroConfig<'_> {
-        crate::export::TensorZeroConfig::new(self.export(Provider::TensorZero))
+    pub fn export_tensorzero(&self) -> crate::providers::TensorZeroConfig<'_> {
+        crate::providers::TensorZeroConfig::new(self.export(Provider::TensorZero))
     }
 
     /// The provider-neutral tool list: `[{"name", "description", "parameters"}]`, each

@@ -1,7 +1,7 @@
 //! TensorZero's tool entry, `{"name", "description", "parameters", "strict"}`: the shape of
 //! `additional_tools` in a native `/inference` request (TensorZero's "Inference API
 //! reference"), and what a `[tools.NAME]` entry of `tensorzero.toml` holds, with its
-//! `parameters` in a file of its own ([`TensorZeroConfig`](super::TensorZeroConfig)).
+//! `parameters` in a file of its own ([`TensorZeroConfig`](super::config::TensorZeroConfig)).
 //!
 //! TensorZero hands the schema on to the model's provider, and in strict mode passes `strict`
 //! on to OpenAI-compatible ones: the schemas follow OpenAI's rules, strict form included.

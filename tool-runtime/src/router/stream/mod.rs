@@ -1,5 +1,5 @@
 //! Streamed responses put back together: feed each event as it arrives, get back text as it
-//! comes and each call once it is complete, and at the end the whole turn as a [`Routed`].
+//! comes and each call once it is complete, and at the end the whole turn as a [`Routed`](super::Routed).
 //!
 //! - [`OpenAiChatStream`]: Chat Completions chunks, `choices[0].delta.tool_calls[]` pieces
 //!   keyed by `index` (id and name in the first piece only, arguments in fragments). Calls are
