@@ -18,9 +18,8 @@ pub(crate) struct ExportCache {
 
 /// The slot of `provider`'s export (`None`: the neutral list), strict or not.
 pub(super) fn slot(provider: Option<Provider>, strict: bool) -> usize {
-    match provider {
-        // `Provider::ALL` lists the variants in declaration order.
-        Some(provider) => 2 * provider as usize + usize::from(strict),
-        None => SHAPES - 1,
-    }
+    // `Provider::ALL` lists the variants in declaration order.
+    provider.map_or(SHAPES - 1, |provider| {
+        2 * provider as usize + usize::from(strict)
+    })
 }
