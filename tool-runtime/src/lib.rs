@@ -23,6 +23,7 @@
 //! ```
 //!
 //! The root holds what a normal program writes; everything else lives in its module:
+//! [`providers`] (each model API in a folder of its own: [`Provider`], and how to add one),
 //! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
 //! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],
@@ -85,7 +86,7 @@ pub mod inject;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod pipeline;
-pub mod provider;
+pub mod providers;
 pub mod registry;
 pub mod resources;
 pub mod results;
@@ -99,7 +100,7 @@ pub use context::ToolContext;
 pub use error::{ErrorCode, ToolError};
 pub use error_format::ErrorFormat;
 pub use output::ToolOutput;
-pub use provider::Provider;
+pub use providers::Provider;
 pub use registry::{BuildError, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
 pub use state::State;

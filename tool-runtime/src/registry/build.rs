@@ -195,7 +195,6 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         },
         blocking: Default::default(),
         exports: Default::default(),
-        export_texts: Default::default(),
         notes,
         resources: Arc::new(resources),
     })

@@ -22,14 +22,15 @@ pub(crate) use mcp_header::KEYWORD as MCP_HEADER;
 pub use mcp_header::{McpHeaderError, McpHeaderProblem};
 pub use schema_depth::MAX_SCHEMA_DEPTH;
 
+use crate::export::cache::ExportCache;
 use crate::export::names::ExportNames;
-use crate::export::{Dialect, Export};
+use crate::export::tool_list::ToolList;
+use crate::export::Export;
 use crate::pipeline::tool_lookup::{Index, NameIndex};
 use crate::pipeline::{Config, Entry};
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
 use crate::Provider;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -50,11 +51,8 @@ pub struct Registry {
     pub(crate) config: Config,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
-    /// Each dialect's export, made on first use: the registry never changes, so neither does
-    /// its tool list, which an agent sends with every request.
-    pub(crate) exports: [OnceLock<Arc<Value>>; Dialect::COUNT],
-    /// The same exports as JSON text, written on first use ([`Export::raw_json`]).
-    pub(crate) export_texts: [OnceLock<Arc<RawValue>>; Dialect::COUNT],
+    /// Each shape's export, as a value and as text, made on first use.
+    pub(crate) exports: ExportCache,
     /// What the build did not use as written ([`BuildNote`]).
     pub(crate) notes: Vec<BuildNote>,
     /// Resources, templates and prompts, served beside the tools.
@@ -109,10 +107,23 @@ impl Registry {
         self.tools.is_empty()
     }
 
+    /// The tool list in `provider`'s shape, following its documented rules: an [`Export`]
+    /// to turn strict mode on and to take as a value, shared, or as JSON text.
+    pub fn export(&self, provider: Provider) -> Export<'_> {
+        Export::new(self.tool_list(), &self.exports, Some(provider))
+    }
+
+    /// The tools as TensorZero configuration: a `tensorzero.toml` fragment and one JSON
+    /// Schema file per tool, to [`write_to`](crate::providers::TensorZeroConfig::write_to) a
+    /// config folder.
+    pub fn export_tensorzero(&self) -> crate::providers::TensorZeroConfig<'_> {
+        crate::providers::TensorZeroConfig::new(self.export(Provider::TensorZero))
+    }
+
     /// The provider-neutral tool list: `[{"name", "description", "parameters"}]`, each
     /// schema the tool's own JSON Schema (2020-12, an object root). What a backend that takes
     /// JSON Schema directly wants, or a prompt listing the tools; [`export`](Self::export)
-    /// gives a provider's shape.
+    /// gives a provider's shape. An [`Export`]: a value, shared, or JSON text, made once.
     ///
     /// ```
     /// use tool_runtime::{tool, Registry};
@@ -124,32 +135,18 @@ impl Registry {
     /// }
     ///
     /// let registry = Registry::builder().without_inventory().register(add::TOOL).build().unwrap();
-    /// let tools = registry.export_schema();
+    /// let tools = registry.export_plain().to_value();
     /// assert_eq!(tools[0]["name"], "add");
     /// assert_eq!(tools[0]["description"], "Add two numbers.");
     /// assert_eq!(tools[0]["parameters"]["required"], serde_json::json!(["a", "b"]));
     /// ```
-    pub fn export_schema(&self) -> Value {
-        self.export_plain().to_value()
-    }
-
-    /// The tool list in `provider`'s shape, following its documented rules: an [`Export`]
-    /// to turn strict mode on and to take as a value, shared, or as JSON text.
-    pub fn export(&self, provider: Provider) -> Export<'_> {
-        Export::new(self, Dialect::of(provider, false))
-    }
-
-    /// The tools as TensorZero configuration: a `tensorzero.toml` fragment and one JSON
-    /// Schema file per tool, to [`write_to`](crate::export::TensorZeroConfig::write_to) a
-    /// config folder.
-    pub fn export_tensorzero(&self) -> crate::export::TensorZeroConfig<'_> {
-        crate::export::TensorZeroConfig::new(self.export(Provider::TensorZero))
-    }
-
-    /// The neutral list of [`export_schema`](Self::export_schema) as an [`Export`] (shared,
-    /// or as JSON text, made once).
     pub fn export_plain(&self) -> Export<'_> {
-        Export::new(self, Dialect::Plain)
+        Export::new(self.tool_list(), &self.exports, None)
+    }
+
+    /// What an export reads: the specs and the names each provider's rule gives them.
+    fn tool_list(&self) -> ToolList<'_> {
+        ToolList::new(&self.catalog, &self.exported)
     }
 }
 

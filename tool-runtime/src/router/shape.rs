@@ -3,7 +3,7 @@
 //! anything `Display` (`format_args!` at the call sites), so it is written out only when
 //! there is an error to report: routing a good reply allocates no pointers.
 
-use super::RouteError;
+use super::error::RouteError;
 use crate::Provider;
 use serde_json::{Map, Value};
 use std::fmt::Display;
@@ -14,7 +14,7 @@ pub(crate) struct Reader(pub Provider);
 
 impl Reader {
     /// The value as an object.
-    pub(super) fn object(
+    pub(crate) fn object(
         self,
         value: Option<&Value>,
         pointer: impl Display,
@@ -25,7 +25,7 @@ impl Reader {
     }
 
     /// The value as an array; missing or `null` is an empty one (providers omit empty lists).
-    pub(super) fn array(
+    pub(crate) fn array(
         self,
         value: Option<&Value>,
         pointer: impl Display,
@@ -43,7 +43,7 @@ impl Reader {
     }
 
     /// The value as a string; missing or `null` is `None`.
-    pub(super) fn string(
+    pub(crate) fn string(
         self,
         value: Option<&Value>,
         pointer: impl Display,
@@ -124,4 +124,11 @@ pub(crate) fn text_content(content: Option<&Value>, part_types: &[&str], out: &m
         }
         _ => {}
     }
+}
+
+/// Whether any of `blocks` is of type `kind`.
+pub(crate) fn has_block(blocks: &[Value], kind: &str) -> bool {
+    blocks
+        .iter()
+        .any(|block| block.get("type").and_then(Value::as_str) == Some(kind))
 }

@@ -1,7 +1,7 @@
 //! One transport's settings: where to send, as which model, with what key, headers, extra
 //! body fields, timeout, retries and size limit.
 
-use super::send::Key;
+use super::key::Key;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -58,14 +58,14 @@ impl Http {
         &self,
         stream: bool,
         make: impl FnOnce() -> String,
-    ) -> Result<&reqwest::Url, super::ModelError> {
+    ) -> Result<&reqwest::Url, crate::agent::error::ModelError> {
         let cell = &self.urls[usize::from(stream)];
         if let Some(url) = cell.get() {
             return Ok(url);
         }
         let text = make();
         let url = reqwest::Url::parse(&text).map_err(|e| {
-            super::ModelError::Config(format!("the URL `{text}` is not a URL: {e}"))
+            crate::agent::error::ModelError::Config(format!("the URL `{text}` is not a URL: {e}"))
         })?;
         Ok(cell.get_or_init(|| url))
     }
