@@ -9,6 +9,7 @@ pub mod common;
 pub mod gemini;
 pub mod gemini_request;
 pub mod mcp;
+pub mod ollama;
 pub mod openai;
 pub mod tensorzero;
 
