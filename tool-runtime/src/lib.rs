@@ -88,6 +88,7 @@ pub mod notify;
 pub mod output;
 pub mod pipeline;
 pub mod provider;
+mod providers;
 mod registration;
 pub mod registry;
 pub mod resources;

@@ -50,17 +50,24 @@ pub enum Provider {
     /// OpenAI-compatible endpoint is [`Provider::OpenAiChat`].
     #[serde(rename = "tensorzero")]
     TensorZero,
+    /// Ollama's native chat API (`POST /api/chat`): tools as Chat Completions' `[{"type":
+    /// "function", "function": {..}}]` without `strict`, calls in `message.tool_calls` with
+    /// their arguments as an object, replies streamed as newline-delimited JSON, results as
+    /// `{"role": "tool", "tool_name"}` messages. Its OpenAI-compatible endpoint is
+    /// [`Provider::OpenAiChat`].
+    Ollama,
 }
 
 impl Provider {
     /// Every provider.
-    pub const ALL: [Provider; 6] = [
+    pub const ALL: [Provider; 7] = [
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Mcp,
         Provider::TensorZero,
+        Provider::Ollama,
     ];
 
     /// The provider's name as the CLI and serde spell it (`openai-chat`, ...).
@@ -72,6 +79,7 @@ impl Provider {
             Provider::Gemini => "gemini",
             Provider::Mcp => "mcp",
             Provider::TensorZero => "tensorzero",
+            Provider::Ollama => "ollama",
         }
     }
 
@@ -84,6 +92,7 @@ impl Provider {
             Provider::Gemini => "Gemini",
             Provider::Mcp => "MCP",
             Provider::TensorZero => "TensorZero",
+            Provider::Ollama => "Ollama",
         }
     }
 
@@ -108,7 +117,7 @@ impl fmt::Display for Provider {
 
 /// A name that is no [`Provider`]'s.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown provider `{name}`; expected one of: openai-chat, openai-responses, anthropic, gemini, mcp, tensorzero")]
+#[error("unknown provider `{name}`; expected one of: openai-chat, openai-responses, anthropic, gemini, mcp, tensorzero, ollama")]
 pub struct UnknownProvider {
     /// The name given.
     pub name: String,

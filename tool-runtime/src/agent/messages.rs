@@ -12,6 +12,7 @@ pub(crate) fn user(provider: Provider, text: &str) -> Value {
             json!({"type": "message", "role": "user", "content": text})
         }
         Provider::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
+        Provider::Ollama => crate::providers::ollama::user(text),
         Provider::OpenAiChat | Provider::Anthropic | Provider::TensorZero | Provider::Mcp => {
             json!({"role": "user", "content": text})
         }
@@ -26,6 +27,7 @@ pub(crate) fn assistant(provider: Provider, text: &str) -> Value {
             json!({"type": "message", "role": "assistant", "content": text})
         }
         Provider::Gemini => json!({"role": "model", "parts": [{"text": text}]}),
+        Provider::Ollama => crate::providers::ollama::assistant(text),
         Provider::OpenAiChat | Provider::Anthropic | Provider::TensorZero | Provider::Mcp => {
             json!({"role": "assistant", "content": text})
         }

@@ -59,6 +59,7 @@ mod run;
 mod sampling;
 pub(crate) mod transport;
 
+pub use crate::providers::ollama::Ollama;
 pub use error::{AgentError, ModelError};
 pub use events::{AgentEvent, AgentStream};
 pub use history::{CallResult, Turn};

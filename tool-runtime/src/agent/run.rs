@@ -336,6 +336,7 @@ fn provider_name(provider: Provider) -> &'static str {
         Provider::Gemini => "gcp.gemini",
         Provider::Mcp => "mcp",
         Provider::TensorZero => "tensorzero",
+        Provider::Ollama => "ollama",
     }
 }
 

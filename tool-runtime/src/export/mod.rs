@@ -25,13 +25,13 @@ mod mcp;
 pub(crate) mod names;
 mod openai;
 mod plain;
-mod plan;
+pub(crate) mod plan;
 mod refs;
-mod rewrites;
-mod strict;
+pub(crate) mod rewrites;
+pub(crate) mod strict;
 mod tensorzero;
 mod tensorzero_config;
-mod walk;
+pub(crate) mod walk;
 
 pub use handle::Export;
 pub use issues::{StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};
@@ -62,11 +62,13 @@ pub(crate) enum Dialect {
     Plain,
     /// TensorZero tools: `[{"name", "description", "parameters", "strict"}]`.
     TensorZero { strict: bool },
+    /// Ollama `tools`: Chat Completions' shape without `strict`.
+    Ollama,
 }
 
 impl Dialect {
     /// How many dialects there are, strict variants counted apart.
-    pub(crate) const COUNT: usize = 11;
+    pub(crate) const COUNT: usize = 12;
 
     /// `provider`'s dialect, strict where it has a strict mode and `strict` asks for it.
     pub(crate) fn of(provider: Provider, strict: bool) -> Dialect {
@@ -77,6 +79,7 @@ impl Dialect {
             Provider::Gemini => Dialect::Gemini,
             Provider::Mcp => Dialect::Mcp,
             Provider::TensorZero => Dialect::TensorZero { strict },
+            Provider::Ollama => Dialect::Ollama,
         }
     }
 
@@ -89,6 +92,7 @@ impl Dialect {
             Dialect::Gemini => Some(Provider::Gemini),
             Dialect::Mcp => Some(Provider::Mcp),
             Dialect::TensorZero { .. } => Some(Provider::TensorZero),
+            Dialect::Ollama => Some(Provider::Ollama),
             Dialect::Plain => None,
         }
     }
@@ -103,6 +107,7 @@ impl Dialect {
             Dialect::Mcp => 7,
             Dialect::Plain => 8,
             Dialect::TensorZero { strict } => 9 + usize::from(strict),
+            Dialect::Ollama => 11,
         }
     }
 
@@ -124,7 +129,7 @@ impl Dialect {
             | Dialect::OpenAiResponses { .. }
             | Dialect::TensorZero { .. } => Some(Target::OpenAi),
             Dialect::Anthropic { .. } => Some(Target::Anthropic),
-            Dialect::Gemini | Dialect::Mcp | Dialect::Plain => None,
+            Dialect::Gemini | Dialect::Mcp | Dialect::Plain | Dialect::Ollama => None,
         }
     }
 
@@ -135,7 +140,10 @@ impl Dialect {
             | Dialect::OpenAiResponses { .. }
             | Dialect::Anthropic { .. }
             // TensorZero sends the name on to the model's provider: the strictest common rule.
-            | Dialect::TensorZero { .. } => Some(NameRule::OpenAiAnthropic),
+            | Dialect::TensorZero { .. }
+            // Ollama checks no name, but the same server takes the same tools on its
+            // OpenAI-compatible endpoint.
+            | Dialect::Ollama => Some(NameRule::OpenAiAnthropic),
             Dialect::Gemini => Some(NameRule::Gemini),
             Dialect::Mcp => Some(NameRule::Mcp),
             Dialect::Plain => None,
@@ -153,6 +161,7 @@ pub(crate) fn export(registry: &Registry, dialect: Dialect) -> Value {
         Dialect::Mcp => mcp::tools(registry),
         Dialect::Plain => plain::tools(registry),
         Dialect::TensorZero { strict } => tensorzero::tools(registry, strict),
+        Dialect::Ollama => crate::providers::ollama::tools(registry),
     }
 }
 

@@ -151,6 +151,7 @@ pub fn call_turn(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Valu
         Provider::Anthropic => vec![anthropic::call_turn(text, calls)],
         Provider::Gemini => vec![gemini::call_turn(text, calls)],
         Provider::TensorZero => vec![tensorzero::call_turn(text, calls)],
+        Provider::Ollama => vec![crate::providers::ollama::call_turn(text, calls)],
         Provider::Mcp => Vec::new(),
     }
 }
@@ -185,6 +186,7 @@ fn build(
         Provider::Gemini => gemini::results(&answers),
         Provider::Mcp => mcp::results(&answers),
         Provider::TensorZero => tensorzero::results(&answers),
+        Provider::Ollama => crate::providers::ollama::results(&answers),
     };
     FormattedResults { messages, problems }
 }

@@ -9,6 +9,8 @@ use serde_json::Value;
 /// - `choices`, or an assistant message with `tool_calls` or string content: OpenAI Chat;
 /// - `"object": "response"`, an `output` list, or a list of typed output items: OpenAI Responses;
 /// - `inference_id` with `content`, or `tool_call` content blocks: TensorZero;
+/// - a `message` object beside a boolean `done`: Ollama (its `ChatResponse`, whole or one
+///   streamed line; a bare Ollama message has Chat Completions' keys and routes as such);
 /// - `"type": "message"`, or an assistant message whose `content` is a list of blocks: Anthropic.
 pub fn detect(output: &Value) -> Option<Provider> {
     let object = match output {
@@ -29,6 +31,11 @@ pub fn detect(output: &Value) -> Option<Provider> {
         || object.get("parts").is_some_and(Value::is_array)
     {
         return Some(Provider::Gemini);
+    }
+    if object.get("message").is_some_and(Value::is_object)
+        && object.get("done").is_some_and(Value::is_boolean)
+    {
+        return Some(Provider::Ollama);
     }
     if object.contains_key("choices")
         || object.get("object").and_then(Value::as_str) == Some("chat.completion")
@@ -114,6 +121,11 @@ mod tests {
                 json!({"role": "assistant", "content": [{"type": "text"}, {"type": "tool_call"}]}),
                 Some(Provider::TensorZero),
             ),
+            (
+                json!({"model": "qwen3", "message": {"role": "assistant", "content": ""}, "done": true}),
+                Some(Provider::Ollama),
+            ),
+            (json!({"message": "hi", "done": true}), None),
             (json!({"hello": "world"}), None),
             (json!([]), None),
             (json!("text"), None),

@@ -11,6 +11,7 @@
 //! | [`anthropic`] | a Messages API response | an object, serialized to text |
 //! | [`gemini`] | a `generateContent` response (or one `Content`) | an object, serialized to text |
 //! | [`tensorzero`] | a native `/inference` chat response (or a message) | `raw_arguments`, the model's text |
+//! | [`ollama`] | an Ollama `/api/chat` reply (or its `message`) | an object, serialized to text |
 //!
 //! [`route`] picks the function by [`Provider`]; [`route_auto`] finds the provider by looking
 //! at the JSON ([`detect`]). [`stream`] puts streamed calls back together.
@@ -48,6 +49,7 @@ mod routed;
 pub(crate) mod shape;
 mod tensorzero;
 
+pub use crate::providers::ollama::ollama;
 pub use anthropic::anthropic;
 pub use detect::detect;
 pub use error::{JsonError, RouteError};
@@ -76,6 +78,7 @@ pub fn route(provider: Provider, output: &Value) -> Result<Routed, RouteError> {
         Provider::Anthropic => anthropic(output),
         Provider::Gemini => gemini(output),
         Provider::TensorZero => tensorzero(output),
+        Provider::Ollama => ollama(output),
         Provider::Mcp => Err(RouteError::NoReply { provider }),
     }
 }

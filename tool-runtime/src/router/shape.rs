@@ -14,7 +14,7 @@ pub(crate) struct Reader(pub Provider);
 
 impl Reader {
     /// The value as an object.
-    pub(super) fn object(
+    pub(crate) fn object(
         self,
         value: Option<&Value>,
         pointer: impl Display,
@@ -25,7 +25,7 @@ impl Reader {
     }
 
     /// The value as an array; missing or `null` is an empty one (providers omit empty lists).
-    pub(super) fn array(
+    pub(crate) fn array(
         self,
         value: Option<&Value>,
         pointer: impl Display,
@@ -43,7 +43,7 @@ impl Reader {
     }
 
     /// The value as a string; missing or `null` is `None`.
-    pub(super) fn string(
+    pub(crate) fn string(
         self,
         value: Option<&Value>,
         pointer: impl Display,

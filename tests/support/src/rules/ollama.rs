@@ -84,10 +84,10 @@ fn check_tool(at: &str, tool: &Value, out: &mut Vec<String>) {
             "{at}/function/{key}: not a ToolFunction field, dropped [TL]"
         ));
     }
-    if !function
+    if function
         .get("name")
         .and_then(Value::as_str)
-        .is_some_and(|n| !n.is_empty())
+        .is_none_or(str::is_empty)
     {
         out.push(format!("{at}/function/name: required, a string [TL]"));
     }
@@ -102,7 +102,34 @@ fn check_tool(at: &str, tool: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// What `ToolProperty` holds; any other keyword of a property is dropped unseen [TL].
+const PROPERTY: &[&str] = &[
+    "anyOf",
+    "type",
+    "items",
+    "description",
+    "enum",
+    "properties",
+    "required",
+];
+
 fn check_parameters(at: &str, parameters: &Map<String, Value>, out: &mut Vec<String>) {
+    for key in unknown_keys(
+        parameters,
+        &["type", "$defs", "items", "required", "properties"],
+    ) {
+        out.push(format!(
+            "{at}/{key}: not a ToolFunctionParameters field, dropped [TL]"
+        ));
+    }
+    for (name, property) in parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        check_property(&format!("{at}/properties/{name}"), property, out);
+    }
     if !parameters.get("type").is_some_and(Value::is_string) {
         out.push(format!("{at}/type: required, a string [TL]"));
     }
@@ -112,6 +139,38 @@ fn check_parameters(at: &str, parameters: &Map<String, Value>, out: &mut Vec<Str
     let required = parameters.get("required");
     if required.is_some_and(|r| !r.as_array().is_some_and(|r| r.iter().all(Value::is_string))) {
         out.push(format!("{at}/required: not a list of strings [TL]"));
+    }
+}
+
+fn check_property(at: &str, property: &Value, out: &mut Vec<String>) {
+    let Some(map) = property.as_object() else {
+        out.push(format!("{at}: not a ToolProperty object [TL]"));
+        return;
+    };
+    for key in unknown_keys(map, PROPERTY) {
+        out.push(format!(
+            "{at}/{key}: not a ToolProperty field, dropped [TL]"
+        ));
+    }
+    for (name, inner) in map
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        check_property(&format!("{at}/properties/{name}"), inner, out);
+    }
+    for (i, branch) in map
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        check_property(&format!("{at}/anyOf/{i}"), branch, out);
+    }
+    if let Some(items) = map.get("items").filter(|items| items.is_object()) {
+        check_property(&format!("{at}/items"), items, out);
     }
 }
 
@@ -249,7 +308,8 @@ mod tests {
         let bad = json!({"model": "qwen3", "messages": [
             {"role": "assistant", "content": [{"type": "text"}], "tool_calls": [{"function": {"name": "f", "arguments": "{}"}}]},
             {"role": "function", "content": "x"}],
-            "tools": [{"type": "function", "function": {"name": "f", "strict": true, "parameters": {"type": "object"}}}]});
+            "tools": [{"type": "function", "function": {"name": "f", "strict": true, "parameters": {"type": "object",
+                "properties": {"x": {"$ref": "#/$defs/X"}, "y": {"type": "array", "items": {"type": "integer", "minimum": 0}}}}}}]});
         let lines = check_request(&bad);
         for needle in [
             "/messages/0/content: not a string",
@@ -257,6 +317,8 @@ mod tests {
             "/messages/1/role",
             "/messages/0: the calls",
             "/tools/0/function/strict: not a ToolFunction field",
+            "/tools/0/function/parameters/properties/x/$ref: not a ToolProperty field",
+            "/tools/0/function/parameters/properties/y/items/minimum: not a ToolProperty field",
         ] {
             assert!(
                 lines.iter().any(|l| l.contains(needle)),

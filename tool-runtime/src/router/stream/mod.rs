@@ -48,6 +48,7 @@ mod openai_chat;
 mod openai_responses;
 mod tensorzero;
 
+pub use crate::providers::ollama::OllamaStream;
 pub use anthropic::AnthropicStream;
 pub use openai_chat::OpenAiChatStream;
 pub use openai_responses::OpenAiResponsesStream;
