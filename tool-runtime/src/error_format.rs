@@ -3,7 +3,7 @@
 
 use crate::error::{ErrorCode, ToolError};
 use crate::pipeline::Violation;
-use crate::results::NO_MESSAGE;
+use crate::results::answer::NO_MESSAGE;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -44,6 +44,16 @@ fn calls() -> [(&'static str, &'static str, Value); 2] {
     ]
 }
 
+/// What a streamed run ends with.
+async fn last_event(agent: &mut Agent) -> Result<AgentEvent, AgentError> {
+    agent
+        .stream("Weather?")
+        .collect::<Vec<_>>()
+        .await
+        .pop()
+        .unwrap()
+}
+
 fn model(upstream: &Upstream) -> Ollama {
     Ollama::new(upstream.url(), "qwen3")
 }
@@ -146,12 +156,7 @@ async fn a_streamed_loop_reads_ndjson_and_rebuilds_the_turn() {
 async fn a_stream_without_its_done_line_is_cut() {
     let upstream = Upstream::start([Scripted::ndjson(ollama_call_lines(&calls(), false))]);
     let mut agent = Agent::new(model(&upstream), registry());
-    let last = agent
-        .stream("Weather?")
-        .collect::<Vec<_>>()
-        .await
-        .pop()
-        .unwrap();
+    let last = last_event(&mut agent).await;
     assert!(
         matches!(last, Err(AgentError::Model(ModelError::StreamCut { .. }))),
         "{last:?}"
@@ -165,12 +170,7 @@ async fn an_error_line_mid_stream_is_the_servers_error() {
     lines.push(json!({"error": "an error was encountered while running the model"}));
     let upstream = Upstream::start([Scripted::ndjson(lines)]);
     let mut agent = Agent::new(model(&upstream), registry());
-    let last = agent
-        .stream("Weather?")
-        .collect::<Vec<_>>()
-        .await
-        .pop()
-        .unwrap();
+    let last = last_event(&mut agent).await;
     let error = last.unwrap_err();
     assert!(
         matches!(&error, AgentError::Model(ModelError::Stream(_))),
@@ -194,12 +194,7 @@ async fn a_line_over_the_limit_is_too_large_not_held() {
     ];
     let upstream = Upstream::start([Scripted::ndjson(lines)]);
     let mut agent = Agent::new(model(&upstream).max_reply_bytes(16 << 10), registry());
-    let last = agent
-        .stream("Weather?")
-        .collect::<Vec<_>>()
-        .await
-        .pop()
-        .unwrap();
+    let last = last_event(&mut agent).await;
     assert!(
         matches!(
             last,

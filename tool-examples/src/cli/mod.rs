@@ -182,7 +182,7 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
 /// change.
 fn parse_provider(text: &str) -> Result<Provider, String> {
     text.parse()
-        .map_err(|e: tool_runtime::provider::UnknownProvider| e.to_string())
+        .map_err(|e: tool_runtime::providers::UnknownProvider| e.to_string())
 }
 
 /// `schema --dialect`: a provider, or `plain` for the neutral list.

@@ -13,7 +13,8 @@
 use super::history::Turn;
 use super::messages;
 use super::Agent;
-use crate::results::{answer_in_order, model_text};
+use crate::results::answer::model_text;
+use crate::results::answer_in_order;
 use crate::router::text::TextFormat;
 use crate::{ErrorCode, Provider, ToolCall, ToolOutput};
 use serde_json::Value;

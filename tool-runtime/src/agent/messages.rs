@@ -1,37 +1,20 @@
 //! The messages the agent writes itself, in each provider's shape: a user's prompt, and in
 //! text-only mode the results (and unreadable calls) as plain text.
 
+use crate::providers::api;
 use crate::router::text::TextFormat;
 use crate::{Provider, ToolCall, ToolOutput};
 use serde_json::{json, Value};
 
 /// A user message holding `text`.
 pub(crate) fn user(provider: Provider, text: &str) -> Value {
-    match provider {
-        Provider::OpenAiResponses => {
-            json!({"type": "message", "role": "user", "content": text})
-        }
-        Provider::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
-        Provider::Ollama => crate::providers::ollama::user(text),
-        Provider::OpenAiChat | Provider::Anthropic | Provider::TensorZero | Provider::Mcp => {
-            json!({"role": "user", "content": text})
-        }
-    }
+    (api(provider).user)(text)
 }
 
 /// An assistant message holding `text`: an earlier turn of a conversation the agent did not
 /// run itself (a sampling request's).
 pub(crate) fn assistant(provider: Provider, text: &str) -> Value {
-    match provider {
-        Provider::OpenAiResponses => {
-            json!({"type": "message", "role": "assistant", "content": text})
-        }
-        Provider::Gemini => json!({"role": "model", "parts": [{"text": text}]}),
-        Provider::Ollama => crate::providers::ollama::assistant(text),
-        Provider::OpenAiChat | Provider::Anthropic | Provider::TensorZero | Provider::Mcp => {
-            json!({"role": "assistant", "content": text})
-        }
-    }
+    (api(provider).assistant)(text)
 }
 
 /// Results written as text for a model without native tools, the way its format's chat
@@ -44,7 +27,7 @@ pub(crate) fn results_text(format: TextFormat, results: &[(&ToolCall, &ToolOutpu
         let body = json!({
             "call_id": call.id,
             "name": call.name,
-            "content": crate::results::model_text(output),
+            "content": crate::results::answer::model_text(output),
             "is_error": output.is_error(),
         });
         let (open, close) = match format {

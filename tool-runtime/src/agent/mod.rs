@@ -50,26 +50,26 @@
 //!   OpenTelemetry's GenAI conventions, with the calls' `execute_tool` spans inside.
 
 mod budget;
-mod error;
+pub(crate) mod error;
 mod events;
 mod history;
 mod messages;
-mod model;
+pub(crate) mod model;
 mod run;
 mod sampling;
 pub(crate) mod transport;
 
-pub use crate::providers::ollama::Ollama;
+pub use crate::providers::anthropic::wire::Anthropic;
+pub use crate::providers::gemini::wire::Gemini;
+pub use crate::providers::ollama::wire::Ollama;
+pub use crate::providers::openai_chat::wire::OpenAiChat;
+pub use crate::providers::openai_responses::wire::OpenAiResponses;
+pub use crate::providers::tensorzero::wire::TensorZero;
 pub use error::{AgentError, ModelError};
 pub use events::{AgentEvent, AgentStream};
 pub use history::{CallResult, Turn};
 pub use model::{Model, ModelDelta, ModelReply, ModelRequest, OnDelta, Usage};
 pub use sampling::{ModelSampling, SamplingError};
-pub use transport::anthropic::Anthropic;
-pub use transport::gemini::Gemini;
-pub use transport::openai_chat::OpenAiChat;
-pub use transport::openai_responses::OpenAiResponses;
-pub use transport::tensorzero::TensorZero;
 
 use crate::router::text::TextFormat;
 use crate::{CancellationToken, Registry};

@@ -159,7 +159,7 @@ pub trait Model: Send + Sync {
     ) -> BoxFuture<'a, Result<ModelReply, ModelError>> {
         Box::pin(async move {
             let reply = self.send(request).await?;
-            super::transport::replay(&reply, on_delta);
+            replay(&reply, on_delta);
             Ok(reply)
         })
     }
@@ -195,3 +195,17 @@ macro_rules! forward_model {
 }
 forward_model!(Box);
 forward_model!(std::sync::Arc);
+
+/// Replays a whole reply as the deltas a stream of it would have given.
+pub(crate) fn replay(reply: &ModelReply, on_delta: &mut OnDelta<'_>) {
+    if !reply.routed.text.is_empty() {
+        on_delta(ModelDelta::Text(reply.routed.text.clone()));
+    }
+    for call in &reply.routed.calls {
+        on_delta(ModelDelta::CallStarted {
+            id: call.id.clone(),
+            name: call.name.clone(),
+        });
+        on_delta(ModelDelta::Call(call.clone()));
+    }
+}

@@ -6,7 +6,7 @@ use super::history::{CallResult, Turn};
 use super::messages;
 use super::model::ModelDelta;
 use super::{Agent, AgentError, AgentEvent, ModelReply, ModelRequest, Reply, Usage};
-use crate::results::model_text;
+use crate::results::answer::model_text;
 use crate::router::text::{TextEvent, TextFormat};
 use crate::{ErrorCode, Provider, ToolCall, ToolOutput};
 use std::collections::HashMap;
@@ -330,14 +330,7 @@ fn is_models_mistake(code: ErrorCode) -> bool {
 
 /// OpenTelemetry's `gen_ai.provider.name` values.
 fn provider_name(provider: Provider) -> &'static str {
-    match provider {
-        Provider::OpenAiChat | Provider::OpenAiResponses => "openai",
-        Provider::Anthropic => "anthropic",
-        Provider::Gemini => "gcp.gemini",
-        Provider::Mcp => "mcp",
-        Provider::TensorZero => "tensorzero",
-        Provider::Ollama => "ollama",
-    }
+    crate::providers::api(provider).otel_name
 }
 
 /// A short name for an error, for the span's `error.type`.

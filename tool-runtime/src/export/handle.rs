@@ -1,16 +1,20 @@
 //! [`Export`]: one entry point for a registry's tool list in any shape, as a value, shared,
 //! or as JSON text, made once per shape and kept.
 
+use super::cache::{slot, ExportCache};
 use super::issues::{StrictIssue, StrictIssueKind, StrictIssues};
-use super::{plan, Dialect};
-use crate::registry::Registry;
+use super::plain;
+use super::plan;
+use super::tool_list::ToolList;
+use crate::providers::api;
+use crate::spec::ToolSpec;
 use crate::Provider;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::sync::Arc;
 
-/// A registry's tool list in one shape: a [`Provider`]'s ([`Registry::export`]), strict or
-/// not, or the neutral list ([`Registry::export_plain`]).
+/// A registry's tool list in one shape: a [`Provider`]'s ([`Registry::export`](crate::Registry::export)), strict or
+/// not, or the neutral list ([`Registry::export_plain`](crate::Registry::export_plain)).
 ///
 /// The list is made on first use and kept (the registry never changes, and an agent sends it
 /// with every request): [`shared`](Self::shared) hands out the registry's own copy,
@@ -48,33 +52,50 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug)]
 #[must_use = "an Export does nothing until it is turned into a value or text"]
 pub struct Export<'r> {
-    registry: &'r Registry,
-    dialect: Dialect,
+    tools: ToolList<'r>,
+    cache: &'r ExportCache,
+    /// `None`: the neutral list.
+    provider: Option<Provider>,
+    strict: bool,
 }
 
 impl<'r> Export<'r> {
-    pub(crate) fn new(registry: &'r Registry, dialect: Dialect) -> Self {
-        Export { registry, dialect }
+    /// `provider`'s export of `tools` (`None`: the neutral list), not strict, kept in `cache`.
+    pub(crate) fn new(
+        tools: ToolList<'r>,
+        cache: &'r ExportCache,
+        provider: Option<Provider>,
+    ) -> Self {
+        Export {
+            tools,
+            cache,
+            provider,
+            strict: false,
+        }
     }
 
     /// Strict mode on or off (off unless asked): OpenAI structured outputs, Anthropic strict
     /// tool use. No effect for a provider without one (Gemini, MCP) or the neutral list.
     pub fn strict(self, on: bool) -> Self {
-        let dialect = match self.dialect.provider() {
-            Some(provider) => Dialect::of(provider, on),
-            None => self.dialect,
-        };
-        Export { dialect, ..self }
+        let has_strict_mode = self.provider.is_some_and(Provider::has_strict_mode);
+        Export {
+            strict: on && has_strict_mode,
+            ..self
+        }
     }
 
     /// The provider whose shape this is (`None` for the neutral list).
     pub fn provider(&self) -> Option<Provider> {
-        self.dialect.provider()
+        self.provider
     }
 
     /// Whether strict mode is on.
     pub fn is_strict(&self) -> bool {
-        self.dialect.is_strict()
+        self.strict
+    }
+
+    fn slot(&self) -> usize {
+        slot(self.provider, self.strict)
     }
 
     /// The tool list, a copy of the registry's.
@@ -86,25 +107,24 @@ impl<'r> Export<'r> {
     /// (`serde_json::to_writer(&mut body, &*tools)`, or a request struct with a `&Value`
     /// field).
     pub fn shared(&self) -> Arc<Value> {
-        let registry = self.registry;
-        Arc::clone(
-            registry.exports[self.dialect.index()]
-                .get_or_init(|| Arc::new(super::export(registry, self.dialect))),
-        )
+        Arc::clone(self.cache.values[self.slot()].get_or_init(|| {
+            Arc::new(match self.provider {
+                Some(provider) => (api(provider).export)(self.tools, self.strict),
+                None => plain::tools(self.tools),
+            })
+        }))
     }
 
     /// The tool list as JSON text, written once: a request struct with a `&RawValue` field
     /// copies its bytes into each body instead of serializing the whole tree again.
     pub fn raw_json(&self) -> Arc<RawValue> {
-        Arc::clone(
-            self.registry.export_texts[self.dialect.index()].get_or_init(|| {
-                let tools = self.shared();
-                // A `Value` has only string keys and finite numbers: writing it can't fail.
-                let text = serde_json::value::to_raw_value(&*tools)
-                    .expect("a serde_json::Value always serializes");
-                Arc::from(text)
-            }),
-        )
+        Arc::clone(self.cache.texts[self.slot()].get_or_init(|| {
+            let tools = self.shared();
+            // A `Value` has only string keys and finite numbers: writing it can't fail.
+            let text = serde_json::value::to_raw_value(&*tools)
+                .expect("a serde_json::Value always serializes");
+            Arc::from(text)
+        }))
     }
 
     /// Whether the tool `name` goes out in strict form in this provider's strict mode
@@ -146,13 +166,13 @@ impl<'r> Export<'r> {
             tool: name.to_owned(),
             issues: vec![StrictIssue::new("", kind)],
         };
-        let Some(target) = self.dialect.strict_target() else {
+        let Some(target) = self.provider.and_then(|provider| api(provider).strict) else {
             return Err(fail(StrictIssueKind::NoStrictMode));
         };
-        let Some(&index) = self.registry.index.get(name) else {
+        let Some(index) = self.tools.position(name) else {
             return Err(fail(StrictIssueKind::UnknownTool));
         };
-        let specs = self.registry.specs().take(index + 1);
+        let specs = self.tools.specs().take(index + 1);
         match plan::strict_all(specs, target, plan::Explain::Everything).pop() {
             Some(Err(issues)) => Err(StrictIssues {
                 tool: name.to_owned(),
@@ -163,13 +183,17 @@ impl<'r> Export<'r> {
     }
 
     /// The name the tool `name` goes out under: its own, or, where the provider's rule
-    /// rejects it, the sanitized name a call to which [`Registry::call`] maps back.
+    /// rejects it, the sanitized name a call to which [`Registry::call`](crate::Registry::call) maps back.
     pub fn name_of(&self, name: &str) -> Option<&'r str> {
-        let registry = self.registry;
-        let &index = registry.index.get(name)?;
-        Some(match self.dialect.name_rule() {
-            Some(rule) => registry.exported.get(rule, index),
-            None => registry.tools[index].spec.name(),
+        let index = self.tools.position(name)?;
+        Some(match self.provider {
+            Some(provider) => self.tools.name(api(provider).names, index),
+            None => name_at(self.tools, index),
         })
     }
+}
+
+/// The own name of tool `index`.
+fn name_at(tools: ToolList<'_>, index: usize) -> &str {
+    tools.specs().nth(index).map_or("", ToolSpec::name)
 }

@@ -3,12 +3,12 @@
 //! JSON Schema directly wants (vLLM's guided decoding, a TensorZero tool config), or a prompt
 //! that lists the tools for a model without native tool calling.
 
-use crate::registry::Registry;
+use super::tool_list::ToolList;
 use serde_json::{Map, Value};
 
 /// Every tool's entry, under its own name.
-pub(crate) fn tools(registry: &Registry) -> Value {
-    let tools = registry
+pub(crate) fn tools(tools: ToolList<'_>) -> Value {
+    let tools = tools
         .specs()
         .map(|spec| {
             let mut tool = Map::new();

@@ -5,7 +5,7 @@ use super::issues::{StrictIssue, StrictIssueKind, StrictLimit};
 use super::limits::{self, Budget};
 use super::names::NameRule;
 use super::strict::{self, Target};
-use crate::registry::Registry;
+use super::tool_list::ToolList;
 use crate::spec::ToolSpec;
 use serde_json::Value;
 
@@ -20,14 +20,14 @@ pub(crate) struct Planned<'r> {
 }
 
 /// Every tool's entry; with `strict`, each in strict form unless it can't be.
-pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<Planned<'_>> {
+pub(crate) fn entries(tools: ToolList<'_>, target: Target, strict: bool) -> Vec<Planned<'_>> {
     let outcomes = if strict {
-        strict_all(registry.specs(), target, Explain::OutcomeOnly)
+        strict_all(tools.specs(), target, Explain::OutcomeOnly)
     } else {
         Vec::new()
     };
     let mut outcomes = outcomes.into_iter();
-    registry
+    tools
         .specs()
         .enumerate()
         .map(|(i, spec)| {
@@ -36,7 +36,7 @@ pub(crate) fn entries(registry: &Registry, target: Target, strict: bool) -> Vec<
                 _ => (spec.input_schema().clone(), false),
             };
             Planned {
-                name: registry.exported.get(NameRule::OpenAiAnthropic, i),
+                name: tools.name(NameRule::OpenAiAnthropic, i),
                 spec,
                 schema,
                 strict,

@@ -180,7 +180,6 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         gate: Default::default(),
         blocking: Default::default(),
         exports: Default::default(),
-        export_texts: Default::default(),
         notes,
         resources: Arc::new(resources),
     })

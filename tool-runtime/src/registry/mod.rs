@@ -25,8 +25,10 @@ pub use schema_depth::MAX_SCHEMA_DEPTH;
 
 use crate::approval::Approver;
 use crate::dispatch::gate::Gate;
+use crate::export::cache::ExportCache;
 use crate::export::names::ExportNames;
-use crate::export::{Dialect, Export};
+use crate::export::tool_list::ToolList;
+use crate::export::Export;
 use crate::pipeline::checked::PropertyChecks;
 use crate::pipeline::output_check::OutputCheck;
 use crate::pipeline::resolve::SharedResolver;
@@ -37,7 +39,6 @@ use crate::spec::ToolSpec;
 use crate::state::StateMap;
 use crate::Provider;
 use candidate::Handler;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -61,11 +62,8 @@ pub struct Registry {
     pub(crate) gate: Arc<Gate>,
     /// The runtime [`call_blocking`](Registry::call_blocking) drives async tools with, made on first use.
     blocking: OnceLock<Result<tokio::runtime::Runtime, String>>,
-    /// Each dialect's export, made on first use: the registry never changes, so neither does
-    /// its tool list, which an agent sends with every request.
-    pub(crate) exports: [OnceLock<Arc<Value>>; Dialect::COUNT],
-    /// The same exports as JSON text, written on first use ([`Export::raw_json`]).
-    pub(crate) export_texts: [OnceLock<Arc<RawValue>>; Dialect::COUNT],
+    /// Each shape's export, as a value and as text, made on first use.
+    pub(crate) exports: ExportCache,
     /// What the build did not use as written ([`BuildNote`]).
     pub(crate) notes: Vec<BuildNote>,
     /// Resources, templates and prompts, served beside the tools.
@@ -205,7 +203,7 @@ impl Registry {
     /// The tool list in `provider`'s shape, following its documented rules: an [`Export`]
     /// to turn strict mode on and to take as a value, shared, or as JSON text.
     pub fn export(&self, provider: Provider) -> Export<'_> {
-        Export::new(self, Dialect::of(provider, false))
+        Export::new(self.tool_list(), &self.exports, Some(provider))
     }
 
     /// The tools as TensorZero configuration: a `tensorzero.toml` fragment and one JSON
@@ -218,7 +216,12 @@ impl Registry {
     /// The neutral list of [`export_schema`](Self::export_schema) as an [`Export`] (shared,
     /// or as JSON text, made once).
     pub fn export_plain(&self) -> Export<'_> {
-        Export::new(self, Dialect::Plain)
+        Export::new(self.tool_list(), &self.exports, None)
+    }
+
+    /// What an export reads: the specs and the names each provider's rule gives them.
+    fn tool_list(&self) -> ToolList<'_> {
+        ToolList::new(&self.catalog, &self.exported)
     }
 
     pub(crate) fn blocking_runtime(&self) -> Result<&tokio::runtime::Runtime, &str> {

@@ -40,17 +40,15 @@
 //! assert_eq!(formatted.problems.len(), 1);
 //! ```
 
-mod anthropic;
-mod gemini;
-mod mcp;
 /// One content block in MCP's wire shape (prompt messages use it too).
 #[cfg(feature = "mcp")]
-pub(crate) use mcp::block as mcp_block;
-mod openai_chat;
-mod openai_responses;
-mod tensorzero;
+pub(crate) use crate::providers::mcp::results::block as mcp_block;
 
+pub(crate) mod answer;
+
+use crate::providers::api;
 use crate::{ErrorCode, Provider, ToolCall, ToolError, ToolOutput};
+use answer::Answer;
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -90,12 +88,6 @@ pub enum ResultProblem {
         /// Its position.
         index: usize,
     },
-}
-
-/// One call and the output that answers it.
-pub(crate) struct Answer<'a> {
-    pub call: &'a ToolCall,
-    pub output: Cow<'a, ToolOutput>,
 }
 
 /// Each call's result in `provider`'s shape for its next request, outputs matched to calls by
@@ -145,15 +137,7 @@ pub fn answer_in_order(
 /// each call's passthrough fields back on its item or part: what to put in the history when
 /// only the [`ToolCall`]s were kept. Empty for MCP, where the model's turn is not ours to send.
 pub fn call_turn(provider: Provider, text: &str, calls: &[ToolCall]) -> Vec<Value> {
-    match provider {
-        Provider::OpenAiChat => vec![openai_chat::call_turn(text, calls)],
-        Provider::OpenAiResponses => openai_responses::call_turn(text, calls),
-        Provider::Anthropic => vec![anthropic::call_turn(text, calls)],
-        Provider::Gemini => vec![gemini::call_turn(text, calls)],
-        Provider::TensorZero => vec![tensorzero::call_turn(text, calls)],
-        Provider::Ollama => vec![crate::providers::ollama::call_turn(text, calls)],
-        Provider::Mcp => Vec::new(),
-    }
+    (api(provider).call_turn)(text, calls)
 }
 
 fn build(
@@ -179,15 +163,7 @@ fn build(
             },
         })
         .collect();
-    let messages = match provider {
-        Provider::OpenAiChat => openai_chat::results(&answers),
-        Provider::OpenAiResponses => openai_responses::results(&answers),
-        Provider::Anthropic => anthropic::results(&answers),
-        Provider::Gemini => gemini::results(&answers),
-        Provider::Mcp => mcp::results(&answers),
-        Provider::TensorZero => tensorzero::results(&answers),
-        Provider::Ollama => crate::providers::ollama::results(&answers),
-    };
+    let messages = (api(provider).results)(&answers);
     FormattedResults { messages, problems }
 }
 
@@ -204,50 +180,9 @@ fn did_not_finish(call: &ToolCall) -> ToolOutput {
     )
 }
 
-/// The text the model reads for an output: the text, the JSON text, or the error in its
-/// [`ErrorFormat`](crate::ErrorFormat).
-pub(crate) fn model_text(output: &ToolOutput) -> String {
-    match output {
-        ToolOutput::Error(error) => error_text(error),
-        other => other.to_model_text(),
-    }
-}
-
-/// An error as its [`ErrorFormat`](crate::ErrorFormat) writes it (by default its message and,
-/// on a new line, its retry hint). Never blank: Anthropic refuses a `tool_result` with
-/// `is_error: true` and no content ("content cannot be empty if `is_error` is true"), and a
-/// blank error tells no model anything.
-pub(crate) fn error_text(error: &ToolError) -> String {
-    crate::error_format::render(error)
-}
-
-/// An error's text when the tool gave no message.
-pub(crate) const NO_MESSAGE: &str = "The tool failed without saying why.";
-
-/// The text for APIs without an error flag (OpenAI): errors say they are errors. Text ones
-/// start `Error: `; a JSON error or a traceback says so by its shape, and goes as it is.
-pub(crate) fn flagless_text(output: &ToolOutput) -> String {
-    match output {
-        ToolOutput::Error(error)
-            if error.format.unwrap_or_default() == crate::ErrorFormat::Text =>
-        {
-            format!("Error: {}", error_text(error))
-        }
-        other => model_text(other),
-    }
-}
-
-/// A call's arguments as a JSON object, for APIs that take an object (`{}` when they are not
-/// one: only calls that came from a string-arguments API can be).
-pub(crate) fn arguments_object(call: &ToolCall) -> Value {
-    match serde_json::from_str::<Value>(&call.arguments) {
-        Ok(object @ Value::Object(_)) => object,
-        _ => Value::Object(serde_json::Map::new()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::answer::{error_text, flagless_text, NO_MESSAGE};
     use super::*;
     use serde_json::json;
 

@@ -1,5 +1,7 @@
-//! Telling the providers' outputs apart by the keys each one alone uses.
+//! Telling the providers' outputs apart by the keys each one alone uses: each provider
+//! claims its own shapes (`is_reply`, then `is_message` for a bare assistant message).
 
+use crate::providers::api;
 use crate::Provider;
 use serde_json::Value;
 
@@ -9,71 +11,22 @@ use serde_json::Value;
 /// - `choices`, or an assistant message with `tool_calls` or string content: OpenAI Chat;
 /// - `"object": "response"`, an `output` list, or a list of typed output items: OpenAI Responses;
 /// - `inference_id` with `content`, or `tool_call` content blocks: TensorZero;
-/// - a `message` object beside a boolean `done`: Ollama (its `ChatResponse`, whole or one
-///   streamed line; a bare Ollama message has Chat Completions' keys and routes as such);
+/// - a `message` object beside a boolean `done`: Ollama (a bare Ollama message has Chat
+///   Completions' keys and routes as one);
 /// - `"type": "message"`, or an assistant message whose `content` is a list of blocks: Anthropic.
 pub fn detect(output: &Value) -> Option<Provider> {
-    let object = match output {
-        Value::Array(items) => {
-            let typed = !items.is_empty()
-                && items
-                    .iter()
-                    .all(|item| item.get("type").and_then(Value::as_str).is_some());
-            return typed.then_some(Provider::OpenAiResponses);
-        }
-        Value::Object(object) => object,
-        _ => return None,
-    };
-    let kind = object.get("type").and_then(Value::as_str);
-    // A blocked prompt comes back with `promptFeedback` and no `candidates`.
-    if object.contains_key("candidates")
-        || object.contains_key("promptFeedback")
-        || object.get("parts").is_some_and(Value::is_array)
-    {
-        return Some(Provider::Gemini);
+    let by_reply = Provider::ALL
+        .into_iter()
+        .find(|&provider| (api(provider).is_reply)(output));
+    if by_reply.is_some() {
+        return by_reply;
     }
-    if object.get("message").is_some_and(Value::is_object)
-        && object.get("done").is_some_and(Value::is_boolean)
-    {
-        return Some(Provider::Ollama);
-    }
-    if object.contains_key("choices")
-        || object.get("object").and_then(Value::as_str) == Some("chat.completion")
-    {
-        return Some(Provider::OpenAiChat);
-    }
-    if object.get("object").and_then(Value::as_str) == Some("response")
-        || object.get("output").is_some_and(Value::is_array)
-    {
-        return Some(Provider::OpenAiResponses);
-    }
-    // TensorZero's native response: its ids, or `tool_call` blocks (also in its input messages).
-    let tensorzero_blocks = object
-        .get("content")
-        .and_then(Value::as_array)
-        .is_some_and(|blocks| {
-            blocks
-                .iter()
-                .any(|block| block.get("type").and_then(Value::as_str) == Some("tool_call"))
-        });
-    if (object.contains_key("inference_id") && object.contains_key("content")) || tensorzero_blocks
-    {
-        return Some(Provider::TensorZero);
-    }
-    if kind == Some("message") && object.get("content").is_some_and(Value::is_array) {
-        return Some(Provider::Anthropic);
-    }
-    if object.get("role").and_then(Value::as_str) == Some("assistant") {
-        if object.contains_key("tool_calls") {
-            return Some(Provider::OpenAiChat);
-        }
-        return match object.get("content") {
-            Some(Value::Array(_)) => Some(Provider::Anthropic),
-            Some(Value::String(_) | Value::Null) | None => Some(Provider::OpenAiChat),
-            _ => None,
-        };
-    }
-    None
+    let message = output
+        .as_object()
+        .filter(|o| o.get("role").and_then(Value::as_str) == Some("assistant"))?;
+    Provider::ALL
+        .into_iter()
+        .find(|&provider| (api(provider).is_message)(message))
 }
 
 #[cfg(test)]
@@ -121,11 +74,6 @@ mod tests {
                 json!({"role": "assistant", "content": [{"type": "text"}, {"type": "tool_call"}]}),
                 Some(Provider::TensorZero),
             ),
-            (
-                json!({"model": "qwen3", "message": {"role": "assistant", "content": ""}, "done": true}),
-                Some(Provider::Ollama),
-            ),
-            (json!({"message": "hi", "done": true}), None),
             (json!({"hello": "world"}), None),
             (json!([]), None),
             (json!("text"), None),

@@ -38,30 +38,24 @@
 pub mod stream;
 pub mod text;
 
-mod anthropic;
 mod detect;
-mod error;
-mod gemini;
-mod openai_chat;
-mod openai_responses;
+pub(crate) mod error;
 mod reply_json;
-mod routed;
+pub(crate) mod routed;
 pub(crate) mod shape;
-mod tensorzero;
 
-pub use crate::providers::ollama::ollama;
-pub use anthropic::anthropic;
+pub use crate::providers::anthropic::route::anthropic;
+pub use crate::providers::gemini::route::gemini;
+pub use crate::providers::ollama::route::ollama;
+pub use crate::providers::openai_chat::route::openai_chat;
+pub use crate::providers::openai_responses::route::openai_responses;
+pub use crate::providers::tensorzero::route::tensorzero;
 pub use detect::detect;
 pub use error::{JsonError, RouteError};
-pub use gemini::gemini;
-pub use openai_chat::openai_chat;
-pub use openai_responses::openai_responses;
 pub use reply_json::{parse_reply, MAX_REPLY_DEPTH};
 pub use routed::{OtherCall, Routed};
-pub use tensorzero::tensorzero;
 
-pub(crate) use gemini::GENERATED_ID_PREFIX as GEMINI_GENERATED_ID_PREFIX;
-
+use crate::providers::api;
 use crate::Provider;
 use serde_json::Value;
 
@@ -72,15 +66,7 @@ use serde_json::Value;
 /// A [`RouteError`] naming the JSON pointer at fault when the output is not `provider`'s
 /// shape, the provider's own error reply, or [`RouteError::NoReply`] for MCP.
 pub fn route(provider: Provider, output: &Value) -> Result<Routed, RouteError> {
-    match provider {
-        Provider::OpenAiChat => openai_chat(output),
-        Provider::OpenAiResponses => openai_responses(output),
-        Provider::Anthropic => anthropic(output),
-        Provider::Gemini => gemini(output),
-        Provider::TensorZero => tensorzero(output),
-        Provider::Ollama => ollama(output),
-        Provider::Mcp => Err(RouteError::NoReply { provider }),
-    }
+    (api(provider).route)(output)
 }
 
 /// Routes a response from whichever provider's shape it has ([`detect`]).

@@ -2,7 +2,7 @@
 //! order mark, with a number no `f64` holds in a field nobody reads (`"total_tokens": 1e999`),
 //! nested deeper than a parser should follow.
 
-use super::RouteError;
+use super::error::RouteError;
 use serde_json::Value;
 
 /// How deep a reply may nest: serde_json's own limit. A tool input sits three or four levels

@@ -3,7 +3,7 @@
 //! anything `Display` (`format_args!` at the call sites), so it is written out only when
 //! there is an error to report: routing a good reply allocates no pointers.
 
-use super::RouteError;
+use super::error::RouteError;
 use crate::Provider;
 use serde_json::{Map, Value};
 use std::fmt::Display;
@@ -124,4 +124,11 @@ pub(crate) fn text_content(content: Option<&Value>, part_types: &[&str], out: &m
         }
         _ => {}
     }
+}
+
+/// Whether any of `blocks` is of type `kind`.
+pub(crate) fn has_block(blocks: &[Value], kind: &str) -> bool {
+    blocks
+        .iter()
+        .any(|block| block.get("type").and_then(Value::as_str) == Some(kind))
 }

@@ -6,20 +6,15 @@
 //! ([`body`]), sending with bounded retries ([`send`]) and reading a bounded reply or event
 //! stream ([`read`]).
 
-pub(crate) mod anthropic;
 pub(crate) mod body;
-pub(crate) mod gemini;
-pub(crate) mod openai_chat;
-pub(crate) mod openai_responses;
 pub(crate) mod read;
 pub(crate) mod send;
 mod settings;
-pub(crate) mod tensorzero;
 
 pub(crate) use settings::Http;
 
-use super::model::OnDelta;
-use super::{ModelError, ModelReply, ModelRequest, Usage};
+use super::error::ModelError;
+use super::model::{replay, ModelReply, ModelRequest, OnDelta, Usage};
 use crate::router::Routed;
 use crate::Provider;
 use send::Auth;
@@ -35,7 +30,7 @@ macro_rules! http_transport {
             }
         }
 
-        impl $crate::agent::Model for $transport {
+        impl $crate::agent::model::Model for $transport {
             fn provider(&self) -> $crate::Provider {
                 <$transport as $crate::agent::transport::Wire>::PROVIDER
             }
@@ -46,21 +41,21 @@ macro_rules! http_transport {
 
             fn send<'a>(
                 &'a self,
-                request: &'a $crate::agent::ModelRequest<'a>,
+                request: &'a $crate::agent::model::ModelRequest<'a>,
             ) -> futures_util::future::BoxFuture<
                 'a,
-                Result<$crate::agent::ModelReply, $crate::agent::ModelError>,
+                Result<$crate::agent::model::ModelReply, $crate::agent::error::ModelError>,
             > {
                 Box::pin($crate::agent::transport::send(self, request))
             }
 
             fn send_streaming<'a>(
                 &'a self,
-                request: &'a $crate::agent::ModelRequest<'a>,
-                on_delta: &'a mut $crate::agent::OnDelta<'_>,
+                request: &'a $crate::agent::model::ModelRequest<'a>,
+                on_delta: &'a mut $crate::agent::model::OnDelta<'_>,
             ) -> futures_util::future::BoxFuture<
                 'a,
-                Result<$crate::agent::ModelReply, $crate::agent::ModelError>,
+                Result<$crate::agent::model::ModelReply, $crate::agent::error::ModelError>,
             > {
                 Box::pin($crate::agent::transport::send_streaming(
                     self, request, on_delta,
@@ -260,21 +255,6 @@ async fn whole<W: Wire>(
         usage: W::usage(&value),
         routed,
     })
-}
-
-/// Replays a whole reply as the deltas a stream of it would have given.
-pub(crate) fn replay(reply: &ModelReply, on_delta: &mut OnDelta<'_>) {
-    use super::model::ModelDelta;
-    if !reply.routed.text.is_empty() {
-        on_delta(ModelDelta::Text(reply.routed.text.clone()));
-    }
-    for call in &reply.routed.calls {
-        on_delta(ModelDelta::CallStarted {
-            id: call.id.clone(),
-            name: call.name.clone(),
-        });
-        on_delta(ModelDelta::Call(call.clone()));
-    }
 }
 
 /// Routes a whole reply body, which must be the provider's full response object (the

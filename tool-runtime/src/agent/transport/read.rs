@@ -1,10 +1,10 @@
 //! Reading a reply: a whole JSON body, or server-sent events line by line, never more than
 //! the transport's byte limit.
 
-use super::Http;
+use super::settings::Http;
+use crate::agent::error::ModelError;
 use crate::agent::model::{ModelDelta, OnDelta};
-use crate::agent::ModelError;
-use crate::router::stream::Accumulate;
+use crate::router::stream::accumulate::Accumulate;
 use crate::router::RouteError;
 use serde_json::Value;
 use std::time::{Duration, Instant};

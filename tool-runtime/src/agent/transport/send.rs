@@ -5,8 +5,8 @@
 //! place that decides where a request (its key, its body) may go: only to the origin the
 //! transport was configured with.
 
-use super::Http;
-use crate::agent::ModelError;
+use super::settings::Http;
+use crate::agent::error::ModelError;
 use std::time::Duration;
 
 /// Where the API key comes from.

@@ -6,13 +6,13 @@
 use super::schema;
 use crate::export::plan;
 use crate::export::strict::Target;
-use crate::registry::Registry;
+use crate::export::tool_list::ToolList;
 use serde_json::{Map, Value};
 
 /// The tool list. Built by hand, not with `json!`, which would copy every schema through
 /// `to_value`.
-pub(crate) fn tools(registry: &Registry) -> Value {
-    let tools = plan::entries(registry, Target::OpenAi, false)
+pub(crate) fn tools(tools: ToolList<'_>, _strict: bool) -> Value {
+    let tools = plan::entries(tools, Target::OpenAi, false)
         .into_iter()
         .map(|e| {
             let mut function = Map::with_capacity(3);

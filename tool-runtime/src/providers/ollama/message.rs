@@ -1,8 +1,8 @@
 //! One `message` of a reply or of a stream line read: its text and its calls
 //! (`api/types.go` `Message`, `ToolCall`, `ToolCallFunction`).
 
+use crate::router::error::RouteError;
 use crate::router::shape::{self, Reader};
-use crate::router::RouteError;
 use crate::{Provider, ToolCall};
 use serde_json::{Map, Value};
 

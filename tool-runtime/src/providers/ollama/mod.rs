@@ -52,26 +52,42 @@
 //!
 //! The pieces: `export.rs` (the tool list) and `schema.rs` (each tool's parameters reduced to
 //! what Ollama's structs keep), `route.rs` (a whole reply into a
-//! [`Routed`](crate::router::Routed)), `stream.rs` ([`OllamaStream`]), `results.rs` (the
-//! results and the model's turn), `messages.rs` (the agent's own messages), and under the
-//! `agent` feature `wire.rs` ([`agent::Ollama`](crate::agent::Ollama)).
+//! [`Routed`](crate::router::Routed), and the shape that tells one apart), `message.rs` (one
+//! `message` read, for both), `stream.rs`
+//! ([`OllamaStream`](crate::router::stream::OllamaStream)), `results.rs` (the results and the
+//! model's turn), and under the `agent` feature `wire.rs`
+//! ([`agent::Ollama`](crate::agent::Ollama)). The user's and assistant's own messages are
+//! `{"role", "content"}`, as most chat APIs take them.
 
-mod export;
+pub(crate) mod export;
 mod message;
-#[cfg(feature = "agent")]
-mod messages;
-mod results;
-mod route;
+pub(crate) mod results;
+pub(crate) mod route;
 mod schema;
-mod stream;
+pub(crate) mod stream;
 #[cfg(feature = "agent")]
-mod wire;
+pub(crate) mod wire;
 
-pub(crate) use export::tools;
-#[cfg(feature = "agent")]
-pub(crate) use messages::{assistant, user};
-pub(crate) use results::{call_turn, results};
-pub use route::ollama;
-pub use stream::OllamaStream;
-#[cfg(feature = "agent")]
-pub use wire::Ollama;
+use super::interface::{never, role_content, Api};
+use crate::export::names::NameRule;
+
+/// Ollama's row of the table.
+pub(crate) const API: Api = Api {
+    name: "ollama",
+    title: "Ollama",
+    otel_name: "ollama",
+    // No strict mode: Ollama constrains no call to its schema.
+    strict: None,
+    // Ollama checks no name, but the same server takes the same tools on its
+    // OpenAI-compatible endpoint.
+    names: NameRule::OpenAiAnthropic,
+    export: export::tools,
+    route: route::ollama,
+    is_reply: route::is_reply,
+    // A bare Ollama message has Chat Completions' keys, and routes the same as one.
+    is_message: never,
+    results: results::results,
+    call_turn: |text, calls| vec![results::call_turn(text, calls)],
+    user: |text| role_content("user", text),
+    assistant: |text| role_content("assistant", text),
+};

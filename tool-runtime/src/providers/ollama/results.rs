@@ -3,7 +3,7 @@
 //! with tools)", `api/types.go` `Message.ToolName`, `Message.ToolCallID`), and the model's turn
 //! rebuilt with each call's arguments as an object.
 
-use crate::results::{arguments_object, flagless_text, Answer};
+use crate::results::answer::{arguments_object, flagless_text, Answer};
 use crate::ToolCall;
 use serde_json::{json, Map, Value};
 

@@ -1,8 +1,9 @@
 //! A whole `/api/chat` reply (`"stream": false`): one `ChatResponse`, or just its `message`.
 
 use super::message::{self, READ};
+use crate::router::error::RouteError;
+use crate::router::routed::Routed;
 use crate::router::shape;
-use crate::router::{RouteError, Routed};
 use crate::Provider;
 use serde_json::Value;
 
@@ -27,6 +28,13 @@ pub fn ollama(output: &Value) -> Result<Routed, RouteError> {
     routed.text.push_str(read.text);
     routed.calls = read.calls;
     Ok(routed)
+}
+
+/// A `message` object beside a boolean `done`: a `ChatResponse`, whole or one streamed line.
+/// No other provider's reply has either at its top.
+pub(crate) fn is_reply(reply: &Value) -> bool {
+    reply.get("message").is_some_and(Value::is_object)
+        && reply.get("done").is_some_and(Value::is_boolean)
 }
 
 #[cfg(test)]

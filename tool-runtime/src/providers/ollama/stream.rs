@@ -2,9 +2,9 @@
 //! each call whole in one line, the last line `"done": true`.
 
 use super::message::{self, READ};
+use crate::router::routed::Routed;
 use crate::router::shape;
-use crate::router::stream::{Accumulate, StreamError, StreamEvent};
-use crate::router::Routed;
+use crate::router::stream::accumulate::{Accumulate, StreamError, StreamEvent};
 use crate::{Provider, ToolCall};
 use serde_json::Value;
 
@@ -61,7 +61,7 @@ impl Accumulate for OllamaStream {
             None | Some(Value::Null) => false,
             Some(Value::Bool(done)) => *done,
             Some(other) => {
-                return Err(crate::router::RouteError::shape(
+                return Err(crate::router::error::RouteError::shape(
                     Provider::Ollama,
                     "/done",
                     "a boolean",

@@ -2,14 +2,14 @@
 //! newline-delimited JSON.
 
 use super::stream::OllamaStream;
+use crate::agent::error::ModelError;
+use crate::agent::model::{ModelReply, ModelRequest, OnDelta, Usage};
 use crate::agent::transport::body::Field;
 use crate::agent::transport::read::{started, End};
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
-use crate::agent::OnDelta;
-use crate::agent::{ModelError, ModelReply, ModelRequest, Usage};
-use crate::router::stream::{Accumulate, StreamEvent};
-use crate::router::Routed;
+use crate::router::routed::Routed;
+use crate::router::stream::accumulate::{Accumulate, StreamEvent};
 use crate::Provider;
 use serde_json::{json, Value};
 
@@ -75,7 +75,7 @@ impl Wire for Ollama {
     fn turn(value: &Value, routed: &Routed) -> Vec<Value> {
         match value.get("message") {
             Some(message @ Value::Object(_)) => vec![message.clone()],
-            _ => vec![super::call_turn(&routed.text, &routed.calls)],
+            _ => vec![super::results::call_turn(&routed.text, &routed.calls)],
         }
     }
 
@@ -112,7 +112,7 @@ impl Wire for Ollama {
             })
             .await?;
         let routed = stream.finish();
-        let mut turn = super::call_turn(&routed.text, &routed.calls);
+        let mut turn = super::results::call_turn(&routed.text, &routed.calls);
         if !thinking.is_empty() {
             turn["thinking"] = thinking.into();
         }

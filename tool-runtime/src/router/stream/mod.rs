@@ -12,6 +12,8 @@
 //!   complete at `response.output_item.done`.
 //! - [`TensorZeroStream`]: TensorZero's native chunks, `tool_call` pieces keyed by `id` with
 //!   `raw_arguments` fragments, complete when `finish_reason` arrives.
+//! - [`OllamaStream`]: Ollama's newline-delimited `ChatResponse` lines, each call whole in one
+//!   line (complete as soon as it is read), the turn complete at `"done": true`.
 //!
 //! Pieces of different calls may interleave; each is keyed by the index the provider gives it,
 //! and [`Accumulate::finish`] orders calls and text by that index, so the turn comes out the same
@@ -43,81 +45,11 @@
 //! assert_eq!(call.arguments, r#"{"city": "Paris"}"#);
 //! ```
 
-mod anthropic;
-mod openai_chat;
-mod openai_responses;
-mod tensorzero;
+pub(crate) mod accumulate;
 
-pub use crate::providers::ollama::OllamaStream;
-pub use anthropic::AnthropicStream;
-pub use openai_chat::OpenAiChatStream;
-pub use openai_responses::OpenAiResponsesStream;
-pub use tensorzero::TensorZeroStream;
-
-use super::{RouteError, Routed};
-use crate::ToolCall;
-use serde_json::Value;
-
-/// Something a stream has finished: a piece of text, or a whole call.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StreamEvent {
-    /// Assistant text, as it arrives.
-    Text(String),
-    /// A call whose arguments are complete: ready to run.
-    Call(ToolCall),
-}
-
-/// An event the accumulator could not use. The accumulator is left as it was, so the stream
-/// can go on.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum StreamError {
-    /// The event is not JSON, has the wrong shape, or is the provider's error event.
-    #[error(transparent)]
-    Route(#[from] RouteError),
-    /// A piece for a call or block that no earlier event opened.
-    #[error("`{event}` for {what} {key}, which no earlier event opened")]
-    Unopened {
-        /// The event's type.
-        event: String,
-        /// What it refers to: `"content block"`, `"output item"`.
-        what: &'static str,
-        /// The index or id it gave.
-        key: String,
-    },
-}
-
-/// A stream accumulator: events in, text and finished calls out.
-pub trait Accumulate {
-    /// Takes one event (one parsed `data:` payload) and returns what it completed.
-    fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, StreamError>;
-
-    /// Ends the stream: completes every call still open and returns the whole turn, calls and
-    /// text ordered by the provider's indexes. Calls already returned by [`push`](Self::push)
-    /// are included.
-    fn finish(self) -> Routed;
-
-    /// Takes one line of a server-sent-events stream (or one line of JSONL): `data: {...}` or
-    /// bare JSON is an event; `event:` lines, comments, blank lines and `[DONE]` are skipped.
-    fn push_line(&mut self, line: &str) -> Result<Vec<StreamEvent>, StreamError> {
-        let line = line.trim();
-        let payload = match line.strip_prefix("data:") {
-            Some(data) => data.trim_start(),
-            None if line.is_empty() || line.starts_with(':') || line.starts_with("event:") => {
-                return Ok(Vec::new())
-            }
-            None => line,
-        };
-        if payload.is_empty() || payload == "[DONE]" {
-            return Ok(Vec::new());
-        }
-        let event: Value = serde_json::from_str(payload)
-            .map_err(|e| StreamError::Route(RouteError::NotJson(e.into())))?;
-        self.push(&event)
-    }
-}
-
-/// Reads a JSON number used as an index.
-fn index(value: Option<&Value>) -> Option<u64> {
-    value.and_then(Value::as_u64)
-}
+pub use crate::providers::anthropic::stream::AnthropicStream;
+pub use crate::providers::ollama::stream::OllamaStream;
+pub use crate::providers::openai_chat::stream::OpenAiChatStream;
+pub use crate::providers::openai_responses::stream::OpenAiResponsesStream;
+pub use crate::providers::tensorzero::stream::TensorZeroStream;
+pub use accumulate::{Accumulate, StreamError, StreamEvent};
