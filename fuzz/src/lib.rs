@@ -186,8 +186,8 @@ pub fn route_selected(
     text: &str,
 ) -> Result<router::Routed, router::RouteError> {
     match provider {
-        Some(provider) => router::route_str(provider, text),
-        None => router::route_auto_str(text),
+        Some(provider) => router::route(provider, text),
+        None => router::route_auto(text),
     }
 }
 
@@ -206,7 +206,7 @@ pub fn check_router(data: &[u8]) {
     if let Some(provider) = format {
         assert_eq!(routed.provider, provider);
     } else {
-        let again = router::route_str(routed.provider, &text);
+        let again = router::route(routed.provider, text.as_str());
         assert_eq!(
             again.as_ref(),
             Ok(&routed),

@@ -28,7 +28,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let registry = Registry::builder().build()?;
 
     // The tool list for a request: plain JSON Schema, or any provider's shape.
-    let plain = registry.export_schema();
+    let plain = registry.export_plain().to_value();
     assert_eq!(
         plain[0]["parameters"]["required"],
         serde_json::json!(["location"])
@@ -40,7 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reply = r#"{"type": "message", "role": "assistant", "stop_reason": "tool_use",
         "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather",
                      "input": {"location": "Paris, France"}}]}"#;
-    let turn = router::route_str(Provider::Anthropic, reply)?;
+    let turn = router::route(Provider::Anthropic, reply)?;
 
     // ... its calls run, and answered in the shape its next request carries.
     let answer = registry.answer_all(turn.provider, &turn.calls).await;

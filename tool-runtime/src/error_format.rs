@@ -3,7 +3,6 @@
 
 use crate::error::{ErrorCode, ToolError};
 use crate::pipeline::Violation;
-use crate::results::answer::NO_MESSAGE;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -103,6 +102,9 @@ pub(crate) fn render(error: &ToolError) -> String {
         ErrorFormat::Traceback => traceback(error),
     }
 }
+
+/// An error's text when the tool gave no message.
+pub(crate) const NO_MESSAGE: &str = "The tool failed without saying why.";
 
 /// The message or, when blank, [`NO_MESSAGE`].
 fn message(error: &ToolError) -> &str {

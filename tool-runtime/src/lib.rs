@@ -23,6 +23,7 @@
 //! ```
 //!
 //! The root holds what a normal program writes; everything else lives in its module:
+//! [`providers`] (each model API in a folder of its own: [`Provider`], and how to add one),
 //! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
 //! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],

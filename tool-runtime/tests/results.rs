@@ -379,7 +379,7 @@ fn a_call_without_output_is_answered_and_a_stray_output_reported() {
 #[test]
 fn gemini_history_keeps_the_signature_on_the_call_part() {
     let response = fixture("gemini/parallel_calls.json");
-    let routed = router::gemini(&response).unwrap();
+    let routed = router::route(Provider::Gemini, &response).unwrap();
     let formatted = block_on(registry().answer_all(Provider::Gemini, &routed.calls));
     let model_turn = results::call_turn(Provider::Gemini, &routed.text, &routed.calls);
     assert_eq!(model_turn[0], response["candidates"][0]["content"]);

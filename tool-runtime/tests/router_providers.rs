@@ -257,7 +257,7 @@ fn call_turn_rebuilds_the_models_turn() {
         "one_call.json",
     ] {
         let original = fixture(&format!("anthropic/{name}"));
-        let routed = router::anthropic(&original).unwrap();
+        let routed = router::route(Provider::Anthropic, &original).unwrap();
         let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         assert_eq!(
             rebuilt,
@@ -266,14 +266,14 @@ fn call_turn_rebuilds_the_models_turn() {
         );
 
         let original = fixture(&format!("openai_chat/{name}"));
-        let routed = router::openai_chat(&original).unwrap();
+        let routed = router::route(Provider::OpenAiChat, &original).unwrap();
         let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         let message = &original["choices"][0]["message"];
         assert_eq!(rebuilt[0]["tool_calls"], message["tool_calls"], "{name}");
         assert_eq!(rebuilt[0]["content"], message["content"], "{name}");
 
         let original = fixture(&format!("openai_responses/{name}"));
-        let routed = router::openai_responses(&original).unwrap();
+        let routed = router::route(Provider::OpenAiResponses, &original).unwrap();
         let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         let calls: Vec<&Value> = original["output"]
             .as_array()
@@ -293,7 +293,7 @@ fn call_turn_rebuilds_the_models_turn() {
         "thought_signature.json",
     ] {
         let original = fixture(&format!("gemini/{name}"));
-        let routed = router::gemini(&original).unwrap();
+        let routed = router::route(Provider::Gemini, &original).unwrap();
         let rebuilt = results::call_turn(routed.provider, &routed.text, &routed.calls);
         let parts: Vec<&Value> = original["candidates"][0]["content"]["parts"]
             .as_array()
@@ -455,7 +455,9 @@ fn responses_streams() {
     // The stream gives what routing the final response (in `response.completed`) gives.
     let completed = &all.last().unwrap()["response"];
     assert_eq!(
-        router::openai_responses(completed).unwrap().calls,
+        router::route(Provider::OpenAiResponses, completed)
+            .unwrap()
+            .calls,
         routed.calls
     );
 
@@ -464,7 +466,7 @@ fn responses_streams() {
     assert_eq!(routed.text, "Let me check the weather in Tokyo.");
     assert_eq!(text_of(&events), routed.text);
     let completed = &all.last().unwrap()["response"];
-    let whole = router::openai_responses(completed).unwrap();
+    let whole = router::route(Provider::OpenAiResponses, completed).unwrap();
     assert_eq!(
         (whole.text.as_str(), &whole.calls),
         (routed.text.as_str(), &routed.calls)
@@ -654,7 +656,7 @@ fn a_stream_cut_short_still_gives_every_call_it_opened() {
 #[test]
 fn bad_input_is_a_structured_error() {
     assert!(matches!(
-        router::route_auto_str("{not json"),
+        router::route_auto("{not json"),
         Err(RouteError::NotJson(_))
     ));
     assert_eq!(
@@ -681,9 +683,11 @@ fn bad_input_is_a_structured_error() {
             message: "Resource has been exhausted".into()
         }
     );
-    let err =
-        router::anthropic(&json!({"type": "message", "content": [{"type": "tool_use", "id": 7}]}))
-            .unwrap_err();
+    let err = router::route(
+        Provider::Anthropic,
+        &json!({"type": "message", "content": [{"type": "tool_use", "id": 7}]}),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "the model output is not Anthropic Messages output: expected a string at `/content/0/id`, found a number"

@@ -21,7 +21,7 @@ mod tests {
             .register(super::add::TOOL)
             .build()
             .unwrap();
-        let tools = registry.export_schema();
+        let tools = registry.export_plain().to_value();
         assert_eq!(tools[0]["name"], "add");
         assert_eq!(tools[0]["parameters"]["required"], serde_json::json!(["a"]));
         assert_eq!(

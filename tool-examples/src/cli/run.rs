@@ -119,13 +119,17 @@ fn route(
         Input::Provider(provider) => Some(provider),
         Input::Auto => None,
     };
-    let value = match router::parse_reply(input) {
-        Ok(value) => value,
+    let routed = match named {
+        Some(provider) => router::route(provider, input),
+        None => router::route_auto(input),
+    };
+    let routed: Routed = match routed {
+        Ok(routed) => routed,
         // Under `auto`, text that isn't JSON may be a model's reply with calls written in it;
         // but input that starts like JSON and holds no call is a reply that failed to read
         // (nested too deep, cut short): its error is said, as for a named format, never an
         // empty answer.
-        Err(error) if named.is_none() => {
+        Err(error @ (RouteError::NotJson(_) | RouteError::TooDeep { .. })) if named.is_none() => {
             let parsed = registry.parse_text(input, TextFormat::Auto);
             let json_like = input
                 .trim_start_matches('\u{feff}')
@@ -139,11 +143,6 @@ fn route(
         }
         Err(error) => return Err(unreadable(error)),
     };
-    let routed: Routed = match named {
-        Some(provider) => router::route(provider, &value),
-        None => router::route_auto(&value),
-    }
-    .map_err(unreadable)?;
     let provider = args.dialect.unwrap_or(routed.provider);
     Ok((routed.calls, routed.other_calls, provider))
 }

@@ -13,7 +13,7 @@ use tool_runtime::{Provider, Registry};
 pub(super) enum Shape {
     /// A provider's tool list.
     Provider(Provider),
-    /// The neutral list (`Registry::export_schema`).
+    /// The neutral list (`Registry::export_plain`).
     Plain,
 }
 

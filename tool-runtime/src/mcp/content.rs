@@ -121,7 +121,7 @@ pub(crate) fn remote_output(result: &CallToolResult) -> ToolOutput {
     if result.is_error == Some(true) {
         let message = text();
         let message = if message.is_empty() {
-            crate::results::answer::NO_MESSAGE.to_owned()
+            crate::error_format::NO_MESSAGE.to_owned()
         } else {
             message
         };

@@ -176,30 +176,6 @@ impl Registry {
         self.tools.is_empty()
     }
 
-    /// The provider-neutral tool list: `[{"name", "description", "parameters"}]`, each
-    /// schema the tool's own JSON Schema (2020-12, an object root). What a backend that takes
-    /// JSON Schema directly wants, or a prompt listing the tools; [`export`](Self::export)
-    /// gives a provider's shape.
-    ///
-    /// ```
-    /// use tool_runtime::{tool, Registry};
-    ///
-    /// /// Add two numbers.
-    /// #[tool]
-    /// fn add(a: i64, b: i64) -> i64 {
-    ///     a + b
-    /// }
-    ///
-    /// let registry = Registry::builder().without_inventory().register(add::TOOL).build().unwrap();
-    /// let tools = registry.export_schema();
-    /// assert_eq!(tools[0]["name"], "add");
-    /// assert_eq!(tools[0]["description"], "Add two numbers.");
-    /// assert_eq!(tools[0]["parameters"]["required"], serde_json::json!(["a", "b"]));
-    /// ```
-    pub fn export_schema(&self) -> Value {
-        self.export_plain().to_value()
-    }
-
     /// The tool list in `provider`'s shape, following its documented rules: an [`Export`]
     /// to turn strict mode on and to take as a value, shared, or as JSON text.
     pub fn export(&self, provider: Provider) -> Export<'_> {
@@ -213,8 +189,26 @@ impl Registry {
         crate::export::TensorZeroConfig::new(self.export(Provider::TensorZero))
     }
 
-    /// The neutral list of [`export_schema`](Self::export_schema) as an [`Export`] (shared,
-    /// or as JSON text, made once).
+    /// The provider-neutral tool list: `[{"name", "description", "parameters"}]`, each
+    /// schema the tool's own JSON Schema (2020-12, an object root). What a backend that takes
+    /// JSON Schema directly wants, or a prompt listing the tools; [`export`](Self::export)
+    /// gives a provider's shape. An [`Export`]: a value, shared, or JSON text, made once.
+    ///
+    /// ```
+    /// use tool_runtime::{tool, Registry};
+    ///
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let registry = Registry::builder().without_inventory().register(add::TOOL).build().unwrap();
+    /// let tools = registry.export_plain().to_value();
+    /// assert_eq!(tools[0]["name"], "add");
+    /// assert_eq!(tools[0]["description"], "Add two numbers.");
+    /// assert_eq!(tools[0]["parameters"]["required"], serde_json::json!(["a", "b"]));
+    /// ```
     pub fn export_plain(&self) -> Export<'_> {
         Export::new(self.tool_list(), &self.exports, None)
     }

@@ -28,9 +28,6 @@ pub(crate) fn error_text(error: &ToolError) -> String {
     crate::error_format::render(error)
 }
 
-/// An error's text when the tool gave no message.
-pub(crate) const NO_MESSAGE: &str = "The tool failed without saying why.";
-
 /// The text for APIs without an error flag (OpenAI): errors say they are errors. Text ones
 /// start `Error: `; a JSON error or a traceback says so by its shape, and goes as it is.
 pub(crate) fn flagless_text(output: &ToolOutput) -> String {

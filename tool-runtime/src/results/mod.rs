@@ -182,8 +182,9 @@ fn did_not_finish(call: &ToolCall) -> ToolOutput {
 
 #[cfg(test)]
 mod tests {
-    use super::answer::{error_text, flagless_text, NO_MESSAGE};
+    use super::answer::{error_text, flagless_text};
     use super::*;
+    use crate::error_format::NO_MESSAGE;
     use serde_json::json;
 
     fn calls() -> Vec<ToolCall> {

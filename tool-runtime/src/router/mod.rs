@@ -1,20 +1,21 @@
-//! Model output in, normalized [`ToolCall`](crate::ToolCall)s out: one module per provider
-//! API, and [`text`] for calls written inside plain text by models without native tools.
+//! Model output in, normalized [`ToolCall`](crate::ToolCall)s out: a provider's reply
+//! ([`route`], [`route_auto`]), a stream of it ([`stream`]), and calls written inside plain
+//! text by models without native tools ([`text`]).
 //!
-//! Each provider function takes the provider's response as JSON and gives back a [`Routed`]:
-//! the calls, in the order the model made them, and the assistant's text.
+//! Three doors: [`route`] reads a reply as the [`Provider`] named, [`route_auto`] finds the
+//! provider by the reply's shape ([`detect`] says which it would pick). Both take the reply
+//! parsed (`&Value`) or as the text that came over the wire (`&str`, a [`RouteInput`]), and
+//! give back a [`Routed`]: the calls, in the order the model made them, and the assistant's
+//! text. Each provider's own reader lives in its folder (`providers/<name>/route.rs`).
 //!
-//! | function | reads | arguments arrive as |
+//! | provider | reads | arguments arrive as |
 //! |---|---|---|
-//! | [`openai_chat`] | a Chat Completions response (or its `message`) | a JSON string, kept as written |
-//! | [`openai_responses`] | a Responses API response (or its `output` list) | a JSON string, kept as written |
-//! | [`anthropic`] | a Messages API response | an object, serialized to text |
-//! | [`gemini`] | a `generateContent` response (or one `Content`) | an object, serialized to text |
-//! | [`tensorzero`] | a native `/inference` chat response (or a message) | `raw_arguments`, the model's text |
-//! | [`ollama`] | an Ollama `/api/chat` reply (or its `message`) | an object, serialized to text |
-//!
-//! [`route`] picks the function by [`Provider`]; [`route_auto`] finds the provider by looking
-//! at the JSON ([`detect`]). [`stream`] puts streamed calls back together.
+//! | OpenAI Chat | a Chat Completions response (or its `message`) | a JSON string, kept as written |
+//! | OpenAI Responses | a Responses API response (or its `output` list) | a JSON string, kept as written |
+//! | Anthropic | a Messages API response | an object, serialized to text |
+//! | Gemini | a `generateContent` response (or one `Content`) | an object, serialized to text |
+//! | TensorZero | a native `/inference` chat response (or a message) | `raw_arguments`, the model's text |
+//! | Ollama | an `/api/chat` reply, whole or one streamed line (or its `message`) | an object, serialized to text |
 //!
 //! ```
 //! use serde_json::json;
@@ -28,6 +29,10 @@
 //! assert_eq!(routed.provider, Provider::OpenAiChat);
 //! assert_eq!(routed.calls[0].id, "call_abc123");
 //! assert_eq!(routed.calls[0].arguments, r#"{"city":"Paris"}"#);
+//!
+//! // The same reply as text: a byte order mark skipped, a number past `f64` kept as text.
+//! let text = format!("\u{feff}{response}");
+//! assert_eq!(router::route(Provider::OpenAiChat, text.as_str()).unwrap(), routed);
 //! ```
 //!
 //! Bad input is an error ([`RouteError`]) that names the JSON pointer at fault, never a panic.
@@ -40,64 +45,44 @@ pub mod text;
 
 mod detect;
 pub(crate) mod error;
-mod reply_json;
+mod input;
+pub(crate) mod reply_json;
 pub(crate) mod routed;
 pub(crate) mod shape;
 
-pub use crate::providers::anthropic::route::anthropic;
-pub use crate::providers::gemini::route::gemini;
-pub use crate::providers::ollama::route::ollama;
-pub use crate::providers::openai_chat::route::openai_chat;
-pub use crate::providers::openai_responses::route::openai_responses;
-pub use crate::providers::tensorzero::route::tensorzero;
 pub use detect::detect;
 pub use error::{JsonError, RouteError};
-pub use reply_json::{parse_reply, MAX_REPLY_DEPTH};
+pub use input::RouteInput;
+pub use reply_json::MAX_REPLY_DEPTH;
 pub use routed::{OtherCall, Routed};
 
 use crate::providers::api;
 use crate::Provider;
-use serde_json::Value;
 
-/// Routes `provider`'s response.
+/// Routes `provider`'s reply, given parsed or as text ([`RouteInput`]).
 ///
 /// # Errors
 ///
-/// A [`RouteError`] naming the JSON pointer at fault when the output is not `provider`'s
-/// shape, the provider's own error reply, or [`RouteError::NoReply`] for MCP.
-pub fn route(provider: Provider, output: &Value) -> Result<Routed, RouteError> {
-    (api(provider).route)(output)
+/// A [`RouteError`] naming the JSON pointer at fault when the reply is not `provider`'s
+/// shape, the provider's own error reply, [`RouteError::NoReply`] for MCP, and for text,
+/// [`RouteError::NotJson`] or [`RouteError::TooDeep`].
+pub fn route<'a>(provider: Provider, reply: impl RouteInput<'a>) -> Result<Routed, RouteError> {
+    let reply = reply.reply()?;
+    (api(provider).route)(&reply)
 }
 
-/// Routes a response from whichever provider's shape it has ([`detect`]).
+/// Routes a reply from whichever provider's shape it has ([`detect`]), given parsed or as
+/// text ([`RouteInput`]).
 ///
 /// # Errors
 ///
 /// [`RouteError::Undetected`] when it has none, the provider's error reply, or what
 /// [`route`] gives for the provider found.
-pub fn route_auto(output: &Value) -> Result<Routed, RouteError> {
-    if let Some(error) = shape::provider_error(output) {
+pub fn route_auto<'a>(reply: impl RouteInput<'a>) -> Result<Routed, RouteError> {
+    let reply = reply.reply()?;
+    if let Some(error) = shape::provider_error(&reply) {
         return Err(error);
     }
-    let detected = detect(output).ok_or(RouteError::Undetected)?;
-    route(detected, output)
-}
-
-/// [`route`] for a response still in text form, read with [`parse_reply`] (a byte order
-/// mark skipped, a number too large for an `f64` kept as its text).
-///
-/// # Errors
-///
-/// What [`parse_reply`] and [`route`] give.
-pub fn route_str(provider: Provider, output: &str) -> Result<Routed, RouteError> {
-    route(provider, &parse_reply(output)?)
-}
-
-/// [`route_auto`] for a response still in text form, read with [`parse_reply`].
-///
-/// # Errors
-///
-/// What [`parse_reply`] and [`route_auto`] give.
-pub fn route_auto_str(output: &str) -> Result<Routed, RouteError> {
-    route_auto(&parse_reply(output)?)
+    let detected = detect(&reply).ok_or(RouteError::Undetected)?;
+    (api(detected).route)(&reply)
 }

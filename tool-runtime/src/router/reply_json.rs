@@ -18,7 +18,7 @@ pub const MAX_REPLY_DEPTH: usize = 128;
 ///
 /// [`RouteError::NotJson`] for text that isn't JSON, [`RouteError::TooDeep`] for JSON nested
 /// deeper than [`MAX_REPLY_DEPTH`].
-pub fn parse_reply(text: &str) -> Result<Value, RouteError> {
+pub(crate) fn parse_reply(text: &str) -> Result<Value, RouteError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match serde_json::from_str(text) {
         Ok(value) => Ok(value),

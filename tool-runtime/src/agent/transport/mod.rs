@@ -7,6 +7,7 @@
 //! stream ([`read`]).
 
 pub(crate) mod body;
+pub(crate) mod key;
 pub(crate) mod read;
 pub(crate) mod send;
 mod settings;
@@ -70,7 +71,7 @@ macro_rules! http_transport {
             /// The key is never logged or shown by `Debug`.
             #[must_use]
             pub fn api_key_env(mut self, var: impl Into<String>) -> Self {
-                self.http.key = $crate::agent::transport::send::Key::Env {
+                self.http.key = $crate::agent::transport::key::Key::Env {
                     var: var.into(),
                     required: true,
                 };
@@ -80,7 +81,7 @@ macro_rules! http_transport {
             /// Uses this API key. It is never logged or shown by `Debug`.
             #[must_use]
             pub fn api_key(mut self, key: impl Into<String>) -> Self {
-                self.http.key = $crate::agent::transport::send::Key::Value(key.into());
+                self.http.key = $crate::agent::transport::key::Key::Value(key.into());
                 self
             }
 

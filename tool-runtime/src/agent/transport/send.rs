@@ -9,38 +9,6 @@ use super::settings::Http;
 use crate::agent::error::ModelError;
 use std::time::Duration;
 
-/// Where the API key comes from.
-#[derive(Clone)]
-pub(crate) enum Key {
-    /// An environment variable, read at each request; `required` makes a missing one an error.
-    Env { var: String, required: bool },
-    /// The key itself.
-    Value(String),
-}
-
-impl std::fmt::Debug for Key {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Key::Env { var, .. } => write!(f, "Env({var})"),
-            Key::Value(_) => f.write_str("Value(***)"),
-        }
-    }
-}
-
-impl Key {
-    /// The key to send, if any.
-    fn get(&self) -> Result<Option<String>, ModelError> {
-        match self {
-            Key::Value(key) => Ok(Some(key.clone())),
-            Key::Env { var, required } => match std::env::var(var) {
-                Ok(key) if !key.is_empty() => Ok(Some(key)),
-                _ if *required => Err(ModelError::MissingApiKey(var.clone())),
-                _ => Ok(None),
-            },
-        }
-    }
-}
-
 /// How a provider wants its key: `Authorization: Bearer`, or a header of its own.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Auth {
@@ -252,11 +220,5 @@ mod tests {
         assert_eq!(retry_after(&headers), None);
         assert_eq!(backoff(0), Duration::from_millis(500));
         assert_eq!(backoff(30), Duration::from_secs(8));
-    }
-
-    #[test]
-    fn a_key_never_shows_in_debug() {
-        let key = Key::Value("sk-secret".into());
-        assert_eq!(format!("{key:?}"), "Value(***)");
     }
 }

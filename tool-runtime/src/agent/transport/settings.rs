@@ -1,7 +1,7 @@
 //! One transport's settings: where to send, as which model, with what key, headers, extra
 //! body fields, timeout, retries and size limit.
 
-use super::send::Key;
+use super::key::Key;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 use std::time::Duration;

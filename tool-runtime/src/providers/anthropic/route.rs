@@ -19,7 +19,7 @@ const READ: Reader = Reader(Provider::Anthropic);
 ///
 /// A [`RouteError`] naming the JSON pointer where the output stops being a Messages
 /// response, or [`RouteError::Provider`] for the provider's error reply.
-pub fn anthropic(output: &Value) -> Result<Routed, RouteError> {
+pub(crate) fn anthropic(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
     }

@@ -6,6 +6,8 @@ pub(crate) mod export;
 pub(crate) mod results;
 pub(crate) mod route;
 #[cfg(feature = "agent")]
+pub(crate) mod stream;
+#[cfg(feature = "agent")]
 pub(crate) mod wire;
 
 use super::interface::{never, Api};

@@ -29,7 +29,7 @@ pub(crate) const GENERATED_ID_PREFIX: &str = "gemini_call_";
 ///
 /// A [`RouteError`] naming the JSON pointer where the output stops being a `generateContent`
 /// response, or [`RouteError::Provider`] for the provider's error reply.
-pub fn gemini(output: &Value) -> Result<Routed, RouteError> {
+pub(crate) fn gemini(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
     }

@@ -3,6 +3,9 @@
 //! `systemInstruction`, the tools as one `functionDeclarations` entry, and the model's
 //! content sent back with its parts as they came (`thoughtSignature` included).
 
+use super::results::call_turn;
+use super::route::gemini;
+use super::stream::GeminiStream;
 use crate::agent::error::ModelError;
 use crate::agent::model::{ModelDelta, OnDelta};
 use crate::agent::model::{ModelReply, ModelRequest, Usage};
@@ -10,9 +13,8 @@ use crate::agent::transport::body::Field;
 use crate::agent::transport::read::End;
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
-use crate::results::call_turn;
-use crate::router::Routed;
-use crate::{router, Provider};
+use crate::router::routed::Routed;
+use crate::Provider;
 use serde_json::{json, Value};
 
 /// A model behind the Gemini API (`generativelanguage.googleapis.com`).
@@ -88,7 +90,7 @@ impl Wire for Gemini {
             Some(content) if content["parts"].as_array().is_some_and(|p| !p.is_empty()) => {
                 vec![content.clone()]
             }
-            _ => call_turn(Provider::Gemini, &routed.text, &routed.calls),
+            _ => vec![call_turn(&routed.text, &routed.calls)],
         }
     }
 
@@ -98,36 +100,18 @@ impl Wire for Gemini {
         response: reqwest::Response,
         on_delta: &mut OnDelta<'_>,
     ) -> Result<ModelReply, ModelError> {
-        // Each event is a whole `GenerateContentResponse` holding the next parts; calls
-        // come whole in one part. The parts are joined and read once at the end, so call
-        // ids are numbered across the whole reply.
-        let mut parts: Vec<Value> = Vec::new();
-        let mut last = Value::Null;
+        let mut stream = GeminiStream::default();
         self.http
             .read_events(url, response, End::Event, |event| {
-                // A chunk the router refuses (an error object, a wrong shape) ends the stream.
-                router::route(Provider::Gemini, &event)?;
-                let candidate = &event["candidates"][0];
-                for part in candidate["content"]["parts"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                {
-                    if let (Some(text), false) = (part["text"].as_str(), part["thought"] == true) {
-                        on_delta(ModelDelta::Text(text.to_owned()));
-                    }
-                    parts.push(part.clone());
+                let (texts, finished) = stream.push(event)?;
+                for text in texts {
+                    on_delta(ModelDelta::Text(text));
                 }
-                let finished = candidate.get("finishReason").is_some_and(|r| !r.is_null());
-                last = event;
                 Ok(finished)
             })
             .await?;
-        let whole = json!({
-            "candidates": [{"content": {"role": "model", "parts": parts}}],
-            "usageMetadata": last.get("usageMetadata").cloned().unwrap_or(Value::Null),
-        });
-        let routed = router::route(Provider::Gemini, &whole)?;
+        let (whole, last) = stream.finish();
+        let routed = gemini(&whole)?;
         for call in &routed.calls {
             on_delta(ModelDelta::CallStarted {
                 id: call.id.clone(),

@@ -14,7 +14,7 @@ use serde_json::Value;
 ///
 /// A [`RouteError`] naming the JSON pointer where the output stops being an Ollama chat
 /// reply, or [`RouteError::Provider`] for Ollama's `{"error": "..."}`.
-pub fn ollama(output: &Value) -> Result<Routed, RouteError> {
+pub(crate) fn ollama(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
     }

@@ -20,7 +20,7 @@ const READ: Reader = Reader(Provider::OpenAiChat);
 ///
 /// A [`RouteError`] naming the JSON pointer where the output stops being a Chat Completions
 /// response, or [`RouteError::Provider`] for the provider's error reply.
-pub fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
+pub(crate) fn openai_chat(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
     }

@@ -21,7 +21,7 @@ const READ: Reader = Reader(Provider::OpenAiResponses);
 ///
 /// A [`RouteError`] naming the JSON pointer where the output stops being a Responses
 /// response, or [`RouteError::Provider`] for the provider's error reply.
-pub fn openai_responses(output: &Value) -> Result<Routed, RouteError> {
+pub(crate) fn openai_responses(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
     }

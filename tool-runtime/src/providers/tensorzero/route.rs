@@ -34,7 +34,7 @@ const TAKEN: [&str; 6] = [
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_runtime::router;
+/// use tool_runtime::{router, Provider};
 ///
 /// let response = json!({
 ///     "inference_id": "0196c682-72e0-7c83-a92b-9d1a3c7630f2",
@@ -45,7 +45,7 @@ const TAKEN: [&str; 6] = [
 ///                  "raw_name": "get_weather", "raw_arguments": "{\"city\": \"Paris\"}"}],
 ///     "usage": {"input_tokens": 10, "output_tokens": 5},
 ///     "finish_reason": "tool_call"});
-/// let routed = router::tensorzero(&response).unwrap();
+/// let routed = router::route(Provider::TensorZero, &response).unwrap();
 /// assert_eq!(routed.calls[0].name, "get_weather");
 /// assert_eq!(routed.calls[0].arguments, r#"{"city": "Paris"}"#);
 /// ```
@@ -54,7 +54,7 @@ const TAKEN: [&str; 6] = [
 ///
 /// A [`RouteError`] naming the JSON pointer where the output stops being a TensorZero chat
 /// response, or [`RouteError::Provider`] for the gateway's error reply (`{"error": ...}`).
-pub fn tensorzero(output: &Value) -> Result<Routed, RouteError> {
+pub(crate) fn tensorzero(output: &Value) -> Result<Routed, RouteError> {
     if let Some(error) = shape::provider_error(output) {
         return Err(error);
     }
