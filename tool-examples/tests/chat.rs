@@ -248,3 +248,44 @@ fn the_agents_bounds_are_flags() {
     assert!(stderr.contains("over the 100-byte limit"), "{stderr}");
     assert!(upstream.requests().is_empty());
 }
+
+/// `--provider ollama`: Ollama's native `/api/chat` on the server's own URL, streamed as
+/// newline-delimited JSON, each result a `tool` message naming its tool.
+#[test]
+fn the_ollama_provider_talks_to_api_chat() {
+    let root = workspace();
+    let upstream = Upstream::start([
+        Scripted::ndjson(ollama_call_lines(
+            &[(
+                "call_k3x9q2ab",
+                "csv_summary",
+                serde_json::json!({"path": "sales.csv"}),
+            )],
+            true,
+        )),
+        Scripted::ndjson(vec![ollama_text("Sales total 42.")]),
+    ]);
+    let out = Command::new(env!("CARGO_BIN_EXE_tool-examples"))
+        .arg("--root")
+        .arg(root.path())
+        .args(["chat", "--provider", "ollama", "--model", "qwen3", "--url"])
+        .arg(upstream.url())
+        .args(["--prompt", "Summarize sales.csv"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Sales total 42."), "{stdout}");
+    let requests = upstream.requests();
+    assert_eq!(requests[0].path, "/api/chat");
+    let second = &requests[1].body;
+    let results = tool_results(second);
+    assert!(
+        results[0].contains("south"),
+        "the real tool ran: {results:?}"
+    );
+    let tool = second["messages"].as_array().unwrap().last().unwrap();
+    assert_eq!(tool["tool_name"], "csv_summary");
+    assert_eq!(tool["tool_call_id"], "call_k3x9q2ab");
+}

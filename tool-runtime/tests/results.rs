@@ -300,6 +300,11 @@ fn every_call_gets_exactly_one_result_in_every_dialect() {
                             .map(|b| b["id"].clone())
                     })
                     .collect(),
+                Provider::Ollama => formatted
+                    .messages
+                    .iter()
+                    .map(|m| m["tool_call_id"].clone())
+                    .collect(),
                 Provider::Gemini => formatted
                     .messages
                     .iter()

@@ -821,3 +821,75 @@ fn a_chat_function_call_is_not_silently_dropped() {
         "a Chat `function_call` was dropped without an error: {routed:?}"
     );
 }
+
+// ---- Ollama (`/api/chat`) ------------------------------------------------------------------
+
+#[test]
+fn ollama_responses() {
+    // `docs/api.md`'s example has no call id: the call is numbered.
+    let one = route(Provider::Ollama, "ollama/one_call.json");
+    assert_eq!(
+        summary(&one),
+        [("call_0", "get_weather", r#"{"city":"Tokyo"}"#)]
+    );
+    let parallel = route(Provider::Ollama, "ollama/parallel_calls.json");
+    assert_eq!(
+        summary(&parallel),
+        [
+            ("call_4mq0x7rt", "get_temperature", r#"{"city":"New York"}"#),
+            ("call_b2c9ve1k", "get_conditions", r#"{"city":"New York"}"#),
+            ("call_zz81pq0a", "get_temperature", r#"{"city":"London"}"#),
+            ("call_7hd2m3xn", "get_conditions", r#"{"city":"London"}"#),
+        ]
+    );
+    assert_eq!(parallel.text, "", "the thinking is not the answer");
+    let none = route(Provider::Ollama, "ollama/no_calls.json");
+    assert!(none.calls.is_empty());
+    assert_eq!(none.text, "Hello! How are you today?");
+
+    // Each results message quotes its call and names its tool, in the calls' order.
+    let outputs: Vec<Option<tool_runtime::ToolOutput>> = ["22°C", "Partly cloudy", "15°C", "Rainy"]
+        .map(|text| Some(tool_runtime::ToolOutput::text(text)))
+        .into();
+    let formatted = results::answer_in_order(Provider::Ollama, &parallel.calls, &outputs);
+    assert_eq!(
+        formatted.messages[1],
+        json!({"role": "tool", "content": "Partly cloudy", "tool_name": "get_conditions", "tool_call_id": "call_b2c9ve1k"})
+    );
+    assert_eq!(formatted.messages.len(), 4);
+}
+
+#[test]
+fn ollama_streams_give_each_call_as_its_line_arrives() {
+    use tool_runtime::router::stream::OllamaStream;
+    for (name, expected) in [
+        (
+            "ollama/stream_one_call.jsonl",
+            vec![("call_0", "get_weather", r#"{"city":"Tokyo"}"#)],
+        ),
+        (
+            "ollama/stream_text_and_calls.jsonl",
+            vec![
+                ("call_4mq0x7rt", "get_temperature", r#"{"city":"New York"}"#),
+                ("call_zz81pq0a", "get_temperature", r#"{"city":"London"}"#),
+            ],
+        ),
+    ] {
+        let mut stream = OllamaStream::new();
+        let mut completed = Vec::new();
+        for line in lines(name) {
+            // Every line of a stream is detected as Ollama's on its own.
+            let value: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(router::detect(&value), Some(Provider::Ollama), "{line}");
+            for event in stream.push_line(&line).unwrap() {
+                if let StreamEvent::Call(call) = event {
+                    completed.push(call);
+                }
+            }
+        }
+        assert!(stream.is_done(), "{name}");
+        let routed = stream.finish();
+        assert_eq!(summary(&routed), expected, "{name}");
+        assert_eq!(routed.calls, completed, "{name}");
+    }
+}

@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 use tool_runtime::router::stream::{
-    Accumulate, AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, TensorZeroStream,
+    Accumulate, AnthropicStream, OllamaStream, OpenAiChatStream, OpenAiResponsesStream,
+    TensorZeroStream,
 };
 use tool_runtime::router::Routed;
 use tool_runtime::text::{parse, TextFormat, TextParse, TextStream};
@@ -55,6 +56,7 @@ fn streams_of_many_calls_give_every_call_in_order() {
             "tensorzero" => replay(TensorZeroStream::new(), &entry),
             "openai_responses" => replay(OpenAiResponsesStream::new(), &entry),
             "anthropic" => replay(AnthropicStream::new(), &entry),
+            "ollama" => replay(OllamaStream::new(), &entry),
             other => panic!("{name}: no stream {other}"),
         };
         let calls = entry["expect"]["calls"].as_u64().unwrap() as usize;

@@ -10,6 +10,10 @@
 //!   "Streaming Messages".
 //! - Gemini: `GenerateContentResponse`, as in ai.google.dev "Function calling" (the
 //!   `functionCall` part, `thoughtSignature`) and the `streamGenerateContent?alt=sse` events.
+//! - Ollama `/api/chat`: `ChatResponse` (github.com/ollama/ollama `api/types.go`), as in
+//!   `docs/api.md` "Chat request (No streaming, with tools)" and "(Streaming with tools)":
+//!   calls with object arguments and the server's `call_` ids, one JSON object a line when
+//!   streamed, the last `"done": true` with the token counts.
 
 use serde_json::{json, Value};
 
@@ -251,4 +255,69 @@ pub fn gemini_docs_meeting_call() -> Value {
         "usageMetadata": {"promptTokenCount": 80, "candidatesTokenCount": 20, "totalTokenCount": 100},
         "modelVersion": "scripted"
     })
+}
+
+/// Ollama: one `ChatResponse` line (or a whole reply) holding `message`.
+fn ollama_response(message: Value, done: bool) -> Value {
+    let mut response = json!({"model": "scripted", "created_at": "2025-07-07T20:32:53.844124Z",
+        "message": message, "done": done});
+    if done {
+        let metrics = json!({"done_reason": "stop", "total_duration": 3_244_883_583u64,
+            "load_duration": 2_969_184_542u64, "prompt_eval_count": 169, "prompt_eval_duration": 141_656_333,
+            "eval_count": 18, "eval_duration": 133_293_625});
+        for (key, value) in metrics.as_object().unwrap() {
+            response[key] = value.clone();
+        }
+    }
+    response
+}
+
+/// Ollama's `tool_calls` for these calls (`(id, name, arguments object)`; an empty id is
+/// left out, as servers before call ids send them).
+fn ollama_tool_calls(calls: &[(&str, &str, Value)]) -> Vec<Value> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(index, (id, name, args))| {
+            let mut call = json!({"function": {"index": index, "name": name, "arguments": args}});
+            if !id.is_empty() {
+                call["id"] = json!(id);
+            }
+            call
+        })
+        .collect()
+}
+
+/// Ollama, whole (`"stream": false`): a reply with these calls and a thought.
+pub fn ollama_calls(calls: &[(&str, &str, Value)]) -> Value {
+    ollama_response(
+        json!({"role": "assistant", "content": "", "thinking": "The user wants the weather.",
+               "tool_calls": ollama_tool_calls(calls)}),
+        true,
+    )
+}
+
+/// Ollama, whole: a final text answer.
+pub fn ollama_text(text: &str) -> Value {
+    ollama_response(json!({"role": "assistant", "content": text}), true)
+}
+
+/// Ollama streamed: thinking, text in two lines, every call in one line, and the `done` line
+/// (left out with `done: false`, a stream cut before its end).
+pub fn ollama_call_lines(calls: &[(&str, &str, Value)], done: bool) -> Vec<Value> {
+    let line = |message: Value| ollama_response(message, false);
+    let mut lines = vec![
+        line(json!({"role": "assistant", "content": "", "thinking": "The user wants "})),
+        line(json!({"role": "assistant", "content": "", "thinking": "the weather."})),
+        line(json!({"role": "assistant", "content": "Let me "})),
+        line(json!({"role": "assistant", "content": "check."})),
+        line(json!({"role": "assistant", "content": "", "tool_calls": ollama_tool_calls(calls)})),
+    ];
+    if done {
+        lines.push(ollama_response(
+            json!({"role": "assistant", "content": ""}),
+            true,
+        ));
+    }
+    lines
 }

@@ -1,13 +1,14 @@
 //! The scripted upstream: a **fixture, not a model**. No model weights can be downloaded
 //! here, so the far end of every agent test is this small HTTP/1.1 server on 127.0.0.1. It
 //! answers each request with the next reply of its script (replies written after the
-//! providers' documentation: tool calls, parallel calls, a bad call, a final answer, whole or
-//! as server-sent events) and records every request, so a test can check what the transport
+//! providers' documentation: tool calls, parallel calls, a bad call, a final answer, whole,
+//! as server-sent events, or as newline-delimited JSON) and records every request, so a test can check what the transport
 //! sent. Everything between it and the agent (gateways, the transports) is real.
 //!
 //! Every Chat Completions and Responses request body is checked against OpenAI's official
 //! OpenAPI spec ([`crate::openapi`]), every Gemini one against the API reference's rules
-//! ([`crate::rules::gemini_request`]): a body that breaks them is answered with HTTP 400 and
+//! ([`crate::rules::gemini_request`]), every Ollama one against its request types
+//! ([`crate::rules::ollama`]): a body that breaks them is answered with HTTP 400 and
 //! the violations, as the API would, and dropping the upstream then fails the test.
 //!
 //! It runs on its own thread and runtime, so a test may block (on a child process, say)
@@ -33,6 +34,9 @@ pub enum Scripted {
     /// the connection closes. `event:` names are added from each payload's `"type"` (the way
     /// Anthropic and OpenAI Responses send them).
     Sse { events: Vec<String> },
+    /// Newline-delimited JSON (`application/x-ndjson`, as Ollama streams): each string is one
+    /// line, then the connection closes.
+    Ndjson { lines: Vec<String> },
     /// Waits, then sends the reply.
     After(Duration, Box<Scripted>),
 }
@@ -62,6 +66,19 @@ impl Scripted {
             headers.push((name.to_owned(), value.to_owned()));
         }
         self
+    }
+
+    /// A newline-delimited JSON stream of these values (strings are sent as they are).
+    pub fn ndjson(lines: impl IntoIterator<Item = Value>) -> Scripted {
+        Scripted::Ndjson {
+            lines: lines
+                .into_iter()
+                .map(|line| match line {
+                    Value::String(raw) => raw,
+                    other => other.to_string(),
+                })
+                .collect(),
+        }
     }
 
     /// An event stream of these JSON payloads (strings are sent as they are).
@@ -219,18 +236,24 @@ impl Drop for Upstream {
         let violations = self.take_violations();
         assert!(
             violations.is_empty(),
-            "request bodies the OpenAI spec or the Gemini rules reject: {violations:#?}"
+            "request bodies the OpenAI spec or the Gemini or Ollama rules reject: {violations:#?}"
         );
     }
 }
 
 /// What the body breaks, and what it was checked against: OpenAI's OpenAPI spec for Chat
-/// Completions and Responses, the Gemini API reference's rules for `generateContent`.
+/// Completions and Responses, the Gemini API reference's rules for `generateContent`,
+/// Ollama's request types for `/api/chat`.
 fn check_body(path: &str, body: &Value) -> Option<(&'static str, Vec<String>)> {
     let found = if path.contains(":generateContent") || path.contains(":streamGenerateContent") {
         (
             "the Gemini API reference",
             crate::rules::gemini_request::check_request(body),
+        )
+    } else if path.ends_with("/api/chat") {
+        (
+            "Ollama's api/types.go",
+            crate::rules::ollama::check_request(body),
         )
     } else {
         (
@@ -365,6 +388,18 @@ async fn write_reply(socket: &mut TcpStream, reply: Scripted) -> std::io::Result
             head.push_str("\r\n");
             socket.write_all(head.as_bytes()).await?;
             socket.write_all(body.as_bytes()).await?;
+            socket.shutdown().await
+        }
+        Scripted::Ndjson { lines } => {
+            socket
+                .write_all(
+                    b"HTTP/1.1 200 OK\r\ncontent-type: application/x-ndjson\r\nconnection: close\r\n\r\n",
+                )
+                .await?;
+            for line in lines {
+                socket.write_all(format!("{line}\n").as_bytes()).await?;
+                socket.flush().await?;
+            }
             socket.shutdown().await
         }
         Scripted::Sse { events } => {

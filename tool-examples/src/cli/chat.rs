@@ -8,7 +8,7 @@ use clap::Args;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use tool_runtime::agent::{
-    Agent, AgentEvent, Anthropic, Gemini, Model, OpenAiChat, OpenAiResponses, TensorZero,
+    Agent, AgentEvent, Anthropic, Gemini, Model, Ollama, OpenAiChat, OpenAiResponses, TensorZero,
 };
 use tool_runtime::text::TextFormat;
 use tool_runtime::{Provider, Registry};
@@ -22,8 +22,9 @@ const RESULT_LINES: usize = 12;
 #[derive(Debug, Args)]
 pub(super) struct ChatArgs {
     /// The API the server speaks: openai-chat (any OpenAI-compatible server: vLLM, llama.cpp,
-    /// Ollama, LM Studio, TensorZero, LiteLLM), openai-responses, anthropic, gemini, or
-    /// tensorzero (TensorZero's native /inference; --model names the function).
+    /// Ollama, LM Studio, TensorZero, LiteLLM), openai-responses, anthropic, gemini,
+    /// tensorzero (TensorZero's native /inference; --model names the function), or ollama
+    /// (Ollama's native /api/chat).
     #[arg(long, value_name = "NAME", default_value = "openai-chat", value_parser = super::parse_provider)]
     provider: Provider,
     /// The server's base URL, for example http://127.0.0.1:8000/v1 [default: the provider's
@@ -114,9 +115,12 @@ fn model(args: &ChatArgs) -> Result<Box<dyn Model>, CliError> {
             url("http://127.0.0.1:3000"),
             &args.model
         )),
+        // Ollama's native `/api/chat` (its OpenAI-compatible endpoint is
+        // `--provider openai-chat --url http://127.0.0.1:11434/v1`).
+        Provider::Ollama => configured!(Ollama::new(url("http://127.0.0.1:11434"), &args.model)),
         other => {
             return Err(CliError::Input(format!(
-                "`chat` talks to a model API; `{}` is not one (use openai-chat, openai-responses, anthropic, gemini or tensorzero)",
+                "`chat` talks to a model API; `{}` is not one (use openai-chat, openai-responses, anthropic, gemini, tensorzero or ollama)",
                 other.as_str()
             )))
         }

@@ -61,6 +61,7 @@ pub(crate) mod transport;
 
 pub use crate::providers::anthropic::wire::Anthropic;
 pub use crate::providers::gemini::wire::Gemini;
+pub use crate::providers::ollama::wire::Ollama;
 pub use crate::providers::openai_chat::wire::OpenAiChat;
 pub use crate::providers::openai_responses::wire::OpenAiResponses;
 pub use crate::providers::tensorzero::wire::TensorZero;

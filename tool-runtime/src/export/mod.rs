@@ -28,10 +28,10 @@ pub(crate) mod names;
 mod plain;
 pub(crate) mod plan;
 mod refs;
-mod rewrites;
+pub(crate) mod rewrites;
 pub(crate) mod strict;
 pub(crate) mod tool_list;
-mod walk;
+pub(crate) mod walk;
 
 pub use handle::Export;
 pub use issues::{StrictIssue, StrictIssueKind, StrictIssues, StrictLimit};

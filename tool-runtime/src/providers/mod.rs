@@ -30,6 +30,7 @@ pub(crate) mod anthropic;
 pub(crate) mod gemini;
 mod interface;
 pub(crate) mod mcp;
+pub(crate) mod ollama;
 pub(crate) mod openai_chat;
 pub(crate) mod openai_responses;
 mod provider;
@@ -48,5 +49,6 @@ pub(crate) const fn api(provider: Provider) -> &'static Api {
         Provider::Gemini => &gemini::API,
         Provider::Mcp => &mcp::API,
         Provider::TensorZero => &tensorzero::API,
+        Provider::Ollama => &ollama::API,
     }
 }

@@ -51,17 +51,24 @@ pub enum Provider {
     /// OpenAI-compatible endpoint is [`Provider::OpenAiChat`].
     #[serde(rename = "tensorzero")]
     TensorZero,
+    /// Ollama's native chat API (`POST /api/chat`): tools as Chat Completions' `[{"type":
+    /// "function", "function": {..}}]` without `strict`, calls in `message.tool_calls` with
+    /// their arguments as an object, replies streamed as newline-delimited JSON, results as
+    /// `{"role": "tool", "tool_name"}` messages. Its OpenAI-compatible endpoint is
+    /// [`Provider::OpenAiChat`].
+    Ollama,
 }
 
 impl Provider {
     /// Every provider.
-    pub const ALL: [Provider; 6] = [
+    pub const ALL: [Provider; 7] = [
         Provider::OpenAiChat,
         Provider::OpenAiResponses,
         Provider::Anthropic,
         Provider::Gemini,
         Provider::Mcp,
         Provider::TensorZero,
+        Provider::Ollama,
     ];
 
     /// The provider's name as the CLI and serde spell it (`openai-chat`, ...).

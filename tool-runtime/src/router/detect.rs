@@ -11,6 +11,8 @@ use serde_json::Value;
 /// - `choices`, or an assistant message with `tool_calls` or string content: OpenAI Chat;
 /// - `"object": "response"`, an `output` list, or a list of typed output items: OpenAI Responses;
 /// - `inference_id` with `content`, or `tool_call` content blocks: TensorZero;
+/// - a `message` object beside a boolean `done`: Ollama (a bare Ollama message has Chat
+///   Completions' keys and routes as one);
 /// - `"type": "message"`, or an assistant message whose `content` is a list of blocks: Anthropic.
 pub fn detect(output: &Value) -> Option<Provider> {
     let by_reply = Provider::ALL

@@ -41,7 +41,7 @@ pub enum RouteError {
         max: usize,
     },
     /// Auto-detection matched no provider's shape.
-    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, TensorZero); name the provider instead of detecting it")]
+    #[error("the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, TensorZero, Ollama); name the provider instead of detecting it")]
     Undetected,
     /// The provider has no model reply to route: MCP's tool calls arrive as `tools/call`
     /// requests, which [`mcp`](crate::mcp) serves.
@@ -182,7 +182,7 @@ mod tests {
             "the model output is not Gemini output: expected an array at `/candidates`, found a string",
             "the provider returned an error instead of a response: Rate limit reached",
             "the model output nests deeper than 128 levels",
-            "the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, TensorZero); name the provider instead of detecting it",
+            "the output matches no known provider's shape (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, TensorZero, Ollama); name the provider instead of detecting it",
             "MCP has no model reply to route",
         ];
         let errors = every_route_error();

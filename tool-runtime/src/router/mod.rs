@@ -15,6 +15,7 @@
 //! | Anthropic | a Messages API response | an object, serialized to text |
 //! | Gemini | a `generateContent` response (or one `Content`) | an object, serialized to text |
 //! | TensorZero | a native `/inference` chat response (or a message) | `raw_arguments`, the model's text |
+//! | Ollama | an `/api/chat` reply, whole or one streamed line (or its `message`) | an object, serialized to text |
 //!
 //! ```
 //! use serde_json::json;

@@ -9,6 +9,7 @@ pub mod common;
 pub mod gemini;
 pub mod gemini_request;
 pub mod mcp;
+pub mod ollama;
 pub mod openai;
 pub mod tensorzero;
 
@@ -33,6 +34,7 @@ pub fn violations(provider: Provider, export: &Value) -> Vec<String> {
         Provider::Gemini => gemini::check(export),
         Provider::Mcp => mcp::check(export),
         Provider::TensorZero => tensorzero::check(export),
+        Provider::Ollama => ollama::check(export),
         other => vec![format!("no rules for {other:?}")],
     }
 }

@@ -181,6 +181,9 @@ pub(crate) trait Wire: HasHttp + Sync {
     /// The field every whole reply body has (it must be the provider's full response
     /// object), and what it holds, for the error when it is missing.
     const REPLY: (&'static str, &'static str);
+    /// The content type of a streamed reply: server-sent events, unless the provider streams
+    /// another way (Ollama's newline-delimited JSON). A reply of another type is read whole.
+    const STREAM_TYPE: &'static str = "text/event-stream";
 
     fn url(&self, _stream: bool) -> String {
         self.http().url(Self::PATH)
@@ -229,7 +232,7 @@ pub(crate) async fn send_streaming<W: Wire>(
     let url = wire.http().parsed_url(true, || wire.url(true))?;
     let body = wire.body(request, true);
     let response = wire.http().post(url, W::AUTH, W::HEADERS, body).await?;
-    if !is_event_stream(&response) {
+    if !is_stream(&response, W::STREAM_TYPE) {
         // A server that ignores `stream` answers whole: read it as such.
         let reply = whole(wire, url.as_str(), response).await?;
         replay(&reply, on_delta);
@@ -273,11 +276,11 @@ fn route_body(
     Ok(routed)
 }
 
-/// Whether a response is a server-sent event stream (by its content type).
-pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
+/// Whether a response is a stream of `content_type` (by its `Content-Type`).
+pub(crate) fn is_stream(response: &reqwest::Response, content_type: &str) -> bool {
     response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim_start().starts_with("text/event-stream"))
+        .is_some_and(|v| v.trim_start().starts_with(content_type))
 }

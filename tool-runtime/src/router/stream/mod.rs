@@ -12,6 +12,8 @@
 //!   complete at `response.output_item.done`.
 //! - [`TensorZeroStream`]: TensorZero's native chunks, `tool_call` pieces keyed by `id` with
 //!   `raw_arguments` fragments, complete when `finish_reason` arrives.
+//! - [`OllamaStream`]: Ollama's newline-delimited `ChatResponse` lines, each call whole in one
+//!   line (complete as soon as it is read), the turn complete at `"done": true`.
 //!
 //! Pieces of different calls may interleave; each is keyed by the index the provider gives it,
 //! and [`Accumulate::finish`] orders calls and text by that index, so the turn comes out the same
@@ -46,6 +48,7 @@
 pub(crate) mod accumulate;
 
 pub use crate::providers::anthropic::stream::AnthropicStream;
+pub use crate::providers::ollama::stream::OllamaStream;
 pub use crate::providers::openai_chat::stream::OpenAiChatStream;
 pub use crate::providers::openai_responses::stream::OpenAiResponsesStream;
 pub use crate::providers::tensorzero::stream::TensorZeroStream;
