@@ -31,7 +31,6 @@ use crate::pipeline::{Config, Entry};
 use crate::spec::ToolSpec;
 use crate::state::StateMap;
 use crate::Provider;
-use serde_json::Value;
 use std::sync::Arc;
 use std::sync::OnceLock;
 
