@@ -136,8 +136,17 @@ pub(crate) fn brackets_exceed(text: &str, max: usize) -> bool {
 
 /// Nesting deeper than `max` takes more than `max` opening brackets. This count is one
 /// vectorized pass, far cheaper than the scan below, which only runs when it can matter.
+/// Inlined, so that text too short to hold that many brackets (most calls) costs one
+/// comparison and no call.
+#[inline]
 fn could_nest_deeper_than(bytes: &[u8], max: usize) -> bool {
-    bytes.len() > max && memchr::memchr2_iter(b'{', b'[', bytes).nth(max).is_some()
+    bytes.len() > max && more_brackets_than(bytes, max)
+}
+
+/// More than `max` `{`/`[` in `bytes`: the count itself, kept out of line.
+#[inline(never)]
+fn more_brackets_than(bytes: &[u8], max: usize) -> bool {
+    memchr::memchr2_iter(b'{', b'[', bytes).nth(max).is_some()
 }
 
 /// Whether `{`/`[` nesting outside strings goes deeper than `max`. Malformed text is not this
