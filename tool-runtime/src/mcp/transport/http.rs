@@ -20,7 +20,7 @@
 //! an answer written in several pieces is not held back by Nagle's algorithm.
 
 use super::sessions::Sessions;
-use super::{McpError, McpServer};
+use crate::mcp::{McpError, McpServer};
 use crate::Registry;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
@@ -333,7 +333,7 @@ impl HttpServer {
                 let evicted = place.evicted.clone();
                 let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
                     // Who sent it: a sessionless client's share of the tasks.
-                    let peer = super::task_store::PeerAddress(peer.ip());
+                    let peer = crate::mcp::tasks::store::PeerAddress(peer.ip());
                     request.extensions_mut().insert(peer);
                     let service = service.clone();
                     let sessions = Arc::clone(&sessions);

@@ -2,13 +2,24 @@
 //! streamable-HTTP URL), lists the tools, and gives each as a [`DynamicTool`] that forwards
 //! its calls.
 
-use super::import_ask::{Answerers, Asking, Asks};
-use super::import_protocol::McpProtocol;
-use super::import_rounds::{self, Retry, RoundError};
-use super::{content, local_names, schema_in, McpError};
+mod asking;
+mod builder;
+mod http_client;
+mod local_names;
+mod protocol;
+mod resources;
+mod rounds;
+mod schema_in;
+
+pub use protocol::McpProtocol;
+
+use self::asking::{Answerers, Asking, Asks};
+use self::rounds::{Retry, RoundError};
 use crate::client::{BoxError, Elicitation, ElicitationRequest, SamplingRequest, SamplingResult};
 use crate::def::ToolFlags;
 use crate::error::{ErrorCode, ToolError};
+use crate::mcp::serve::content;
+use crate::mcp::McpError;
 use crate::{DynamicTool, ToolContext, ToolOutput};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
@@ -284,7 +295,7 @@ impl McpImport {
                     }
                     // Not rmcp's default client: this one refuses redirects to another origin
                     // and names an answer too large to read (`import_http`).
-                    let http = super::import_http::ImportClient::new().map_err(|e| {
+                    let http = self::http_client::ImportClient::new().map_err(|e| {
                         McpError::Protocol {
                             server: server.clone(),
                             reason: format!("could not build the HTTP client: {e}"),
@@ -314,13 +325,14 @@ impl McpImport {
                     reason: format!("tools/list failed: {e}"),
                     source: Some(Box::new(e)),
                 })?;
-            let listed = super::import_resources::list(client.peer())
-                .await
-                .map_err(|e| McpError::Protocol {
-                    server: server.clone(),
-                    reason: format!("listing its resources and prompts failed: {e}"),
-                    source: Some(Box::new(e)),
-                })?;
+            let listed =
+                self::resources::list(client.peer())
+                    .await
+                    .map_err(|e| McpError::Protocol {
+                        server: server.clone(),
+                        reason: format!("listing its resources and prompts failed: {e}"),
+                        source: Some(Box::new(e)),
+                    })?;
             Ok::<_, McpError>((client, tools, listed))
         };
         let error = match tokio::time::timeout(self.connect_timeout, connecting).await {
@@ -374,7 +386,7 @@ pub(crate) struct Connected {
     info: Option<Implementation>,
     protocol_version: Option<String>,
     tools: Vec<rmcp::model::Tool>,
-    listed: super::import_resources::Listed,
+    listed: self::resources::Listed,
 }
 
 impl Connected {
@@ -431,7 +443,7 @@ impl Connected {
             }
             tools.push(dynamic);
         }
-        let forward = super::import_resources::Forwarder {
+        let forward = self::resources::Forwarder {
             peer: self.remote.client.peer().clone(),
             timeout: self.remote.call_timeout,
             server: self.remote.server.clone(),
@@ -439,7 +451,7 @@ impl Connected {
             keep: self.remote.clone(),
         };
         let imported =
-            super::import_resources::adopt(self.listed, &self.remote.prefix, &forward, &mut notes);
+            self::resources::adopt(self.listed, &self.remote.prefix, &forward, &mut notes);
         McpTools {
             prefix: self.remote.prefix.clone(),
             server: self.remote.server.clone(),
@@ -462,7 +474,7 @@ pub struct McpTools {
     protocol_version: Option<String>,
     tools: Vec<DynamicTool>,
     /// The server's resources, templates and prompts, when it has some.
-    imported: super::import_resources::Imported,
+    imported: self::resources::Imported,
     notes: Vec<ImportNote>,
 }
 
@@ -516,7 +528,7 @@ impl McpTools {
     }
 
     /// The tools, and the resources, templates and prompts.
-    pub(crate) fn into_parts(self) -> (Vec<DynamicTool>, super::import_resources::Imported) {
+    pub(crate) fn into_parts(self) -> (Vec<DynamicTool>, self::resources::Imported) {
         (self.tools, self.imported)
     }
 
@@ -636,14 +648,14 @@ impl Remote {
                 "The tool's server may be down; try again later, or another tool.",
             ))
         };
-        for _ in 0..import_rounds::MAX_ROUNDS {
+        for _ in 0..rounds::MAX_ROUNDS {
             let mut params =
                 CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments.clone());
             params.input_responses = retry.input_responses.take();
             params.request_state = retry.request_state.take();
             let answer = match self.round(params, &cx, &asking).await {
                 Ok(Some(ServerResult::InputRequiredResult(result))) => {
-                    match import_rounds::answer(&self.handler.asks, &asking, result).await {
+                    match rounds::answer(&self.handler.asks, &asking, result).await {
                         Ok(next) => {
                             retry = next;
                             continue;
@@ -707,7 +719,7 @@ impl Remote {
             format!(
                 "The MCP server {} still asked for input after {} rounds of `{tool}`.",
                 self.prefix,
-                import_rounds::MAX_ROUNDS
+                rounds::MAX_ROUNDS
             ),
         )
     }

@@ -2,10 +2,10 @@
 //! go to the MCP client over the call's own session, on the call's own HTTP stream (a URL-mode
 //! elicitation's completion, a notification, on the session's).
 
-use super::url_required::RequiredUrls;
 use crate::client::{
     BoxError, ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture, UrlElicitationRequest,
 };
+use crate::mcp::rounds::url_required::RequiredUrls;
 #[allow(deprecated)]
 // roots: deprecated by SEP-2577 (a later draft), in 2025-11-25 and 2026-07-28.
 use rmcp::model::ListRootsRequest;

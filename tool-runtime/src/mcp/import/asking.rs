@@ -2,8 +2,8 @@
 //! forwarded `tools/call`, `prompts/get` or `resources/read`: the question is asked through
 //! the [`AskContext`] of that request (the client of the call or read when we serve it over
 //! MCP, or of its [`Client::scope`](crate::client::Client::scope)), else answered by the
-//! handler set on the import ([`McpImport::on_sampling`](super::McpImport::on_sampling),
-//! [`on_elicitation`](super::McpImport::on_elicitation)), else refused: an error for
+//! handler set on the import ([`McpImport::on_sampling`](crate::mcp::McpImport::on_sampling),
+//! [`on_elicitation`](crate::mcp::McpImport::on_elicitation)), else refused: an error for
 //! sampling, `decline` for elicitation.
 
 use crate::client::{

@@ -1,4 +1,4 @@
-//! [`TaskStore`]: the tasks an [`McpServer`](super::McpServer) runs, bounded in time, number
+//! [`TaskStore`]: the tasks an [`McpServer`](crate::mcp::McpServer) runs, bounded in time, number
 //! and bytes, in all and per client.
 //!
 //! A task is kept until its TTL has passed since it was created: then a timer drops it and
@@ -42,14 +42,14 @@ pub enum TaskStoreError {
         "too many tasks: {max} are kept at once and none has settled or expired yet; retry later"
     )]
     Full {
-        /// The cap ([`McpServer::max_tasks`](super::McpServer::max_tasks)).
+        /// The cap ([`McpServer::max_tasks`](crate::mcp::McpServer::max_tasks)).
         max: usize,
     },
     /// This client (its session, or its address when sessionless) runs as many tasks as
     /// one client may keep, none of them settled.
     #[error("too many tasks for this client: {max} are kept per client and none of its tasks has settled; retry when one has")]
     ClientFull {
-        /// The share ([`McpServer::max_tasks_per_client`](super::McpServer::max_tasks_per_client)).
+        /// The share ([`McpServer::max_tasks_per_client`](crate::mcp::McpServer::max_tasks_per_client)).
         max: usize,
     },
     /// What the task would keep (arguments, a question, a result) doesn't fit in the bytes
@@ -60,7 +60,7 @@ pub enum TaskStoreError {
         needed: usize,
         /// What is left, running tasks counted.
         left: usize,
-        /// The budget ([`McpServer::max_task_bytes`](super::McpServer::max_task_bytes)).
+        /// The budget ([`McpServer::max_task_bytes`](crate::mcp::McpServer::max_task_bytes)).
         max: usize,
     },
     /// What the task would keep doesn't fit in the bytes left to this client's tasks.
@@ -70,7 +70,7 @@ pub enum TaskStoreError {
         needed: usize,
         /// What is left to the client, its running tasks counted.
         left: usize,
-        /// The budget ([`McpServer::max_task_bytes_per_client`](super::McpServer::max_task_bytes_per_client)).
+        /// The budget ([`McpServer::max_task_bytes_per_client`](crate::mcp::McpServer::max_task_bytes_per_client)).
         max: usize,
     },
     /// The request names an HTTP session that has ended: its tasks are gone, and it can't
@@ -375,7 +375,7 @@ impl TaskStore {
         let entry = state.tasks.get_mut(id).ok_or(AskError::Ended)?;
         let key = match key {
             Some(key) => key.to_owned(),
-            None => super::input_required::unnamed_key(&mut entry.unnamed, method),
+            None => crate::mcp::rounds::input_required::unnamed_key(&mut entry.unnamed, method),
         };
         let key = unique(&entry.keys, key);
         entry.keys.insert(key.clone());
@@ -415,7 +415,7 @@ impl TaskStore {
         // Every answer checked before any is taken: a refused update changes nothing.
         for (key, answer) in &responses {
             if let Some(question) = entry.questions.get(key) {
-                super::input_required::fits(&question.method, answer)
+                crate::mcp::rounds::input_required::fits(&question.method, answer)
                     .map_err(|why| AnswerError::Invalid(format!("inputResponses.{key}: {why}")))?;
             }
         }
@@ -455,7 +455,7 @@ impl TaskStore {
             Err(error) => {
                 let why = format!("the task's result ({bytes} bytes) is not kept: {error}");
                 let failed = TaskPayload::Failed {
-                    error: super::tasks::object(rmcp::model::ErrorData::internal_error(why, None)),
+                    error: object(rmcp::model::ErrorData::internal_error(why, None)),
                 };
                 let bytes = payload_len(&failed);
                 (failed, bytes)
@@ -669,6 +669,15 @@ fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
     state
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A result or error as the JSON object a `DetailedTask` inlines.
+pub(crate) fn object(value: impl serde::Serialize) -> rmcp::model::JsonObject {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(object)) => object,
+        // Both types serialize to objects; this is only what the types can't promise.
+        Ok(_) | Err(_) => rmcp::model::JsonObject::default(),
+    }
 }
 
 /// The length of `value` as JSON, counted without writing it out: what a task keeps is
@@ -904,7 +913,8 @@ mod tests {
 
         // A question counts too.
         let big = json!({"mode": "form", "message": "x".repeat(600), "requestedSchema": {"type": "object", "properties": {}}});
-        let big = super::super::input_required::input_request("elicitation/create", big).unwrap();
+        let big =
+            crate::mcp::rounds::input_required::input_request("elicitation/create", big).unwrap();
         let refused = store.ask(&running.task_id, None, "elicitation/create", big);
         assert!(matches!(refused, Err(AskError::TooLarge(_))), "{refused:?}");
         store
@@ -1002,7 +1012,7 @@ mod tests {
 
     fn elicitation() -> InputRequest {
         let params = json!({"mode": "form", "message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}});
-        super::super::input_required::input_request("elicitation/create", params).unwrap()
+        crate::mcp::rounds::input_required::input_request("elicitation/create", params).unwrap()
     }
 
     /// The keys of the questions task `id` waits on, as `tasks/get` lists them.

@@ -3,9 +3,9 @@
 //! started the call has been answered. And the client of a `defer_task` call, which asks
 //! as a plain call does until the tool continues as a task.
 
-use super::input_required::input_request;
-use super::task_store::{Owner, TaskStore, TaskStoreError};
+use super::store::{Owner, TaskStore, TaskStoreError};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
+use crate::mcp::rounds::input_required::input_request;
 use rmcp::model::Task;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
