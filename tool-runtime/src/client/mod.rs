@@ -10,8 +10,8 @@
 //! the [`Client`] of the call, set by whoever runs it with [`Client::scope`]: the MCP server
 //! sets one per call, forwarding to its client as `sampling/createMessage` and
 //! `elicitation/create`. A call with no client (a plain [`Registry::call`](crate::Registry::call))
-//! gets [`AskError::NoClient`], so a tool compiles and runs the same with or without the `mcp`
-//! feature. A prompt or a resource asks the same questions through an [`AskContext`]
+//! gets [`AskError::NoClient`]. All of this is the `client` cargo feature, which `mcp` and
+//! `agent` turn on: a crate of tools that ask needs only it, without an HTTP stack. A prompt or a resource asks the same questions through an [`AskContext`]
 //! ([`Prompt::asking`](crate::resources::Prompt::asking) and its kin).
 //!
 //! A question holds nothing of the registry while it waits: a tool call gives its pass through

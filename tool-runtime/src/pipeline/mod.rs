@@ -170,7 +170,7 @@ impl Registry {
                     report.repairs = repairs;
                 }
                 // A call that may ask a client lends its hold to its questions.
-                let held = crate::client::Client::in_scope().then(|| {
+                let held = crate::context::may_ask().then(|| {
                     Arc::new(CallHold::new(
                         &self.gate,
                         entry.parallel,

@@ -59,6 +59,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         approver,
         max_output,
         max_outputs,
+        #[cfg(feature = "mcp")]
         resources,
         #[cfg(feature = "mcp")]
         mcp,
@@ -152,6 +153,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         }
     }
 
+    #[cfg(feature = "mcp")]
     errors.extend(crate::resources::check(&resources));
     if let Some(error) = BuildError::from_list(errors) {
         return Err(error);
@@ -182,6 +184,7 @@ pub(super) fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         exports: Default::default(),
         export_texts: Default::default(),
         notes,
+        #[cfg(feature = "mcp")]
         resources: Arc::new(resources),
     })
 }
