@@ -43,25 +43,6 @@
 //! # }
 //! ```
 
-/// `create_message`, `elicit` and `list_roots` of a
-/// [`ClientRequests`](crate::client::ClientRequests) whose questions all go through its
-/// `request`, unnamed.
-macro_rules! unnamed_requests {
-    () => {
-        fn create_message(&self, params: Value) -> ClientFuture {
-            self.request(None, "sampling/createMessage", params)
-        }
-
-        fn elicit(&self, params: Value) -> ClientFuture {
-            self.request(None, "elicitation/create", params)
-        }
-
-        fn list_roots(&self) -> ClientFuture {
-            self.request(None, "roots/list", Value::Object(Default::default()))
-        }
-    };
-}
-
 mod error;
 mod import;
 mod rounds;

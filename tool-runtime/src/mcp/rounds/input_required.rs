@@ -319,8 +319,6 @@ impl ClientRequests for RoundClient {
         self.0.capabilities
     }
 
-    unnamed_requests!();
-
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         self.0.request(key, method, params)
     }

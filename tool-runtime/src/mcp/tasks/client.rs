@@ -39,8 +39,6 @@ impl ClientRequests for TaskClient {
         self.capabilities
     }
 
-    unnamed_requests!();
-
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         let request = match input_request(method, params) {
             Ok(request) => request,
@@ -137,8 +135,6 @@ impl ClientRequests for Shared {
     fn capabilities(&self) -> ClientCapabilities {
         self.0.before.capabilities()
     }
-
-    unnamed_requests!();
 
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         match &*lock(&self.0.state) {
