@@ -43,6 +43,7 @@
 //! # }
 //! ```
 
+mod content;
 mod error;
 mod import;
 mod rounds;

@@ -18,7 +18,7 @@ use self::rounds::{Retry, RoundError};
 use crate::client::{BoxError, Elicitation, ElicitationRequest, SamplingRequest, SamplingResult};
 use crate::def::ToolFlags;
 use crate::error::{ErrorCode, ToolError};
-use crate::mcp::serve::content;
+use crate::mcp::content;
 use crate::mcp::McpError;
 use crate::{DynamicTool, ToolContext, ToolOutput};
 use rmcp::model::{

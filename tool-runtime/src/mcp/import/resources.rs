@@ -7,7 +7,7 @@ use super::asking::Asks;
 use super::rounds::{self, Retry, RoundError};
 use super::ImportNote;
 use crate::client::AskContext;
-use crate::mcp::serve::content;
+use crate::mcp::content;
 use crate::resources::{
     Completion, Contents, Prompt, PromptArgs, PromptMessage, Resource, ResourceError,
     ResourceTemplate, UriTemplate, VariableValues,

@@ -149,7 +149,7 @@ impl InputRound {
         let capabilities = cx
             .meta
             .client_capabilities()
-            .map(|declared| crate::mcp::serve::peer_client::declared(&declared))
+            .map(|declared| crate::mcp::content::declared(&declared))
             .unwrap_or_default();
         Ok(Arc::new(InputRound {
             capabilities,

@@ -3,7 +3,6 @@
 //! questions to its client, and calls run as tasks.
 
 mod asking;
-pub(crate) mod content;
 mod listen;
 mod paging;
 pub(crate) mod peer_client;

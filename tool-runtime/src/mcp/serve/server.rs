@@ -1,8 +1,8 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
-use super::content;
 use crate::client::Client;
 use crate::error::ErrorCode;
+use crate::mcp::content;
 use crate::mcp::rounds::input_required::{self, InputRound, RequestStates};
 use crate::mcp::rounds::url_required::RequiredUrls;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
