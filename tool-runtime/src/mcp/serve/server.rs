@@ -109,7 +109,7 @@ impl McpServer {
     #[must_use]
     pub fn task_ttl(self, ttl: std::time::Duration) -> McpServer {
         let limits = self.tasks.limits();
-        self.with_task_limits(crate::mcp::tasks::store::Limits { ttl, ..limits })
+        self.with_task_limits(crate::mcp::tasks::limits::Limits { ttl, ..limits })
     }
 
     /// How many tasks are kept at once (default 1,024): past it, the oldest settled task is
@@ -118,7 +118,7 @@ impl McpServer {
     #[must_use]
     pub fn max_tasks(self, max: usize) -> McpServer {
         let limits = self.tasks.limits();
-        self.with_task_limits(crate::mcp::tasks::store::Limits {
+        self.with_task_limits(crate::mcp::tasks::limits::Limits {
             max: max.max(1),
             ..limits
         })

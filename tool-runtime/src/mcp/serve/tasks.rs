@@ -16,7 +16,8 @@
 use super::server::{finish, Ran};
 use crate::error::ErrorCode;
 use crate::mcp::tasks::client::{DeferredTask, TaskClient};
-use crate::mcp::tasks::store::{json_len, object, AnswerError, Limits, Owner, PeerAddress};
+use crate::mcp::tasks::limits::Limits;
+use crate::mcp::tasks::store::{json_len, object, AnswerError, Owner, PeerAddress};
 use crate::mcp::McpServer;
 use crate::spec::TaskSupport;
 use rmcp::model::{

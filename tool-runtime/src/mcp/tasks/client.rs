@@ -3,7 +3,8 @@
 //! started the call has been answered. And the client of a `defer_task` call, which asks
 //! as a plain call does until the tool continues as a task.
 
-use super::store::{Owner, TaskStore, TaskStoreError};
+use super::limits::TaskStoreError;
+use super::store::{Owner, TaskStore};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
 use crate::mcp::rounds::input_required::input_request;
 use rmcp::model::Task;

@@ -2,6 +2,7 @@
 //! number and bytes, and the client a call running as a task asks through.
 
 pub(crate) mod client;
+pub(crate) mod limits;
 pub(crate) mod store;
 
-pub use store::TaskStoreError;
+pub use limits::TaskStoreError;
