@@ -46,6 +46,7 @@
 mod content;
 mod error;
 mod import;
+mod lock;
 mod rounds;
 mod serve;
 mod tasks;

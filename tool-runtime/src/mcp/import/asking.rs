@@ -10,6 +10,7 @@ use crate::client::{
     AskContext, AskError, BoxError, Elicitation, ElicitationId, ElicitationRequest,
     SamplingRequest, SamplingResult,
 };
+use crate::mcp::lock::lock;
 use rmcp::model::{
     ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData,
     FormElicitationCapability, JsonObject, RequestId, UrlElicitationCapability,
@@ -377,10 +378,4 @@ fn refused(error: impl fmt::Display) -> ErrorData {
 
 fn internal(error: serde_json::Error) -> ErrorData {
     ErrorData::internal_error(error.to_string(), None)
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -24,6 +24,7 @@ use crate::client::{
     BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests, InputPending,
     UrlElicitationRequest,
 };
+use crate::mcp::lock::lock;
 use rmcp::model::{
     ErrorData, InputRequest, InputRequests, InputRequiredResult, ProtocolVersion,
     RequestStateCodec, SealOptions,
@@ -344,12 +345,6 @@ impl ClientRequests for RoundClient {
             }
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::asking::Asked;
 use super::paging::page;
 use crate::client::AskError;
+use crate::mcp::lock::lock;
 use crate::mcp::rounds::input_required;
 use crate::mcp::McpServer;
 use crate::output::{Resource as Embedded, ResourceBody};
@@ -309,12 +310,6 @@ fn wire_message(message: &PromptMessage) -> Result<rmcp::model::PromptMessage, E
     serde_json::from_value(wire).map_err(|error| {
         ErrorData::internal_error(format!("a prompt message MCP can't carry: {error}"), None)
     })
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The capabilities `resources` adds: `resources` (with `subscribe`) when there are resources

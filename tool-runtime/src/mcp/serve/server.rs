@@ -3,6 +3,7 @@
 use crate::client::Client;
 use crate::error::ErrorCode;
 use crate::mcp::content;
+use crate::mcp::lock::lock;
 use crate::mcp::rounds::input_required::{self, InputRound, RequestStates};
 use crate::mcp::rounds::url_required::RequiredUrls;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
@@ -574,12 +575,6 @@ fn request_id(cx: &RequestContext<RoleServer>) -> String {
         Ok(other) => other.to_string(),
         Err(_) => String::new(),
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

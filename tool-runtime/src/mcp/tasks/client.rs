@@ -6,6 +6,7 @@
 use super::limits::TaskStoreError;
 use super::store::{Owner, TaskStore};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
+use crate::mcp::lock::lock;
 use crate::mcp::rounds::input_required::input_request;
 use rmcp::model::Task;
 use serde_json::Value;
@@ -199,10 +200,4 @@ impl ClientRequests for Shared {
         *state = State::Task { id, client };
         true
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
