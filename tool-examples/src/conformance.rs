@@ -11,6 +11,7 @@
 mod ask;
 mod headers;
 mod input_required;
+#[cfg(feature = "mcp")]
 pub mod resources;
 mod tasks;
 
@@ -61,8 +62,8 @@ pub const TOOLS: &[ToolDef] = &[
     headers::region_status::TOOL,
 ];
 
-/// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and the
-/// suite's resources and prompts ([`resources`]).
+/// A builder holding only the conformance tools, [`json_schema_2020_12_tool`], and (with
+/// the `mcp` feature, which resources need) the suite's resources and prompts (`resources`).
 pub fn builder() -> RegistryBuilder {
     let tools = TOOLS
         .iter()
@@ -70,7 +71,9 @@ pub fn builder() -> RegistryBuilder {
             b.register(tool)
         })
         .dynamic(json_schema_2020_12_tool());
-    resources::add_to(tools)
+    #[cfg(feature = "mcp")]
+    let tools = resources::add_to(tools);
+    tools
 }
 
 /// Scenario `json-schema-2020-12` checks that a schema's `$schema`, `$defs` and

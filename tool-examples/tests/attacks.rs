@@ -131,7 +131,7 @@ fn run(root: &std::path::Path, args: &[&str], input: &[u8]) -> std::process::Out
 fn a_sample_through_the_mcp_server_gets_one_answer_per_request() {
     let workspace = AttackWorkspace::new();
     // Every input, duplicate keys included: the server refuses those as the registry does,
-    // though the JSON-RPC layer reads a request into a map (`mcp/raw_arguments.rs`).
+    // though the JSON-RPC layer reads a request into a map (`mcp/transport/raw_arguments.rs`).
     let sample: Vec<(String, Entry)> = sample();
     let mut child = Command::new(BINARY)
         .arg("--root")

@@ -27,10 +27,10 @@
 //! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
 //! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
 //! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],
-//! [`inject`], [`notify`], [`client`] (a tool asking the MCP client for sampling or
-//! elicitation), [`registry`], [`resources`] (resources, templates and prompts beside the
-//! tools), [`spec`];
-//! with the `mcp` feature, `mcp` (serve a registry, import a server's tools); with the
+//! [`inject`], [`notify`], [`registry`], [`spec`]; with the `client` feature (which `mcp` and
+//! `agent` turn on), `client` (a tool asking the client of its call for sampling or
+//! elicitation); with the `mcp` feature, `mcp` (serve a registry, import a server's tools) and
+//! `resources` (resources, templates and prompts beside the tools); with the
 //! `agent` feature, `agent` (the model in the loop: `Agent` and HTTP transports for OpenAI
 //! Chat Completions and Responses, Anthropic and Gemini). The workspace's `docs/` has a guide
 //! for each;
@@ -59,6 +59,7 @@ mod guide_doctests {
     struct RoutingAndResults;
     #[doc = include_str!("../../docs/text-only-models.md")]
     struct TextOnlyModels;
+    #[cfg(feature = "mcp")]
     #[doc = include_str!("../../docs/mcp.md")]
     struct Mcp;
     #[doc = include_str!("../../docs/cli.md")]
@@ -79,6 +80,7 @@ pub(crate) use base::{
     call, context, def, error, error_text, gate, hold, panic, pointer, registration, schema,
     schema_nav, state, tool, violation,
 };
+#[cfg(feature = "client")]
 pub mod client;
 mod dispatch;
 pub mod export;
@@ -88,6 +90,7 @@ pub mod mcp;
 pub mod pipeline;
 pub mod providers;
 pub mod registry;
+#[cfg(feature = "mcp")]
 pub mod resources;
 pub mod results;
 pub mod router;

@@ -2,6 +2,7 @@
 //! and the same context as a resolver function sees it ([`ParamResolver`]), filling what the
 //! model left out.
 
+#[cfg(feature = "client")]
 use crate::client::AskContext;
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::{self, LogLevel, Notification, NotificationKind, Notifier};
@@ -25,6 +26,7 @@ pub struct CallContext<'a> {
     pub(crate) inline: bool,
     /// The call's hold on the gate, lent to its questions to the client (`dispatch::hold`):
     /// `None` for a call with no client to ask.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) held: Option<&'a Arc<crate::hold::CallHold>>,
 }
 
@@ -66,6 +68,7 @@ pub struct ToolContext {
     notifier: Option<Notifier>,
     /// Who sampling and elicitation requests go to: the caller's
     /// [`Client`](crate::client::Client), if it set one.
+    #[cfg(feature = "client")]
     pub(crate) asking: AskContext,
 }
 
@@ -141,6 +144,16 @@ impl std::fmt::Debug for ToolContext {
     }
 }
 
+/// Whether a call starting now may ask a client: one is in scope
+/// ([`Client::scope`](crate::client::Client::scope)), so the call lends its hold on the gate
+/// to its questions. Never, without the `client` feature: there is nothing to ask through.
+pub(crate) fn may_ask() -> bool {
+    #[cfg(feature = "client")]
+    return crate::client::Client::in_scope();
+    #[cfg(not(feature = "client"))]
+    false
+}
+
 /// A parameter type the runtime supplies instead of the model: `State<T>`, `ToolContext`, or
 /// your own type marked `#[tool(inject)]`.
 #[diagnostic::on_unimplemented(
@@ -184,6 +197,7 @@ impl Inject for ToolContext {
             states: Arc::clone(cx.states),
             catalog: Arc::clone(cx.catalog),
             notifier: Notifier::current(),
+            #[cfg(feature = "client")]
             asking: AskContext::for_call(cx.held),
         })
     }

@@ -2,20 +2,18 @@
 //! [`AskContext`](super::AskContext)): the capability checks, then one request each for
 //! sampling, elicitation (a form, or a URL) and roots, through an [`Ask`] that may name them.
 
-use super::elicitation::ElicitationRequest;
+use super::elicitation::Form;
 use super::error::{AskError, InputPending};
+use super::question::Question;
+use super::roots::ListRoots;
 use super::url_elicitation::{self, ElicitationId, UrlElicitationRequest};
-use super::{schema, Client, Elicitation, IncludeContext, Root, SamplingRequest, SamplingResult};
+use super::{schema, Client, Elicitation, Root, SamplingRequest, SamplingResult};
 use crate::hold::CallHold;
 use crate::ToolContext;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::sync::Arc;
-
-const SAMPLING: &str = "sampling/createMessage";
-const ELICITATION: &str = "elicitation/create";
-const ROOTS: &str = "roots/list";
 
 impl ToolContext {
     /// Whether the call's client answers sampling requests ([`sample`](Self::sample)):
@@ -275,34 +273,7 @@ impl<'a> Ask<'a> {
         self,
         request: impl Into<SamplingRequest>,
     ) -> Result<SamplingResult, AskError> {
-        let request = request.into();
-        let client = self.client_for("sampling")?;
-        let capabilities = client.capabilities();
-        if !capabilities.sampling {
-            return Err(refused(client, "sampling"));
-        }
-        if (!request.tools.is_empty() || request.tool_choice.is_some())
-            && !capabilities.sampling_tools
-        {
-            return Err(refused(client, "sampling.tools"));
-        }
-        // `none` (or no value) asks for nothing the client must support.
-        if matches!(
-            request.include_context,
-            Some(IncludeContext::ThisServer | IncludeContext::AllServers)
-        ) && !capabilities.sampling_context
-        {
-            return Err(refused(client, "sampling.context"));
-        }
-        let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
-            method: SAMPLING,
-            source,
-        })?;
-        let answer = self.send(client, SAMPLING, params).await?;
-        serde_json::from_value(answer).map_err(|source| AskError::Answer {
-            method: SAMPLING,
-            source,
-        })
+        self.request(request.into()).await
     }
 
     /// [`ToolContext::elicit`], under this name.
@@ -315,7 +286,7 @@ impl<'a> Ask<'a> {
         message: impl Into<String>,
     ) -> Result<Elicitation<T>, AskError> {
         let schema = schema::elicitation_schema_for::<T>()?;
-        self.form(message.into(), schema).await
+        self.request(Form::new(message.into(), schema)).await
     }
 
     /// [`ToolContext::elicit_json`], under this name.
@@ -329,7 +300,7 @@ impl<'a> Ask<'a> {
         schema: &Value,
     ) -> Result<Elicitation<Value>, AskError> {
         let schema = schema::elicitation_schema(schema)?;
-        self.form(message.into(), schema).await
+        self.request(Form::new(message.into(), schema)).await
     }
 
     /// [`ToolContext::elicit_url`], under this name.
@@ -348,27 +319,7 @@ impl<'a> Ask<'a> {
             Ok(checked) => checked,
             Err(reason) => return Err(AskError::InvalidUrl { url, reason }),
         };
-        let client = self.client_for("elicitation.url")?;
-        if !client.capabilities().elicitation_url {
-            return Err(refused(client, "elicitation.url"));
-        }
-        let request = UrlElicitationRequest::new(url, message);
-        let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
-            method: ELICITATION,
-            source,
-        })?;
-        let answer = self.send(client, ELICITATION, params).await?;
-        // URL mode has no content: an accept is the user's consent to open the page.
-        let answer: Elicitation<Value> =
-            serde_json::from_value(answer).map_err(|source| AskError::Answer {
-                method: ELICITATION,
-                source,
-            })?;
-        Ok(match answer {
-            Elicitation::Accept(_) => Elicitation::Accept(request.elicitation_id),
-            Elicitation::Decline => Elicitation::Decline,
-            Elicitation::Cancel => Elicitation::Cancel,
-        })
+        self.request(UrlElicitationRequest::new(url, message)).await
     }
 
     /// [`ToolContext::roots`], under this name.
@@ -377,45 +328,23 @@ impl<'a> Ask<'a> {
     ///
     /// As [`ToolContext::roots`].
     pub async fn roots(self) -> Result<Vec<Root>, AskError> {
-        let client = self.client_for("roots")?;
-        if !client.capabilities().roots {
-            return Err(refused(client, "roots"));
-        }
-        let answer = self
-            .send(client, ROOTS, Value::Object(Default::default()))
-            .await?;
-        #[derive(serde::Deserialize)]
-        struct Listed {
-            roots: Vec<Root>,
-        }
-        serde_json::from_value::<Listed>(answer)
-            .map(|listed| listed.roots)
-            .map_err(|source| AskError::Answer {
-                method: ROOTS,
-                source,
-            })
+        self.request(ListRoots).await
     }
 
-    async fn form<T: DeserializeOwned>(
-        self,
-        message: String,
-        requested_schema: Value,
-    ) -> Result<Elicitation<T>, AskError> {
-        let client = self.client_for("elicitation")?;
-        if !client.capabilities().elicitation {
-            return Err(refused(client, "elicitation"));
+    /// Every question's one path: the client and its capabilities checked, the request
+    /// written, sent and its answer read.
+    pub(crate) async fn request<Q: Question>(self, question: Q) -> Result<Q::Answer, AskError> {
+        let client = self.client_for(Q::CAPABILITY)?;
+        if let Some(capability) = question.missing(client.capabilities()) {
+            return Err(refused(client, capability));
         }
-        let request = ElicitationRequest {
-            message,
-            requested_schema,
-        };
-        let params = serde_json::to_value(&request).map_err(|source| AskError::Encode {
-            method: ELICITATION,
+        let params = question.params().map_err(|source| AskError::Encode {
+            method: Q::METHOD,
             source,
         })?;
-        let answer = self.send(client, ELICITATION, params).await?;
-        serde_json::from_value(answer).map_err(|source| AskError::Answer {
-            method: ELICITATION,
+        let answer = self.send(client, Q::METHOD, params).await?;
+        question.answer(answer).map_err(|source| AskError::Answer {
+            method: Q::METHOD,
             source,
         })
     }

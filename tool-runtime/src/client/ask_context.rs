@@ -84,6 +84,7 @@ pub struct AskContext {
 
 impl AskContext {
     /// The client of the task this runs in ([`Client::scope`]), if any.
+    #[cfg(feature = "mcp")]
     pub(crate) fn current() -> AskContext {
         AskContext::for_call(None)
     }

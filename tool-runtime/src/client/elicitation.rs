@@ -1,5 +1,7 @@
 //! An elicitation request (`elicitation/create`, form mode) and the user's answer.
 
+use super::question::Question;
+use super::ClientCapabilities;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,6 +16,44 @@ pub struct ElicitationRequest {
     pub message: String,
     /// The form.
     pub requested_schema: Value,
+}
+
+/// `elicitation/create` in form mode: the request, and the type its content reads into.
+pub(crate) struct Form<T> {
+    request: ElicitationRequest,
+    content: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Form<T> {
+    /// A form asking `message`, to fill in as `requested_schema` (already checked to be
+    /// one an elicitation may hold).
+    pub(crate) fn new(message: String, requested_schema: Value) -> Form<T> {
+        Form {
+            request: ElicitationRequest {
+                message,
+                requested_schema,
+            },
+            content: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: DeserializeOwned> Question for Form<T> {
+    const METHOD: &'static str = "elicitation/create";
+    const CAPABILITY: &'static str = "elicitation";
+    type Answer = Elicitation<T>;
+
+    fn missing(&self, declared: ClientCapabilities) -> Option<&'static str> {
+        (!declared.elicitation).then_some("elicitation")
+    }
+
+    fn params(&self) -> Result<Value, serde_json::Error> {
+        serde_json::to_value(&self.request)
+    }
+
+    fn answer(self, result: Value) -> Result<Elicitation<T>, serde_json::Error> {
+        serde_json::from_value(result)
+    }
 }
 
 /// The user's answer to an elicitation: the form filled in, or a refusal.

@@ -10,8 +10,8 @@
 //! the [`Client`] of the call, set by whoever runs it with [`Client::scope`]: the MCP server
 //! sets one per call, forwarding to its client as `sampling/createMessage` and
 //! `elicitation/create`. A call with no client (a plain [`Registry::call`](crate::Registry::call))
-//! gets [`AskError::NoClient`], so a tool compiles and runs the same with or without the `mcp`
-//! feature. A prompt or a resource asks the same questions through an [`AskContext`]
+//! gets [`AskError::NoClient`]. All of this is the `client` cargo feature, which `mcp` and
+//! `agent` turn on: a crate of tools that ask needs only it, without an HTTP stack. A prompt or a resource asks the same questions through an [`AskContext`]
 //! ([`Prompt::asking`](crate::resources::Prompt::asking) and its kin).
 //!
 //! A question holds nothing of the registry while it waits: a tool call gives its pass through
@@ -54,6 +54,7 @@ mod ask;
 mod ask_context;
 mod elicitation;
 mod error;
+mod question;
 mod roots;
 mod sampling;
 mod schema;
@@ -148,12 +149,21 @@ pub trait ClientRequests: Send + Sync + 'static {
     /// What the client can do.
     fn capabilities(&self) -> ClientCapabilities;
 
-    /// Sends `sampling/createMessage` with `params`, and gives the result's JSON.
-    fn create_message(&self, params: Value) -> ClientFuture;
+    /// Sends `sampling/createMessage` with `params`, and gives the result's JSON. Called by
+    /// the default [`request`](Self::request) only; by default the client does not sample:
+    /// an error.
+    fn create_message(&self, params: Value) -> ClientFuture {
+        let _ = params;
+        Box::pin(async { Err("this client does not sample".into()) })
+    }
 
     /// Sends `elicitation/create` with `params` (form mode, or URL mode with `mode: "url"`),
-    /// and gives the result's JSON.
-    fn elicit(&self, params: Value) -> ClientFuture;
+    /// and gives the result's JSON. Called by the default [`request`](Self::request) only;
+    /// by default the client does not elicit: an error.
+    fn elicit(&self, params: Value) -> ClientFuture {
+        let _ = params;
+        Box::pin(async { Err("this client does not elicit".into()) })
+    }
 
     /// Tells the client that the out-of-band interaction of the URL-mode elicitation
     /// `elicitation_id` is done (`notifications/elicitation/complete`). By default there is
@@ -163,18 +173,21 @@ pub trait ClientRequests: Send + Sync + 'static {
         Box::pin(async { Ok(()) })
     }
 
-    /// Sends `roots/list`, and gives the result's JSON (`{"roots": [...]}`). By default the
-    /// client has no roots to give: an error.
+    /// Sends `roots/list`, and gives the result's JSON (`{"roots": [...]}`). Called by the
+    /// default [`request`](Self::request) only; by default the client has no roots to give:
+    /// an error.
     fn list_roots(&self) -> ClientFuture {
         Box::pin(async { Err("this client does not list roots".into()) })
     }
 
     /// Sends the request `method` (`sampling/createMessage`, `elicitation/create` or
     /// `roots/list`) with `params`, named `key` when the tool named it
-    /// ([`ToolContext::ask`](crate::ToolContext::ask)). By default the name is dropped and
-    /// the method's own function called; an implementation that keeps questions by name
-    /// (protocol 2026-07-28's input-required results) overrides it, and answers a question
-    /// whose answer is still to come with an [`InputPending`] error.
+    /// ([`ToolContext::ask`](crate::ToolContext::ask)): every question a tool asks comes
+    /// through here. By default the name is dropped and the method's own function called;
+    /// an implementation that carries every method alike (a transport, protocol
+    /// 2026-07-28's input-required results, which keep questions by name) overrides this one
+    /// alone, and answers a question whose answer is still to come with an [`InputPending`]
+    /// error.
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         let _ = key;
         match method {

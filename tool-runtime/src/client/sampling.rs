@@ -1,6 +1,8 @@
 //! A sampling request (`sampling/createMessage`) and its result, in MCP's shape (2025-11-25):
 //! they serialize to the request's `params` and deserialize from its `result`.
 
+use super::question::Question;
+use super::ClientCapabilities;
 use crate::spec::ToolSpec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -159,6 +161,38 @@ impl SamplingRequest {
     pub fn metadata(mut self, metadata: Value) -> SamplingRequest {
         self.metadata = Some(metadata);
         self
+    }
+}
+
+impl Question for SamplingRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    const CAPABILITY: &'static str = "sampling";
+    type Answer = SamplingResult;
+
+    fn missing(&self, declared: ClientCapabilities) -> Option<&'static str> {
+        let tools = !self.tools.is_empty() || self.tool_choice.is_some();
+        // `none` (or no value) asks for nothing the client must support.
+        let context = matches!(
+            self.include_context,
+            Some(IncludeContext::ThisServer | IncludeContext::AllServers)
+        );
+        if !declared.sampling {
+            Some("sampling")
+        } else if tools && !declared.sampling_tools {
+            Some("sampling.tools")
+        } else if context && !declared.sampling_context {
+            Some("sampling.context")
+        } else {
+            None
+        }
+    }
+
+    fn params(&self) -> Result<Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+
+    fn answer(self, result: Value) -> Result<SamplingResult, serde_json::Error> {
+        serde_json::from_value(result)
     }
 }
 

@@ -2,7 +2,10 @@
 //! server's (a sign-in, a payment, a key to paste) instead of showing a form, so that what
 //! the user types there never passes through the client or its model.
 
+use super::question::Question;
+use super::{ClientCapabilities, Elicitation};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -39,6 +42,31 @@ impl UrlElicitationRequest {
             url: url.into(),
             elicitation_id: ElicitationId::new(),
         }
+    }
+}
+
+impl Question for UrlElicitationRequest {
+    const METHOD: &'static str = "elicitation/create";
+    const CAPABILITY: &'static str = "elicitation.url";
+    type Answer = Elicitation<ElicitationId>;
+
+    fn missing(&self, declared: ClientCapabilities) -> Option<&'static str> {
+        (!declared.elicitation_url).then_some("elicitation.url")
+    }
+
+    fn params(&self) -> Result<Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+
+    fn answer(self, result: Value) -> Result<Elicitation<ElicitationId>, serde_json::Error> {
+        // URL mode has no content: an accept is the user's consent to open the page.
+        Ok(
+            match serde_json::from_value::<Elicitation<Value>>(result)? {
+                Elicitation::Accept(_) => Elicitation::Accept(self.elicitation_id),
+                Elicitation::Decline => Elicitation::Decline,
+                Elicitation::Cancel => Elicitation::Cancel,
+            },
+        )
     }
 }
 

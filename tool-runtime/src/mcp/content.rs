@@ -1,8 +1,10 @@
 //! Between the registry's types and MCP's wire types, both ways: tool lists, call results,
-//! content blocks and log levels. The registry's own MCP shapes (`dialect/mcp.rs`,
+//! content blocks, log levels and what a client declared it can do; shared by serving and
+//! importing. The registry's own MCP shapes (`dialect/mcp.rs`,
 //! `results/mcp.rs`) are the one source of truth for what goes out; rmcp's types are filled
 //! from them through serde.
 
+use crate::client::ClientCapabilities;
 use crate::error::{ErrorCode, ToolError};
 use crate::notify::LogLevel;
 use crate::output::structured;
@@ -255,6 +257,21 @@ pub(crate) fn mcp_level(level: LogLevel) -> LoggingLevel {
     }
 }
 
+/// What a client's declared capabilities let a tool ask.
+pub(crate) fn declared(declared: &rmcp::model::ClientCapabilities) -> ClientCapabilities {
+    let sampling = declared.sampling.as_ref();
+    let elicitation = declared.elicitation.as_ref();
+    ClientCapabilities {
+        sampling: sampling.is_some(),
+        sampling_tools: sampling.is_some_and(|s| s.tools.is_some()),
+        sampling_context: sampling.is_some_and(|s| s.context.is_some()),
+        // `elicitation: {}` (as before modes existed) means form mode.
+        elicitation: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
+        elicitation_url: elicitation.is_some_and(|e| e.url.is_some()),
+        roots: declared.roots.is_some(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,5 +414,26 @@ mod tests {
             json!({"priority": 0.5})
         );
         assert_eq!(served["resultType"], "complete");
+    }
+
+    fn read(wire: serde_json::Value) -> ClientCapabilities {
+        declared(&serde_json::from_value(wire).unwrap())
+    }
+
+    #[test]
+    fn each_mode_and_sub_capability_is_read_from_what_the_client_declared() {
+        let everything = read(json!({
+            "sampling": {"tools": {}, "context": {}},
+            "elicitation": {"form": {}, "url": {}},
+            "roots": {}
+        }));
+        assert_eq!(everything, ClientCapabilities::all());
+        // `elicitation: {}`, as before modes existed: form mode only.
+        let legacy = read(json!({"elicitation": {}, "sampling": {}}));
+        assert!(legacy.elicitation && !legacy.elicitation_url);
+        assert!(legacy.sampling && !legacy.sampling_tools && !legacy.sampling_context);
+        let url_only = read(json!({"elicitation": {"url": {}}}));
+        assert!(url_only.elicitation_url && !url_only.elicitation);
+        assert_eq!(read(json!({})), ClientCapabilities::default());
     }
 }

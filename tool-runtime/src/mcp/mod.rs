@@ -23,6 +23,12 @@
 //! [`build_async`](crate::RegistryBuilder::build_async) (connecting is async, and `build` is
 //! not).
 //!
+//! The folders follow what MCP does here: `serve/` serves a registry (the server, its
+//! resources and prompts, calls as tasks), `import/` imports a server's, `tasks/` keeps the
+//! tasks a server runs, `rounds/` holds protocol 2026-07-28's multi-round requests
+//! (input-required and URL-required results, `requestState`), and `transport/` carries
+//! either over stdio or streamable HTTP.
+//!
 //! ```no_run
 //! use tool_runtime::Registry;
 //!
@@ -37,57 +43,17 @@
 //! # }
 //! ```
 
-/// `create_message`, `elicit` and `list_roots` of a
-/// [`ClientRequests`](crate::client::ClientRequests) whose questions all go through its
-/// `request`, unnamed.
-macro_rules! unnamed_requests {
-    () => {
-        fn create_message(&self, params: Value) -> ClientFuture {
-            self.request(None, "sampling/createMessage", params)
-        }
-
-        fn elicit(&self, params: Value) -> ClientFuture {
-            self.request(None, "elicitation/create", params)
-        }
-
-        fn list_roots(&self) -> ClientFuture {
-            self.request(None, "roots/list", Value::Object(Default::default()))
-        }
-    };
-}
-
-mod ask;
-mod builder;
 mod content;
 mod error;
-mod http;
 mod import;
-mod import_ask;
-mod import_http;
-mod import_protocol;
-mod import_resources;
-mod import_rounds;
-mod input_required;
-mod listen;
-mod local_names;
-mod paging;
-mod raw_arguments;
-mod round_trip;
-mod schema_in;
-mod serve_asking;
-mod serve_resources;
-mod server;
-mod sessions;
-mod stdio;
-mod task_client;
-mod task_store;
+mod lock;
+mod rounds;
+mod serve;
 mod tasks;
-mod url_required;
+mod transport;
 
 pub use error::{BoxError, McpError};
-pub use http::{serve_http, HttpOptions, HttpServer};
-pub use import::{ImportNote, McpImport, McpTools};
-pub use import_protocol::McpProtocol;
-pub use server::McpServer;
-pub use stdio::serve_stdio;
-pub use task_store::TaskStoreError;
+pub use import::{ImportNote, McpImport, McpProtocol, McpTools};
+pub use serve::McpServer;
+pub use tasks::TaskStoreError;
+pub use transport::{serve_http, serve_stdio, HttpOptions, HttpServer};

@@ -74,6 +74,7 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         approver,
         max_output,
         max_outputs,
+        #[cfg(feature = "mcp")]
         resources,
         #[cfg(feature = "mcp")]
         mcp,
@@ -167,6 +168,7 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         }
     }
 
+    #[cfg(feature = "mcp")]
     errors.extend(crate::resources::check(&resources));
     if let Some(error) = BuildError::from_list(errors) {
         return Err(error);
@@ -196,6 +198,7 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         blocking: Default::default(),
         exports: Default::default(),
         notes,
+        #[cfg(feature = "mcp")]
         resources: Arc::new(resources),
     })
 }

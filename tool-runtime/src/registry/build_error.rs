@@ -72,6 +72,7 @@ pub enum BuildError {
         reason: String,
     },
     /// A resource template that is not an RFC 6570 level-1 URI template.
+    #[cfg(feature = "mcp")]
     #[error("the resource template `{template}` can't be used: {source}")]
     UriTemplate {
         /// The template as written.
@@ -81,6 +82,7 @@ pub enum BuildError {
         source: crate::resources::TemplateError,
     },
     /// Two resources share a URI, two templates a template, or two prompts a name.
+    #[cfg(feature = "mcp")]
     #[error("two {kind} are `{name}`: leave one out or rename one")]
     DuplicateResource {
         /// `resources`, `resource templates` or `prompts`.

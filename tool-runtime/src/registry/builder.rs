@@ -39,6 +39,7 @@ pub struct RegistryBuilder {
     pub(super) max_output: usize,
     pub(super) max_outputs: Vec<(String, usize)>,
     /// Resources, templates and prompts, served beside the tools.
+    #[cfg(feature = "mcp")]
     pub(super) resources: crate::resources::Resources,
     /// MCP servers whose tools `build_async` imports (`crate::mcp::builder`).
     #[cfg(feature = "mcp")]
@@ -67,6 +68,7 @@ impl Default for RegistryBuilder {
             approver: None,
             max_output: crate::output::ToolOutput::DEFAULT_MAX_OUTPUT,
             max_outputs: Vec::new(),
+            #[cfg(feature = "mcp")]
             resources: crate::resources::Resources::default(),
             #[cfg(feature = "mcp")]
             mcp: Vec::new(),
@@ -290,6 +292,7 @@ impl RegistryBuilder {
 
     /// Adds a resource at a fixed URI, served beside the tools (`resources/list`,
     /// `resources/read`). Two with one URI are a build error.
+    #[cfg(feature = "mcp")]
     pub fn resource(mut self, resource: crate::resources::Resource) -> Self {
         self.resources.resources.push(resource);
         self
@@ -297,12 +300,14 @@ impl RegistryBuilder {
 
     /// Adds resources whose URIs follow a template (`resources/templates/list`, read by
     /// `resources/read`). A template that isn't level 1, or two alike, are a build error.
+    #[cfg(feature = "mcp")]
     pub fn resource_template(mut self, template: crate::resources::ResourceTemplate) -> Self {
         self.resources.templates.push(template);
         self
     }
 
     /// Adds a prompt (`prompts/list`, `prompts/get`). Two with one name are a build error.
+    #[cfg(feature = "mcp")]
     pub fn prompt(mut self, prompt: crate::resources::Prompt) -> Self {
         self.resources.prompts.push(prompt);
         self

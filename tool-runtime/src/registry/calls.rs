@@ -253,7 +253,7 @@ impl Registry {
                     report.repairs = repairs;
                 }
                 // A call that may ask a client lends its hold to its questions.
-                let held = crate::client::Client::in_scope().then(|| {
+                let held = crate::context::may_ask().then(|| {
                     Arc::new(CallHold::new(
                         &self.config.gate,
                         entry.parallel,

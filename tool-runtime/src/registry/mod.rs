@@ -55,6 +55,7 @@ pub struct Registry {
     /// What the build did not use as written ([`BuildNote`]).
     pub(crate) notes: Vec<BuildNote>,
     /// Resources, templates and prompts, served beside the tools.
+    #[cfg(feature = "mcp")]
     pub(crate) resources: Arc<crate::resources::Resources>,
 }
 
@@ -72,6 +73,7 @@ impl Registry {
 
     /// The resources, resource templates and prompts given to the builder: to read, get and
     /// complete, and to say a resource changed.
+    #[cfg(feature = "mcp")]
     pub fn resources(&self) -> &Arc<crate::resources::Resources> {
         &self.resources
     }

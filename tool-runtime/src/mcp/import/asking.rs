@@ -2,14 +2,15 @@
 //! forwarded `tools/call`, `prompts/get` or `resources/read`: the question is asked through
 //! the [`AskContext`] of that request (the client of the call or read when we serve it over
 //! MCP, or of its [`Client::scope`](crate::client::Client::scope)), else answered by the
-//! handler set on the import ([`McpImport::on_sampling`](super::McpImport::on_sampling),
-//! [`on_elicitation`](super::McpImport::on_elicitation)), else refused: an error for
+//! handler set on the import ([`McpImport::on_sampling`](crate::mcp::McpImport::on_sampling),
+//! [`on_elicitation`](crate::mcp::McpImport::on_elicitation)), else refused: an error for
 //! sampling, `decline` for elicitation.
 
 use crate::client::{
     AskContext, AskError, BoxError, Elicitation, ElicitationId, ElicitationRequest,
     SamplingRequest, SamplingResult,
 };
+use crate::mcp::lock::lock;
 use rmcp::model::{
     ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData,
     FormElicitationCapability, JsonObject, RequestId, UrlElicitationCapability,
@@ -377,10 +378,4 @@ fn refused(error: impl fmt::Display) -> ErrorData {
 
 fn internal(error: serde_json::Error) -> ErrorData {
     ErrorData::internal_error(error.to_string(), None)
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -14,18 +14,17 @@
 //! `tasks/result` and `tasks/list`.
 
 use super::server::{finish, Ran};
-use super::task_client::{DeferredTask, TaskClient};
-use super::task_store::{json_len, AnswerError, Limits, Owner, PeerAddress};
-use super::McpServer;
 use crate::error::ErrorCode;
+use crate::mcp::tasks::client::{DeferredTask, TaskClient};
+use crate::mcp::tasks::limits::Limits;
+use crate::mcp::tasks::store::{json_len, object, AnswerError, Owner, PeerAddress};
+use crate::mcp::McpServer;
 use crate::spec::TaskSupport;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
-    CreateTaskResult, ErrorData, GetTaskParams, GetTaskResult, JsonObject, TaskPayload,
-    UpdateTaskParams,
+    CreateTaskResult, ErrorData, GetTaskParams, GetTaskResult, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -66,7 +65,7 @@ impl McpServer {
     /// client is its HTTP session, or its address for sessionless (2026-07-28) requests.
     /// Past it, the client's oldest settled task is dropped to make room, and when all its
     /// tasks still run a call that would start another is refused
-    /// ([`TaskStoreError::ClientFull`](super::TaskStoreError::ClientFull)): one client can't
+    /// ([`TaskStoreError::ClientFull`](crate::mcp::TaskStoreError::ClientFull)): one client can't
     /// take every slot of [`max_tasks`](Self::max_tasks).
     #[must_use]
     pub fn max_tasks_per_client(self, max: usize) -> McpServer {
@@ -83,7 +82,7 @@ impl McpServer {
     /// settled, each counted as its JSON length. Past it, the oldest settled tasks are
     /// dropped to make room; when only running tasks are left, a call that would start a
     /// task is refused and a question that would wait in one fails
-    /// ([`TaskStoreError::Bytes`](super::TaskStoreError::Bytes)), and a result that doesn't
+    /// ([`TaskStoreError::Bytes`](crate::mcp::TaskStoreError::Bytes)), and a result that doesn't
     /// fit settles its task `failed`, saying so.
     #[must_use]
     pub fn max_task_bytes(self, bytes: usize) -> McpServer {
@@ -95,7 +94,7 @@ impl McpServer {
     /// [`DEFAULT_MAX_TASK_BYTES_PER_CLIENT`](Self::DEFAULT_MAX_TASK_BYTES_PER_CLIENT)),
     /// counted as [`max_task_bytes`](Self::max_task_bytes) counts them; past it the client's
     /// own oldest settled tasks make room first
-    /// ([`TaskStoreError::ClientBytes`](super::TaskStoreError::ClientBytes)).
+    /// ([`TaskStoreError::ClientBytes`](crate::mcp::TaskStoreError::ClientBytes)).
     #[must_use]
     pub fn max_task_bytes_per_client(self, bytes: usize) -> McpServer {
         let limits = self.tasks.limits();
@@ -107,7 +106,7 @@ impl McpServer {
 
     /// The server with a new, empty task store keeping tasks within `limits`.
     pub(crate) fn with_task_limits(mut self, limits: Limits) -> McpServer {
-        self.tasks = Arc::new(super::task_store::TaskStore::new(limits));
+        self.tasks = Arc::new(crate::mcp::tasks::store::TaskStore::new(limits));
         self
     }
 }
@@ -314,14 +313,14 @@ impl McpServer {
 
 /// Who sent the request: the HTTP session it came on, if the protocol has one (only it
 /// sees the task), and the peer's address (a sessionless client's share).
-pub(super) fn owner(cx: &RequestContext<RoleServer>) -> Owner {
+pub(crate) fn owner(cx: &RequestContext<RoleServer>) -> Owner {
     let Some(parts) = cx.extensions.get::<hyper::http::request::Parts>() else {
         return Owner::default();
     };
     // rmcp checks a session id against the live sessions only on the classic protocol's
     // requests: on a 2026-07-28 request the header may name a session that has ended, and
     // owning a task by it would reach that session's tasks.
-    let session = if super::input_required::sessionless(cx) {
+    let session = if crate::mcp::rounds::input_required::sessionless(cx) {
         None
     } else {
         let session = parts.headers.get("mcp-session-id");
@@ -339,15 +338,6 @@ fn known<T>(id: &str, found: Option<T>) -> Result<T, ErrorData> {
     found.ok_or_else(|| {
         ErrorData::invalid_params(format!("unknown task {id:?} (or it has expired)"), None)
     })
-}
-
-/// A result or error as the JSON object a `DetailedTask` inlines.
-pub(super) fn object(value: impl serde::Serialize) -> JsonObject {
-    match serde_json::to_value(value) {
-        Ok(Value::Object(object)) => object,
-        // Both types serialize to objects; this is only what the types can't promise.
-        Ok(_) | Err(_) => JsonObject::default(),
-    }
 }
 
 #[cfg(test)]

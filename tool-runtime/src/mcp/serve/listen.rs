@@ -3,7 +3,7 @@
 //! acknowledges it and tags each notification with the subscription's id; this grants the
 //! filter and forwards [`Resources::updated`] to it.
 
-use super::serve_resources::SUBSCRIPTIONS_MAX;
+use super::resources::SUBSCRIPTIONS_MAX;
 use crate::resources::Resources;
 use rmcp::model::ErrorData;
 use std::sync::Arc;

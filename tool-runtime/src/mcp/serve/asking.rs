@@ -3,18 +3,18 @@
 //! client under the handshake protocols, and end the request with an input-required result
 //! under 2026-07-28, as a tool's do.
 
-use super::ask::PeerClient;
-use super::input_required::{self, InputRound};
-use super::round_trip::RoundTrip;
-use super::McpServer;
+use super::peer_client::PeerClient;
 use crate::client::Client;
+use crate::mcp::rounds::input_required::{self, InputRound};
+use crate::mcp::rounds::round_trip::RoundTrip;
+use crate::mcp::McpServer;
 use rmcp::model::{ErrorData, InputRequiredResult};
 use rmcp::service::{RequestContext, RoleServer};
 use std::future::Future;
 
 /// What a request's closure ended in: its own output, or questions the client must answer
 /// first.
-pub(super) enum Asked<T> {
+pub(crate) enum Asked<T> {
     /// The closure's output: the request's result or its error.
     Done(T),
     /// The closure asked what the request did not bring (2026-07-28).
@@ -29,7 +29,7 @@ impl McpServer {
     /// `-32602` for a `requestState` that is not this request's or an answer that does not
     /// fit its question, `-32021` when `work` failed after asking what the client did not
     /// declare (2026-07-28).
-    pub(super) async fn asking<T, E>(
+    pub(crate) async fn asking<T, E>(
         &self,
         request: &impl RoundTrip,
         cx: &RequestContext<RoleServer>,

@@ -24,6 +24,7 @@ use crate::client::{
     BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests, InputPending,
     UrlElicitationRequest,
 };
+use crate::mcp::lock::lock;
 use rmcp::model::{
     ErrorData, InputRequest, InputRequests, InputRequiredResult, ProtocolVersion,
     RequestStateCodec, SealOptions,
@@ -149,7 +150,7 @@ impl InputRound {
         let capabilities = cx
             .meta
             .client_capabilities()
-            .map(|declared| super::ask::declared(&declared))
+            .map(|declared| crate::mcp::content::declared(&declared))
             .unwrap_or_default();
         Ok(Arc::new(InputRound {
             capabilities,
@@ -250,7 +251,7 @@ fn pending(key: String) -> ClientFuture {
 
 /// The key of the next unnamed question asking `method`: `sampling-1`, `elicitation-1`,
 /// `roots-1`, ... counted in `counts`, per method.
-pub(super) fn unnamed_key(counts: &mut BTreeMap<&'static str, usize>, method: &str) -> String {
+pub(crate) fn unnamed_key(counts: &mut BTreeMap<&'static str, usize>, method: &str) -> String {
     let (prefix, method) = match method {
         "sampling/createMessage" => ("sampling", "sampling/createMessage"),
         "elicitation/create" => ("elicitation", "elicitation/create"),
@@ -262,7 +263,7 @@ pub(super) fn unnamed_key(counts: &mut BTreeMap<&'static str, usize>, method: &s
 }
 
 /// A question as the input request the client reads.
-pub(super) fn input_request(
+pub(crate) fn input_request(
     method: &str,
     mut params: Value,
 ) -> Result<InputRequest, serde_json::Error> {
@@ -275,7 +276,7 @@ pub(super) fn input_request(
 
 /// Whether `answer` is a result of `method`'s kind: the spec's shapes, checked before the
 /// tool reads them (and again, typed, when it does).
-pub(super) fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
+pub(crate) fn fits(method: &str, answer: &Value) -> Result<(), &'static str> {
     let object = answer.as_object().ok_or("not an object")?;
     match method {
         "elicitation/create" => match object.get("action").and_then(Value::as_str) {
@@ -319,8 +320,6 @@ impl ClientRequests for RoundClient {
         self.0.capabilities
     }
 
-    unnamed_requests!();
-
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         self.0.request(key, method, params)
     }
@@ -346,12 +345,6 @@ impl ClientRequests for RoundClient {
             }
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
-use super::content;
-use super::input_required::{self, InputRound, RequestStates};
-use super::url_required::RequiredUrls;
 use crate::client::Client;
 use crate::error::ErrorCode;
+use crate::mcp::content;
+use crate::mcp::lock::lock;
+use crate::mcp::rounds::input_required::{self, InputRound, RequestStates};
+use crate::mcp::rounds::url_required::RequiredUrls;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 use crate::Provider;
 use crate::{Registry, ToolCall, ToolOutput};
@@ -23,8 +24,8 @@ use rmcp::ServerHandler;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 
-/// A [`Registry`] as an MCP server: rmcp's `ServerHandler`, for [`serve_stdio`](super::serve_stdio),
-/// [`HttpServer`](super::HttpServer), or any rmcp transport.
+/// A [`Registry`] as an MCP server: rmcp's `ServerHandler`, for [`serve_stdio`](crate::mcp::serve_stdio),
+/// [`HttpServer`](crate::mcp::HttpServer), or any rmcp transport.
 ///
 /// - `tools/list`: each tool's [`Provider::Mcp`] export (`name`, `title`, `description`,
 ///   `inputSchema`, `annotations`), [`page_size`](Self::page_size) per page with a cursor.
@@ -50,17 +51,17 @@ pub struct McpServer {
     tools: Arc<[Tool]>,
     info: Arc<Implementation>,
     instructions: Option<Arc<str>>,
-    pub(super) page_size: usize,
+    pub(crate) page_size: usize,
     /// The client's `logging/setLevel`: one per session.
     log_level: Arc<Mutex<LogLevel>>,
     /// The resources the client subscribed to: one set per session.
-    subscriptions: Arc<super::serve_resources::Subscriptions>,
+    subscriptions: Arc<super::resources::Subscriptions>,
     /// Seals protocol 2026-07-28's `requestState`.
-    pub(super) request_states: Arc<RequestStates>,
+    pub(crate) request_states: Arc<RequestStates>,
     /// Calls running as tasks; shared by every session (each task answers only its own).
-    pub(super) tasks: Arc<super::task_store::TaskStore>,
+    pub(crate) tasks: Arc<crate::mcp::tasks::store::TaskStore>,
     /// How long a question to the client waits for its answer ([`McpServer::ask_timeout`]).
-    pub(super) ask_timeout: std::time::Duration,
+    pub(crate) ask_timeout: std::time::Duration,
 }
 
 impl McpServer {
@@ -80,7 +81,7 @@ impl McpServer {
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
             request_states: Arc::new(RequestStates::random()),
-            tasks: Arc::new(super::task_store::TaskStore::new(
+            tasks: Arc::new(crate::mcp::tasks::store::TaskStore::new(
                 super::tasks::DEFAULT_LIMITS,
             )),
             ask_timeout: crate::client::DEFAULT_ASK_TIMEOUT,
@@ -109,7 +110,7 @@ impl McpServer {
     #[must_use]
     pub fn task_ttl(self, ttl: std::time::Duration) -> McpServer {
         let limits = self.tasks.limits();
-        self.with_task_limits(super::task_store::Limits { ttl, ..limits })
+        self.with_task_limits(crate::mcp::tasks::limits::Limits { ttl, ..limits })
     }
 
     /// How many tasks are kept at once (default 1,024): past it, the oldest settled task is
@@ -118,7 +119,7 @@ impl McpServer {
     #[must_use]
     pub fn max_tasks(self, max: usize) -> McpServer {
         let limits = self.tasks.limits();
-        self.with_task_limits(super::task_store::Limits {
+        self.with_task_limits(crate::mcp::tasks::limits::Limits {
             max: max.max(1),
             ..limits
         })
@@ -196,7 +197,7 @@ impl McpServer {
     }
 
     /// Runs one call through the registry, forwarding its notifications as they come.
-    pub(super) async fn call(
+    pub(crate) async fn call(
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
@@ -214,7 +215,7 @@ impl McpServer {
     /// # Errors
     ///
     /// `-32602` for a `requestState` this server didn't give for this call.
-    pub(super) fn request_asking(
+    pub(crate) fn request_asking(
         &self,
         request: &CallToolRequestParams,
         cx: &RequestContext<RoleServer>,
@@ -225,7 +226,7 @@ impl McpServer {
         let urls = Arc::<RequiredUrls>::default();
         let client = match &round {
             Some(round) => round.client(),
-            None => Client::new(super::ask::PeerClient::new(
+            None => Client::new(super::peer_client::PeerClient::new(
                 cx.peer.clone(),
                 cx.id.clone(),
                 Arc::clone(&urls),
@@ -236,7 +237,7 @@ impl McpServer {
 
     /// The answer to a call that ran: an input-required result when its round has questions
     /// without answers, `-32042` when it ended needing URL interactions, its result otherwise.
-    pub(super) fn respond(
+    pub(crate) fn respond(
         &self,
         (call, output): Ran,
         asking: &RequestAsking,
@@ -260,7 +261,7 @@ impl McpServer {
 
     /// The `CallToolResult` of a call's output, its structured content wrapped as the
     /// tool's output schema says.
-    pub(super) fn call_result(&self, call: &ToolCall, output: ToolOutput) -> CallToolResult {
+    pub(crate) fn call_result(&self, call: &ToolCall, output: ToolOutput) -> CallToolResult {
         let wrapped = self
             .registry
             .called(&call.name)
@@ -271,7 +272,7 @@ impl McpServer {
     /// Runs a call through the registry, its notifications forwarded to the client and its
     /// questions asking `client`: the output as the registry gave it (a task reads it before
     /// it becomes a `CallToolResult`), `None` if it gave none.
-    pub(super) async fn run_call(
+    pub(crate) async fn run_call(
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
@@ -279,10 +280,11 @@ impl McpServer {
     ) -> Result<Ran, ErrorData> {
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
-            Some(arguments) => super::raw_arguments::carried(arguments).map_or_else(
-                || Value::Object(arguments.clone()).to_string(),
-                str::to_owned,
-            ),
+            Some(arguments) => crate::mcp::transport::raw_arguments::carried(arguments)
+                .map_or_else(
+                    || Value::Object(arguments.clone()).to_string(),
+                    str::to_owned,
+                ),
             None => "{}".to_owned(),
         };
         let call = ToolCall::new(
@@ -332,17 +334,17 @@ impl McpServer {
 /// What a call asking its client through its own request keeps until it is answered: the
 /// 2026-07-28 round (`None` under the handshake protocols), and the URL interactions it
 /// ended needing.
-pub(super) struct RequestAsking {
+pub(crate) struct RequestAsking {
     round: Option<Arc<InputRound>>,
     urls: Arc<RequiredUrls>,
 }
 
 /// A call that ran: the call, and the output the registry gave (`None`: it gave none).
-pub(super) type Ran = (ToolCall, Option<ToolOutput>);
+pub(crate) type Ran = (ToolCall, Option<ToolOutput>);
 
 /// A call's output, or the protocol error it is: an unknown tool is `-32602` with the closest
 /// names, as the 2025-11-25 spec asks; no output at all is a runtime error.
-pub(super) fn finish(
+pub(crate) fn finish(
     call: ToolCall,
     output: Option<ToolOutput>,
 ) -> Result<(ToolCall, ToolOutput), ErrorData> {
@@ -374,7 +376,7 @@ impl ServerHandler for McpServer {
             .enable_logging()
             .build();
         let mut capabilities =
-            super::serve_resources::capabilities(capabilities, self.registry.resources());
+            super::resources::capabilities(capabilities, self.registry.resources());
         if self.has_task_tools() {
             capabilities
                 .extensions
@@ -573,12 +575,6 @@ fn request_id(cx: &RequestContext<RoleServer>) -> String {
         Ok(other) => other.to_string(),
         Err(_) => String::new(),
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 //! a prompt's questions (requests under the handshake, input-required results under
 //! 2026-07-28) are asked of the reader's client ([`AskContext`]), as a local one's would be.
 
-use super::content;
-use super::import::ImportNote;
-use super::import_ask::Asks;
-use super::import_rounds::{self, Retry, RoundError};
+use super::asking::Asks;
+use super::rounds::{self, Retry, RoundError};
+use super::ImportNote;
 use crate::client::AskContext;
+use crate::mcp::content;
 use crate::resources::{
     Completion, Contents, Prompt, PromptArgs, PromptMessage, Resource, ResourceError,
     ResourceTemplate, UriTemplate, VariableValues,
@@ -105,7 +105,7 @@ impl Forwarder {
         build: impl Fn(Retry) -> ClientRequest,
     ) -> Result<ServerResult, ResourceError> {
         let peer = &self.peer;
-        match import_rounds::forward(peer, &self.asks, cx, self.timeout, build).await {
+        match rounds::forward(peer, &self.asks, cx, self.timeout, build).await {
             Ok(result) => Ok(result),
             Err(RoundError::Ask(error)) => Err(ResourceError::Ask(error)),
             Err(RoundError::Service(error)) => Err(self.failure(error)),

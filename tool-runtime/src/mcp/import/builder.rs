@@ -7,7 +7,7 @@
 //! ([`McpImport::connect`]) is added with [`mcp_tools`](RegistryBuilder::mcp_tools), and then
 //! the plain `build` works.
 
-use super::{McpImport, McpTools};
+use crate::mcp::{McpImport, McpTools};
 use crate::registry::{BuildError, Registry, RegistryBuilder};
 
 impl RegistryBuilder {

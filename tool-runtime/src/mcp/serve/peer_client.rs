@@ -2,10 +2,11 @@
 //! go to the MCP client over the call's own session, on the call's own HTTP stream (a URL-mode
 //! elicitation's completion, a notification, on the session's).
 
-use super::url_required::RequiredUrls;
 use crate::client::{
     BoxError, ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture, UrlElicitationRequest,
 };
+use crate::mcp::content::declared;
+use crate::mcp::rounds::url_required::RequiredUrls;
 #[allow(deprecated)]
 // roots: deprecated by SEP-2577 (a later draft), in 2025-11-25 and 2026-07-28.
 use rmcp::model::ListRootsRequest;
@@ -143,21 +144,6 @@ pub(crate) fn capabilities(peer: &Peer<RoleServer>) -> ClientCapabilities {
         .unwrap_or_default()
 }
 
-/// What a client's declared capabilities let a tool ask.
-pub(crate) fn declared(declared: &rmcp::model::ClientCapabilities) -> ClientCapabilities {
-    let sampling = declared.sampling.as_ref();
-    let elicitation = declared.elicitation.as_ref();
-    ClientCapabilities {
-        sampling: sampling.is_some(),
-        sampling_tools: sampling.is_some_and(|s| s.tools.is_some()),
-        sampling_context: sampling.is_some_and(|s| s.context.is_some()),
-        // `elicitation: {}` (as before modes existed) means form mode.
-        elicitation: elicitation.is_some_and(|e| e.form.is_some() || e.url.is_none()),
-        elicitation_url: elicitation.is_some_and(|e| e.url.is_some()),
-        roots: declared.roots.is_some(),
-    }
-}
-
 fn unexpected(method: &str, answer: &ClientResult) -> BoxError {
     let kind = match answer {
         ClientResult::EmptyResult(_) => "an empty result",
@@ -184,32 +170,5 @@ impl Drop for CancelOnDrop {
                     .await;
             });
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn read(wire: serde_json::Value) -> ClientCapabilities {
-        declared(&serde_json::from_value(wire).unwrap())
-    }
-
-    #[test]
-    fn each_mode_and_sub_capability_is_read_from_what_the_client_declared() {
-        let everything = read(json!({
-            "sampling": {"tools": {}, "context": {}},
-            "elicitation": {"form": {}, "url": {}},
-            "roots": {}
-        }));
-        assert_eq!(everything, ClientCapabilities::all());
-        // `elicitation: {}`, as before modes existed: form mode only.
-        let legacy = read(json!({"elicitation": {}, "sampling": {}}));
-        assert!(legacy.elicitation && !legacy.elicitation_url);
-        assert!(legacy.sampling && !legacy.sampling_tools && !legacy.sampling_context);
-        let url_only = read(json!({"elicitation": {"url": {}}}));
-        assert!(url_only.elicitation_url && !url_only.elicitation);
-        assert_eq!(read(json!({})), ClientCapabilities::default());
     }
 }

@@ -3,8 +3,8 @@
 use rmcp::model::ProtocolVersion;
 use rmcp::service::ClientLifecycleMode;
 
-/// The protocol an [`McpImport`](super::McpImport) speaks with its server, set with
-/// [`McpImport::protocol`](super::McpImport::protocol).
+/// The protocol an [`McpImport`](crate::mcp::McpImport) speaks with its server, set with
+/// [`McpImport::protocol`](crate::mcp::McpImport::protocol).
 ///
 /// ```no_run
 /// use tool_runtime::mcp::{McpImport, McpProtocol};

@@ -5,7 +5,7 @@
 //! way (under the handshake too, where the questions come as requests instead);
 //! [`answer`] is the step a forwarded `tools/call` shares.
 
-use super::import_ask::{Asking, Asks};
+use super::asking::{Asking, Asks};
 use crate::client::{AskContext, AskError};
 use rmcp::model::{
     ClientRequest, ErrorData, InputRequest, InputRequiredResult, InputResponses, ServerResult,

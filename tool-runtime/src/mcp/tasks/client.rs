@@ -3,9 +3,11 @@
 //! started the call has been answered. And the client of a `defer_task` call, which asks
 //! as a plain call does until the tool continues as a task.
 
-use super::input_required::input_request;
-use super::task_store::{Owner, TaskStore, TaskStoreError};
+use super::limits::TaskStoreError;
+use super::store::{Owner, TaskStore};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
+use crate::mcp::lock::lock;
+use crate::mcp::rounds::input_required::input_request;
 use rmcp::model::Task;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
@@ -38,8 +40,6 @@ impl ClientRequests for TaskClient {
     fn capabilities(&self) -> ClientCapabilities {
         self.capabilities
     }
-
-    unnamed_requests!();
 
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         let request = match input_request(method, params) {
@@ -138,8 +138,6 @@ impl ClientRequests for Shared {
         self.0.before.capabilities()
     }
 
-    unnamed_requests!();
-
     fn request(&self, key: Option<&str>, method: &str, params: Value) -> ClientFuture {
         match &*lock(&self.0.state) {
             State::Task { client, .. } => client.request(key, method, params),
@@ -202,10 +200,4 @@ impl ClientRequests for Shared {
         *state = State::Task { id, client };
         true
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -1,8 +1,8 @@
 //! Local names for a server's tools: `{server}__{tool}`, in the rule every provider accepts
 //! (`^[a-zA-Z0-9_-]{1,64}$`), through the sanitizer the exporters use (`export::names`).
 
-use super::ImportNote;
 use crate::export::names::{with_hash, NameRule};
+use crate::mcp::ImportNote;
 use std::collections::HashSet;
 
 /// The longest server prefix kept, so that tool names keep most of the 64 characters.

@@ -1,7 +1,7 @@
 //! Serving over stdio: the client started this process and speaks JSON-RPC on its stdin and
 //! stdout (so nothing else may write to stdout; logs go to stderr).
 
-use super::{McpError, McpServer};
+use crate::mcp::{McpError, McpServer};
 use crate::Registry;
 use rmcp::ServiceExt;
 use std::sync::Arc;

@@ -1,11 +1,12 @@
 //! Serving a registry's [`Resources`]: `resources/*`, `prompts/*` and `completion/complete`
 //! for [`McpServer`], and the subscriptions of one session.
 
-use super::input_required;
+use super::asking::Asked;
 use super::paging::page;
-use super::serve_asking::Asked;
-use super::McpServer;
 use crate::client::AskError;
+use crate::mcp::lock::lock;
+use crate::mcp::rounds::input_required;
+use crate::mcp::McpServer;
 use crate::output::{Resource as Embedded, ResourceBody};
 use crate::resources::{
     Completion, CompletionTarget, Prompt, PromptArgs, PromptMessage, ResourceError, Resources, Role,
@@ -103,7 +104,7 @@ impl Subscriptions {
 }
 
 impl McpServer {
-    pub(super) fn list_resources_page(
+    pub(crate) fn list_resources_page(
         &self,
         request: Option<&PaginatedRequestParams>,
     ) -> Result<ListResourcesResult, ErrorData> {
@@ -126,7 +127,7 @@ impl McpServer {
         Ok(result)
     }
 
-    pub(super) fn list_templates_page(
+    pub(crate) fn list_templates_page(
         &self,
         request: Option<&PaginatedRequestParams>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
@@ -149,7 +150,7 @@ impl McpServer {
     }
 
     /// `resources/read`: the contents, or the questions the reader asked first.
-    pub(super) async fn read(
+    pub(crate) async fn read(
         &self,
         request: ReadResourceRequestParams,
         cx: RequestContext<RoleServer>,
@@ -162,7 +163,7 @@ impl McpServer {
         Ok(ReadResourceResult::new(contents.into_iter().map(wire_contents).collect()).into())
     }
 
-    pub(super) fn list_prompts_page(
+    pub(crate) fn list_prompts_page(
         &self,
         request: Option<&PaginatedRequestParams>,
     ) -> Result<ListPromptsResult, ErrorData> {
@@ -174,7 +175,7 @@ impl McpServer {
     }
 
     /// `prompts/get`: the messages, or the questions the prompt asked first.
-    pub(super) async fn get_prompt_messages(
+    pub(crate) async fn get_prompt_messages(
         &self,
         request: GetPromptRequestParams,
         cx: RequestContext<RoleServer>,
@@ -204,7 +205,7 @@ impl McpServer {
         Ok(result.into())
     }
 
-    pub(super) async fn complete_argument(
+    pub(crate) async fn complete_argument(
         &self,
         request: CompleteRequestParams,
     ) -> Result<CompleteResult, ErrorData> {
@@ -309,12 +310,6 @@ fn wire_message(message: &PromptMessage) -> Result<rmcp::model::PromptMessage, E
     serde_json::from_value(wire).map_err(|error| {
         ErrorData::internal_error(format!("a prompt message MCP can't carry: {error}"), None)
     })
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The capabilities `resources` adds: `resources` (with `subscribe`) when there are resources
