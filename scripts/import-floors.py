@@ -14,19 +14,24 @@ copied from it, so both count the same edges.
 
 The floors, bottom first (a module path prefix; the longest prefix that matches wins):
 
-  0  the floor (`base/`, and what is left at the root: provider, inject, tls): the types
-     every stage uses: call, error (with its violations), error_format, spec, def, tool,
-     context, output, state, approval, notify, and the primitives the stages share (the gate
-     and a call's hold on it, the panic guard, JSON pointers, the schema reader); and
-     `client/`, the questions a tool's context asks its client (`ToolContext` holds them)
+  0  the floor (`base/`, and what is left at the root: inject, tls): the types every stage
+     uses: call, error (with its violations), error_format, spec, def, tool, context, output,
+     state, approval, notify, and the primitives the stages share (the gate and a call's hold
+     on it, the panic guard, JSON pointers, the schema reader); and `client/`, the questions a
+     tool's context asks its client (`ToolContext` holds them)
   1  pipeline: one call's stages up to the tool run (limits, lookup, repair, resolve,
      validate, output check)
   2  dispatch: the run itself (gate, approval, concurrency, thread, timeout, panic)
-  3  what the registry offers beside its calls: export, results, the text formats
-     (router/text), resources
-  4  registry: the facade that calls the stages, the exports and the results
-  5  router: the route entry points, over a registry
-  6  mcp, agent
+  3  what every provider builds on: the export machinery (strict lowering, Gemini's subset,
+     names, rewrites), the results' texts (`results/answer.rs`), the router's types (errors,
+     `Routed`, shapes, the reply reader, the stream accumulator), and the agent's wire
+     machinery (`Model`, its errors, sending, reading, bodies)
+  4  providers: one folder per model API
+  5  the doors over the providers' table: `Export` (and its cache), `results::answer*`,
+     `router::{route, route_auto, detect}`, the streams' list
+  6  resources, then the registry: the facade that calls the stages, exports and answers
+  7  text: calls written in plain text, over a registry's specs
+  8  mcp, agent
 """
 import os
 import re
@@ -39,14 +44,27 @@ FLOORS = [
     ("client", 0, "floor"),
     ("pipeline", 1, "pipeline"),
     ("dispatch", 2, "dispatch"),
-    ("export", 3, "export/results/text/resources"),
-    ("results", 3, "export/results/text/resources"),
-    ("router/text", 3, "export/results/text/resources"),
-    ("resources", 3, "export/results/text/resources"),
-    ("registry", 4, "registry"),
-    ("router", 5, "router"),
-    ("mcp", 6, "mcp/agent"),
-    ("agent", 6, "mcp/agent"),
+    ("export", 3, "provider machinery"),
+    ("results/answer", 3, "provider machinery"),
+    ("router/error", 3, "provider machinery"),
+    ("router/routed", 3, "provider machinery"),
+    ("router/shape", 3, "provider machinery"),
+    ("router/reply_json", 3, "provider machinery"),
+    ("router/input", 3, "provider machinery"),
+    ("router/stream/accumulate", 3, "provider machinery"),
+    ("agent/model", 3, "provider machinery"),
+    ("agent/error", 3, "provider machinery"),
+    ("agent/transport", 3, "provider machinery"),
+    ("providers", 4, "providers"),
+    ("export/handle", 5, "doors"),
+    ("export/cache", 5, "doors"),
+    ("results", 5, "doors"),
+    ("router", 5, "doors"),
+    ("resources", 6, "registry"),
+    ("registry", 6, "registry"),
+    ("text", 7, "text"),
+    ("mcp", 8, "mcp/agent"),
+    ("agent", 8, "mcp/agent"),
 ]
 
 USE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
