@@ -98,12 +98,12 @@ pub mod text;
 #[cfg(feature = "agent")]
 mod tls;
 
+pub use base::provider::Provider;
 pub use call::ToolCall;
 pub use context::ToolContext;
 pub use error::{ErrorCode, ToolError};
 pub use error_format::ErrorFormat;
 pub use output::ToolOutput;
-pub use providers::Provider;
 pub use registry::{BuildError, Registry, RegistryBuilder};
 pub use spec::ToolSpec;
 pub use state::State;

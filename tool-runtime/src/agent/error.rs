@@ -1,7 +1,7 @@
 //! What can go wrong talking to a model, and running an agent.
 
-use crate::router::stream::StreamError;
-use crate::router::RouteError;
+use crate::router::error::RouteError;
+use crate::router::stream::accumulate::StreamError;
 use std::time::Duration;
 
 /// A model request that failed. The conversation is left as it was before the request.

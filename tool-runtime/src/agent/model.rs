@@ -3,8 +3,8 @@
 //! else (a local inference engine, a recorded conversation, another framework's client).
 
 use super::error::ModelError;
-use crate::router::stream::StreamEvent;
-use crate::router::Routed;
+use crate::router::routed::Routed;
+use crate::router::stream::accumulate::StreamEvent;
 use crate::{Provider, ToolCall};
 use futures_util::future::BoxFuture;
 use serde::Serialize;

@@ -20,6 +20,7 @@ pub mod notify;
 pub mod output;
 pub(crate) mod panic;
 pub(crate) mod pointer;
+pub(crate) mod provider;
 pub(crate) mod registration;
 pub(crate) mod schema;
 pub(crate) mod schema_nav;

@@ -190,7 +190,7 @@ mod tests {
         for (error, expected) in errors.iter().zip(expected) {
             let printed = chain(error);
             assert_eq!(printed, expected);
-            let stream = crate::router::stream::StreamError::from(error.clone());
+            let stream = crate::router::stream::accumulate::StreamError::from(error.clone());
             assert_eq!(chain(&stream), expected);
             check_sentence(&printed);
         }

@@ -16,7 +16,7 @@ pub(crate) use settings::Http;
 
 use super::error::ModelError;
 use super::model::{replay, ModelReply, ModelRequest, OnDelta, Usage};
-use crate::router::Routed;
+use crate::router::routed::Routed;
 use crate::Provider;
 use send::Auth;
 use serde_json::Value;
@@ -271,7 +271,9 @@ fn route_body(
     let routed = crate::router::route(provider, body)?;
     if body.get(key).is_none() {
         let pointer = format!("/{key}");
-        return Err(crate::router::RouteError::shape(provider, &pointer, expected, None).into());
+        return Err(
+            crate::router::error::RouteError::shape(provider, &pointer, expected, None).into(),
+        );
     }
     Ok(routed)
 }

@@ -4,8 +4,8 @@
 use super::settings::Http;
 use crate::agent::error::ModelError;
 use crate::agent::model::{ModelDelta, OnDelta};
+use crate::router::error::RouteError;
 use crate::router::stream::accumulate::Accumulate;
-use crate::router::RouteError;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 

@@ -78,7 +78,7 @@ impl Accumulate for AnthropicStream {
         let kind = READ.string(top.get("type"), "/type")?.unwrap_or_default();
         let at = || {
             index(top.get("index")).ok_or_else(|| {
-                StreamError::from(crate::router::RouteError::shape(
+                StreamError::from(crate::router::error::RouteError::shape(
                     Provider::Anthropic,
                     "/index",
                     "a non-negative integer",
@@ -93,7 +93,7 @@ impl Accumulate for AnthropicStream {
                 // its text or a call `push` already returned (found by fuzzing): refuse it,
                 // leaving the stream as it was.
                 if self.blocks.contains_key(&at) {
-                    return Err(crate::router::RouteError::shape(
+                    return Err(crate::router::error::RouteError::shape(
                         Provider::Anthropic,
                         "/index",
                         "the index of a content block not yet opened",

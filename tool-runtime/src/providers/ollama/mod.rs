@@ -52,7 +52,7 @@
 //!
 //! The pieces: `export.rs` (the tool list) and `schema.rs` (each tool's parameters reduced to
 //! what Ollama's structs keep), `route.rs` (a whole reply into a
-//! [`Routed`](crate::router::Routed), and the shape that tells one apart), `message.rs` (one
+//! [`Routed`](crate::router::routed::Routed), and the shape that tells one apart), `message.rs` (one
 //! `message` read, for both), `stream.rs`
 //! ([`OllamaStream`](crate::router::stream::OllamaStream)), `results.rs` (the results and the
 //! model's turn), and under the `agent` feature `wire.rs`

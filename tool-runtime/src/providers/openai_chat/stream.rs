@@ -214,7 +214,7 @@ fn piece<'a>(item: &'a Value, at: &str) -> Result<Piece<'a>, StreamError> {
     let index = match item.get("index") {
         None | Some(Value::Null) => None,
         Some(value) => Some(value.as_u64().ok_or_else(|| {
-            crate::router::RouteError::shape(
+            crate::router::error::RouteError::shape(
                 Provider::OpenAiChat,
                 &format!("{at}/index"),
                 "a non-negative integer",

@@ -10,9 +10,9 @@ use crate::agent::transport::body::Field;
 use crate::agent::transport::read::{accumulate, started, End};
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
-use crate::results::call_turn;
+
+use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
-use crate::router::Routed;
 use crate::Provider;
 use serde_json::{json, Value};
 
@@ -75,7 +75,7 @@ impl Wire for OpenAiChat {
     }
 
     fn turn(_value: &Value, routed: &Routed) -> Vec<Value> {
-        call_turn(Provider::OpenAiChat, &routed.text, &routed.calls)
+        vec![super::results::call_turn(&routed.text, &routed.calls)]
     }
 
     fn usage(value: &Value) -> Usage {
@@ -113,7 +113,7 @@ impl Wire for OpenAiChat {
             .await?;
         let routed = stream.finish();
         Ok(ModelReply {
-            turn: call_turn(Provider::OpenAiChat, &routed.text, &routed.calls),
+            turn: vec![super::results::call_turn(&routed.text, &routed.calls)],
             routed,
             usage,
         })

@@ -10,9 +10,9 @@ use crate::agent::transport::body::Field;
 use crate::agent::transport::read::{accumulate, started, End};
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
-use crate::results::call_turn;
+
+use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
-use crate::router::Routed;
 use crate::Provider;
 use serde_json::Value;
 
@@ -70,7 +70,7 @@ impl Wire for OpenAiResponses {
     fn turn(response: &Value, routed: &Routed) -> Vec<Value> {
         match response.get("output").and_then(Value::as_array) {
             Some(items) => items.clone(),
-            None => call_turn(Provider::OpenAiResponses, &routed.text, &routed.calls),
+            None => super::results::call_turn(&routed.text, &routed.calls),
         }
     }
 

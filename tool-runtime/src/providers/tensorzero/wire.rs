@@ -12,8 +12,8 @@ use crate::agent::transport::body::Field;
 use crate::agent::transport::read::{accumulate, started, End};
 use crate::agent::transport::send::Auth;
 use crate::agent::transport::{http_transport, Http, Wire};
+use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
-use crate::router::Routed;
 use crate::Provider;
 use serde_json::{json, Value};
 use std::sync::Mutex;
@@ -238,7 +238,7 @@ impl Wire for TensorZero {
             })
             .await?;
         let routed = stream.finish();
-        let mut turn = crate::results::call_turn(Provider::TensorZero, &routed.text, &routed.calls);
+        let mut turn = vec![super::results::call_turn(&routed.text, &routed.calls)];
         if let Some(Value::Array(content)) = turn.first_mut().and_then(|m| m.get_mut("content")) {
             content.splice(0..0, thoughts.finish());
         }
