@@ -38,7 +38,7 @@ impl McpTools {
     }
 
     /// The protocol version the server agreed to (`"2025-11-25"`, `"2026-07-28"`): see
-    /// [`McpImport::protocol`].
+    /// [`McpImport::protocol`](super::McpImport::protocol).
     pub fn protocol_version(&self) -> Option<&str> {
         self.protocol_version.as_deref()
     }
