@@ -40,6 +40,9 @@ file=$(cd "$OUT/src" && git ls-files | grep '/hermes\.rs$' | grep -v '^tests/' |
 touch "$OUT/src/$file"
 (cd "$OUT/src" && timed text_touch cargo build -p tool-runtime)
 
+# Today's generator (an old revision's may name paths that have moved), run from the revision's
+# checkout so that the crate depends on that revision's runtime.
+cp scripts/gen_compile_bench.py "$OUT/src/scripts/gen_compile_bench.py"
 python3 "$OUT/src/scripts/gen_compile_bench.py" "$OUT/user" 10 >/dev/null
 export CARGO_TARGET_DIR=$OUT/user-target
 (cd "$OUT/user" && timed user10_cold cargo build --timings -p c_tool)
