@@ -35,6 +35,25 @@ impl Body<'_> {
 }
 
 impl super::Http {
+    /// The fields every chat-shaped body opens with (OpenAI Chat, Ollama): the model, the
+    /// system prompt as the first `role: "system"` message, the conversation, and the tools.
+    pub(crate) fn chat_fields<'a>(
+        &'a self,
+        request: &'a crate::agent::ModelRequest<'_>,
+    ) -> Vec<(&'static str, Field<'a>)> {
+        let system = request
+            .system
+            .map(|text| serde_json::json!({"role": "system", "content": text}));
+        let mut fields = vec![
+            ("model", Field::Str(&self.model)),
+            ("messages", Field::List(system, request.messages)),
+        ];
+        if let Some(tools) = request.tools {
+            fields.push(("tools", Field::Raw(tools)));
+        }
+        fields
+    }
+
     /// A request body of `fields` and the caller's extra fields, as JSON bytes.
     pub(crate) fn body(&self, fields: Vec<(&'static str, Field<'_>)>) -> Vec<u8> {
         Body {

@@ -11,7 +11,7 @@ use crate::agent::transport::{http_transport, Http, Wire};
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::{Accumulate, StreamEvent};
 use crate::Provider;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A model served by Ollama, through its native chat API.
 ///
@@ -56,16 +56,7 @@ impl Wire for Ollama {
     const STREAM_TYPE: &'static str = "application/x-ndjson";
 
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        let system = request
-            .system
-            .map(|text| json!({"role": "system", "content": text}));
-        let mut fields = vec![
-            ("model", Field::Str(&self.http.model)),
-            ("messages", Field::List(system, request.messages)),
-        ];
-        if let Some(tools) = request.tools {
-            fields.push(("tools", Field::Raw(tools)));
-        }
+        let mut fields = self.http.chat_fields(request);
         fields.push(("stream", Field::Bool(stream)));
         self.http.body(fields)
     }

@@ -54,16 +54,7 @@ impl Wire for OpenAiChat {
     const REPLY: (&'static str, &'static str) = ("choices", "a list of choices");
 
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        let system = request
-            .system
-            .map(|text| json!({"role": "system", "content": text}));
-        let mut fields = vec![
-            ("model", Field::Str(&self.http.model)),
-            ("messages", Field::List(system, request.messages)),
-        ];
-        if let Some(tools) = request.tools {
-            fields.push(("tools", Field::Raw(tools)));
-        }
+        let mut fields = self.http.chat_fields(request);
         if stream {
             fields.push(("stream", Field::Bool(true)));
             fields.push((
