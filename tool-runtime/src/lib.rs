@@ -74,41 +74,29 @@ mod guide_doctests {
 
 #[cfg(feature = "agent")]
 pub mod agent;
-mod base;
-pub use base::{approval, error_format, notify, output, spec};
-pub(crate) use base::{
-    call, context, def, error, error_text, gate, hold, panic, pointer, registration, schema,
-    schema_nav, state, tool, violation,
-};
-#[cfg(feature = "client")]
-pub mod client;
-mod dispatch;
-pub mod export;
-pub mod inject;
-#[cfg(feature = "mcp")]
-pub mod mcp;
-pub mod pipeline;
-pub mod providers;
-pub mod registry;
-#[cfg(feature = "mcp")]
-pub mod resources;
-pub mod results;
-pub mod router;
 pub mod text;
-#[cfg(feature = "agent")]
-mod tls;
 
-pub use base::provider::Provider;
-pub use call::ToolCall;
-pub use context::ToolContext;
-pub use error::{ErrorCode, ToolError};
-pub use error_format::ErrorFormat;
-pub use output::ToolOutput;
-pub use registry::{BuildError, Registry, RegistryBuilder};
-pub use spec::ToolSpec;
-pub use state::State;
-pub use tokio_util::sync::CancellationToken;
-pub use tool::{DynamicTool, Tool};
+#[cfg(feature = "client")]
+pub use tool_core::client;
+pub use tool_core::{
+    approval, error_format, export, inject, notify, output, pipeline, providers, registry, results,
+    router, spec,
+};
+#[cfg(feature = "mcp")]
+pub use tool_core::{mcp, resources};
+// The core's inner layers, under the paths this crate's modules have always used.
+#[cfg(feature = "agent")]
+pub(crate) use tool_core::tls;
+#[allow(unused_imports)]
+pub(crate) use tool_core::{
+    base, call, context, def, dispatch, error, error_text, gate, hold, panic, pointer,
+    registration, schema, schema_nav, state, violation,
+};
+
+pub use tool_core::{
+    BuildError, CancellationToken, DynamicTool, ErrorCode, ErrorFormat, Provider, Registry,
+    RegistryBuilder, State, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolSpec,
+};
 
 /// Turns an ordinary `fn` (sync or `async`) into a tool an LLM can call.
 ///
@@ -152,21 +140,4 @@ pub use tool_macros::tool;
 
 /// What the code `#[tool]` generates refers to. Not a public API.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::__submit as submit;
-    pub use crate::context::{CallContext, Inject};
-    pub use crate::def::{
-        fallback_tool, sync_pending, Args, BoxFuture, Invoke, Pending, SourceLocation, TaskSupport,
-        ToolDef, ToolFlags,
-    };
-    pub use crate::error_format::ErrorFormat;
-    pub use crate::output::structured::output_schema_of;
-    pub use crate::output::{result_output, unit_output, value_output};
-    pub use crate::pipeline::ResolverFn;
-    pub use crate::state::StateRequirement;
-    #[cfg(feature = "inventory")]
-    pub use inventory;
-    pub use schemars;
-    pub use serde;
-    pub use std::boxed::Box;
-}
+pub use tool_core::__private;

@@ -173,3 +173,57 @@ pub enum AgentError {
     #[error("the agent run was cancelled")]
     Cancelled,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Provider;
+    use serde_json::{json, Value};
+
+    /// An error and its sources, as the CLI prints them: `a: b: c`.
+    fn chain(error: &dyn std::error::Error) -> String {
+        let mut text = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            text.push_str(": ");
+            text.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        text
+    }
+
+    /// Issue 32 item 16, the agent's wrappers: a model request whose reply could not be
+    /// routed reads as the routing error alone (`AgentError::Model` is its cause), for a
+    /// wrong reply of every provider the agent speaks.
+    #[test]
+    fn route_errors_read_well_inside_agent_errors() {
+        let not_json = serde_json::from_str::<Value>("{\"output\": ").unwrap_err();
+        let replies = [
+            (Provider::OpenAiResponses, json!({"output": 5})),
+            (Provider::TensorZero, json!({"content": {}})),
+            (Provider::OpenAiChat, json!({"choices": []})),
+            (Provider::Anthropic, json!([1])),
+            (Provider::Gemini, json!({"candidates": "x"})),
+            (Provider::Ollama, json!({"message": 1})),
+            (
+                Provider::OpenAiChat,
+                json!({"error": {"message": "Rate limit reached"}}),
+            ),
+        ];
+        let errors = replies
+            .iter()
+            .map(|(provider, reply)| crate::router::route(*provider, reply).unwrap_err())
+            .chain([RouteError::NotJson(not_json.into())]);
+        for error in errors {
+            let alone = chain(&error);
+            let model = ModelError::from(error.clone());
+            assert_eq!(chain(&model), alone);
+            let agent = AgentError::from(ModelError::from(error));
+            assert_eq!(chain(&agent), alone);
+            assert!(
+                !alone.contains("not a not") && !alone.contains("not not"),
+                "{alone}"
+            );
+        }
+    }
+}

@@ -58,18 +58,19 @@ pub(crate) mod model;
 mod run;
 mod sampling;
 pub(crate) mod transport;
+mod wire;
 
-pub use crate::providers::anthropic::wire::Anthropic;
-pub use crate::providers::gemini::wire::Gemini;
-pub use crate::providers::ollama::wire::Ollama;
-pub use crate::providers::openai_chat::wire::OpenAiChat;
-pub use crate::providers::openai_responses::wire::OpenAiResponses;
-pub use crate::providers::tensorzero::wire::TensorZero;
 pub use error::{AgentError, ModelError};
 pub use events::{AgentEvent, AgentStream};
 pub use history::{CallResult, Turn};
 pub use model::{Model, ModelDelta, ModelReply, ModelRequest, OnDelta, Usage};
 pub use sampling::{ModelSampling, SamplingError};
+pub use wire::anthropic::Anthropic;
+pub use wire::gemini::Gemini;
+pub use wire::ollama::Ollama;
+pub use wire::openai_chat::OpenAiChat;
+pub use wire::openai_responses::OpenAiResponses;
+pub use wire::tensorzero::TensorZero;
 
 use crate::text::TextFormat;
 use crate::{CancellationToken, Registry};

@@ -166,10 +166,9 @@ fn text_of(content: &[SamplingContent]) -> Result<String, SamplingError> {
 impl<M: Model + 'static> ClientRequests for ModelSampling<M> {
     /// Sampling, without tools: nothing else.
     fn capabilities(&self) -> ClientCapabilities {
-        ClientCapabilities {
-            sampling: true,
-            ..ClientCapabilities::default()
-        }
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.sampling = true;
+        capabilities
     }
 
     fn create_message(&self, params: Value) -> ClientFuture {

@@ -1,0 +1,118 @@
+//! OpenAI Chat Completions (`POST {base}/chat/completions`): OpenAI itself, and every
+//! OpenAI-compatible server (vLLM, llama.cpp's server, Ollama, LM Studio, SGLang, TensorZero's
+//! and LiteLLM's OpenAI endpoints).
+
+use crate::agent::error::ModelError;
+use crate::agent::model::OnDelta;
+use crate::agent::model::{ModelReply, ModelRequest, Usage};
+use crate::agent::transport::body::Field;
+use crate::agent::transport::read::{accumulate, started, End};
+use crate::agent::transport::send::Auth;
+use crate::agent::transport::{http_transport, Http, Wire};
+use crate::providers::openai_chat::stream::OpenAiChatStream;
+
+use crate::router::routed::Routed;
+use crate::router::stream::accumulate::Accumulate;
+use crate::Provider;
+use serde_json::{json, Value};
+
+/// A model behind the Chat Completions API.
+///
+/// ```no_run
+/// use tool_runtime::agent::OpenAiChat;
+///
+/// let local = OpenAiChat::new("http://127.0.0.1:8000/v1", "Qwen/Qwen3-8B");
+/// let openai = OpenAiChat::new("https://api.openai.com/v1", "gpt-5-mini")
+///     .body_field("parallel_tool_calls", true.into());
+/// # let _ = (local, openai);
+/// ```
+///
+/// The key is read from `OPENAI_API_KEY` when it is set (see `api_key_env`). The system
+/// prompt goes first as a `system` message; streamed requests ask for usage
+/// (`stream_options.include_usage`).
+#[derive(Debug)]
+pub struct OpenAiChat {
+    http: Http,
+}
+
+http_transport!(OpenAiChat);
+
+impl OpenAiChat {
+    /// A model named `model` at `base_url` (the part before `/chat/completions`, for example
+    /// `http://127.0.0.1:8000/v1`).
+    pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> OpenAiChat {
+        OpenAiChat {
+            http: Http::new(base_url, model, "OPENAI_API_KEY"),
+        }
+    }
+}
+
+impl Wire for OpenAiChat {
+    const PROVIDER: Provider = Provider::OpenAiChat;
+    const AUTH: Auth = Auth::Bearer;
+    const PATH: &'static str = "/chat/completions";
+    const REPLY: (&'static str, &'static str) = ("choices", "a list of choices");
+
+    fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
+        let mut fields = self.http.chat_fields(request);
+        if stream {
+            fields.push(("stream", Field::Bool(true)));
+            fields.push((
+                "stream_options",
+                Field::Value(json!({"include_usage": true})),
+            ));
+        }
+        self.http.body(fields)
+    }
+
+    fn turn(_value: &Value, routed: &Routed) -> Vec<Value> {
+        vec![crate::providers::openai_chat::results::call_turn(
+            &routed.text,
+            &routed.calls,
+        )]
+    }
+
+    fn usage(value: &Value) -> Usage {
+        Usage::read(value.get("usage"), "prompt_tokens", "completion_tokens")
+    }
+
+    async fn events(
+        &self,
+        url: &str,
+        response: reqwest::Response,
+        on_delta: &mut OnDelta<'_>,
+    ) -> Result<ModelReply, ModelError> {
+        let mut stream = OpenAiChatStream::new();
+        let mut usage = Usage::default();
+        self.http
+            .read_events(url, response, End::EventOrDone, |event| {
+                if event.get("usage").is_some_and(Value::is_object) {
+                    usage = Usage::read(event.get("usage"), "prompt_tokens", "completion_tokens");
+                }
+                let choice = &event["choices"][0];
+                for piece in choice["delta"]["tool_calls"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    if let (Some(id), Some(name)) =
+                        (piece["id"].as_str(), piece["function"]["name"].as_str())
+                    {
+                        on_delta(started(id, name));
+                    }
+                }
+                accumulate(&mut stream, &event, on_delta)?;
+                Ok(!choice["finish_reason"].is_null())
+            })
+            .await?;
+        let routed = stream.finish();
+        Ok(ModelReply {
+            turn: vec![crate::providers::openai_chat::results::call_turn(
+                &routed.text,
+                &routed.calls,
+            )],
+            routed,
+            usage,
+        })
+    }
+}
