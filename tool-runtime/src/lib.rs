@@ -74,7 +74,7 @@ mod guide_doctests {
 
 #[cfg(feature = "agent")]
 pub mod agent;
-pub mod text;
+pub use tool_text as text;
 
 #[cfg(feature = "client")]
 pub use tool_core::client;
