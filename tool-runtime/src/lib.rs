@@ -73,7 +73,9 @@ mod guide_doctests {
 }
 
 #[cfg(feature = "agent")]
-pub mod agent;
+#[doc(inline)]
+pub use tool_agent as agent;
+#[doc(inline)]
 pub use tool_text as text;
 
 #[cfg(feature = "client")]
@@ -85,8 +87,6 @@ pub use tool_core::{
 #[cfg(feature = "mcp")]
 pub use tool_core::{mcp, resources};
 // The core's inner layers, under the paths this crate's modules have always used.
-#[cfg(feature = "agent")]
-pub(crate) use tool_core::tls;
 #[allow(unused_imports)]
 pub(crate) use tool_core::{
     base, call, context, def, dispatch, error, error_text, gate, hold, panic, pointer,

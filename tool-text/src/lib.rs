@@ -6,7 +6,7 @@
 //! that remains and an error for every call it could not read ([`TextStream`] does the same on
 //! text that arrives in pieces); and [`write_calls`] writes calls back the way the model writes
 //! them, for the conversation's history. The tools are given as specs to the prompt and as
-//! schemas to the parser (a [`Registry`](crate::Registry) is both).
+//! schemas to the parser (a [`Registry`] is both).
 //!
 //! ```
 //! use tool_runtime::text::{self, TextFormat};

@@ -72,8 +72,16 @@ pub use wire::openai_chat::OpenAiChat;
 pub use wire::openai_responses::OpenAiResponses;
 pub use wire::tensorzero::TensorZero;
 
+// What the loop names from the crates below, under the paths it used inside tool-runtime.
+use tool_core::{
+    client, providers, results, router, tls, CancellationToken, ErrorCode, Provider, Registry,
+    ToolCall, ToolOutput,
+};
+#[cfg(test)]
+use tool_core::{tool, ToolContext, ToolError};
+use tool_text as text;
+
 use crate::text::TextFormat;
-use crate::{CancellationToken, Registry};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::sync::{Arc, OnceLock};
@@ -219,7 +227,7 @@ impl Agent {
 
     /// Text-only mode, for a model without native tool calling: no tools go in the request;
     /// the system prompt lists them and shows how to call them in `format`
-    /// ([`text::tool_prompt`](crate::text::tool_prompt)); calls are read from the reply's text and their
+    /// ([`text::tool_prompt`]); calls are read from the reply's text and their
     /// results go back as text (`<tool_response>` tags, `[TOOL_RESULTS]` for Mistral).
     /// [`TextFormat::Auto`] reads every format and prompts with Hermes tags.
     #[must_use]

@@ -58,14 +58,14 @@ impl Http {
         &self,
         stream: bool,
         make: impl FnOnce() -> String,
-    ) -> Result<&reqwest::Url, crate::agent::error::ModelError> {
+    ) -> Result<&reqwest::Url, crate::error::ModelError> {
         let cell = &self.urls[usize::from(stream)];
         if let Some(url) = cell.get() {
             return Ok(url);
         }
         let text = make();
         let url = reqwest::Url::parse(&text).map_err(|e| {
-            crate::agent::error::ModelError::Config(format!("the URL `{text}` is not a URL: {e}"))
+            crate::error::ModelError::Config(format!("the URL `{text}` is not a URL: {e}"))
         })?;
         Ok(cell.get_or_init(|| url))
     }

@@ -1,19 +1,19 @@
 //! TensorZero's native inference endpoint (`POST {base}/inference`): a function (or a model)
 //! by name, a pinned variant, the episode carried from one request to the next, and the
 //! registry's tools as `additional_tools` unless the function's config already has them.
-//! Its OpenAI-compatible endpoint is [`OpenAiChat`](crate::agent::OpenAiChat)'s, with
+//! Its OpenAI-compatible endpoint is [`OpenAiChat`](crate::OpenAiChat)'s, with
 //! `tensorzero::function_name::NAME` as the model.
 
-use crate::agent::error::ModelError;
-use crate::agent::model::OnDelta;
-use crate::agent::model::{ModelReply, ModelRequest, Usage};
-use crate::agent::transport::body::Field;
-use crate::agent::transport::read::{accumulate, started, End};
-use crate::agent::transport::send::Auth;
-use crate::agent::transport::{http_transport, Http, Wire};
+use crate::error::ModelError;
+use crate::model::OnDelta;
+use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::tensorzero::stream::TensorZeroStream;
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
+use crate::transport::body::Field;
+use crate::transport::read::{accumulate, started, End};
+use crate::transport::send::Auth;
+use crate::transport::{http_transport, Http, Wire};
 use crate::Provider;
 use serde_json::{json, Value};
 use std::sync::Mutex;

@@ -2,14 +2,14 @@
 //! OpenAI-compatible server (vLLM, llama.cpp's server, Ollama, LM Studio, SGLang, TensorZero's
 //! and LiteLLM's OpenAI endpoints).
 
-use crate::agent::error::ModelError;
-use crate::agent::model::OnDelta;
-use crate::agent::model::{ModelReply, ModelRequest, Usage};
-use crate::agent::transport::body::Field;
-use crate::agent::transport::read::{accumulate, started, End};
-use crate::agent::transport::send::Auth;
-use crate::agent::transport::{http_transport, Http, Wire};
+use crate::error::ModelError;
+use crate::model::OnDelta;
+use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::openai_chat::stream::OpenAiChatStream;
+use crate::transport::body::Field;
+use crate::transport::read::{accumulate, started, End};
+use crate::transport::send::Auth;
+use crate::transport::{http_transport, Http, Wire};
 
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;

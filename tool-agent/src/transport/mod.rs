@@ -25,15 +25,15 @@ use serde_json::Value;
 /// [`Wire`] and its [`HasHttp`], written once.
 macro_rules! http_transport {
     ($transport:ident) => {
-        impl $crate::agent::transport::HasHttp for $transport {
-            fn http(&self) -> &$crate::agent::transport::Http {
+        impl $crate::transport::HasHttp for $transport {
+            fn http(&self) -> &$crate::transport::Http {
                 &self.http
             }
         }
 
-        impl $crate::agent::model::Model for $transport {
+        impl $crate::model::Model for $transport {
             fn provider(&self) -> $crate::Provider {
-                <$transport as $crate::agent::transport::Wire>::PROVIDER
+                <$transport as $crate::transport::Wire>::PROVIDER
             }
 
             fn model_name(&self) -> &str {
@@ -42,25 +42,23 @@ macro_rules! http_transport {
 
             fn send<'a>(
                 &'a self,
-                request: &'a $crate::agent::model::ModelRequest<'a>,
+                request: &'a $crate::model::ModelRequest<'a>,
             ) -> futures_util::future::BoxFuture<
                 'a,
-                Result<$crate::agent::model::ModelReply, $crate::agent::error::ModelError>,
+                Result<$crate::model::ModelReply, $crate::error::ModelError>,
             > {
-                Box::pin($crate::agent::transport::send(self, request))
+                Box::pin($crate::transport::send(self, request))
             }
 
             fn send_streaming<'a>(
                 &'a self,
-                request: &'a $crate::agent::model::ModelRequest<'a>,
-                on_delta: &'a mut $crate::agent::model::OnDelta<'_>,
+                request: &'a $crate::model::ModelRequest<'a>,
+                on_delta: &'a mut $crate::model::OnDelta<'_>,
             ) -> futures_util::future::BoxFuture<
                 'a,
-                Result<$crate::agent::model::ModelReply, $crate::agent::error::ModelError>,
+                Result<$crate::model::ModelReply, $crate::error::ModelError>,
             > {
-                Box::pin($crate::agent::transport::send_streaming(
-                    self, request, on_delta,
-                ))
+                Box::pin($crate::transport::send_streaming(self, request, on_delta))
             }
         }
 
@@ -71,7 +69,7 @@ macro_rules! http_transport {
             /// The key is never logged or shown by `Debug`.
             #[must_use]
             pub fn api_key_env(mut self, var: impl Into<String>) -> Self {
-                self.http.key = $crate::agent::transport::key::Key::Env {
+                self.http.key = $crate::transport::key::Key::Env {
                     var: var.into(),
                     required: true,
                 };
@@ -81,7 +79,7 @@ macro_rules! http_transport {
             /// Uses this API key. It is never logged or shown by `Debug`.
             #[must_use]
             pub fn api_key(mut self, key: impl Into<String>) -> Self {
-                self.http.key = $crate::agent::transport::key::Key::Value(key.into());
+                self.http.key = $crate::transport::key::Key::Value(key.into());
                 self
             }
 
@@ -139,14 +137,14 @@ macro_rules! http_transport {
             }
 
             /// The largest reply read, in bytes (default 32 MiB): a larger one is
-            /// [`ModelError::TooLarge`](crate::agent::ModelError::TooLarge), never held whole.
+            /// [`ModelError::TooLarge`](crate::ModelError::TooLarge), never held whole.
             #[must_use]
             pub fn max_reply_bytes(mut self, limit: usize) -> Self {
                 self.http.max_reply_bytes = limit;
                 self
             }
 
-            /// Whether [`send_streaming`](crate::agent::Model::send_streaming) asks for
+            /// Whether [`send_streaming`](crate::Model::send_streaming) asks for
             /// server-sent events (default true). Turn it off for a server that can't stream:
             /// the reply then comes whole and is replayed as deltas.
             #[must_use]

@@ -188,9 +188,9 @@ impl<M: Model + 'static> ClientRequests for ModelSampling<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::{ModelReply, Usage};
     use crate::client::{Client, SamplingMessage};
     use crate::{router, tool, Provider, Registry, ToolContext, ToolError};
+    use crate::{ModelReply, Usage};
     use serde_json::json;
     use std::sync::Mutex;
 

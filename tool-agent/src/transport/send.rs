@@ -6,7 +6,7 @@
 //! transport was configured with.
 
 use super::settings::Http;
-use crate::agent::error::ModelError;
+use crate::error::ModelError;
 use std::time::Duration;
 
 /// How a provider wants its key: `Authorization: Bearer`, or a header of its own.

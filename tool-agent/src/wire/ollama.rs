@@ -1,15 +1,15 @@
 //! `agent::Ollama`: `POST {base}/api/chat`, whole (`"stream": false`) or as
 //! newline-delimited JSON.
 
-use crate::agent::error::ModelError;
-use crate::agent::model::{ModelReply, ModelRequest, OnDelta, Usage};
-use crate::agent::transport::body::Field;
-use crate::agent::transport::read::{started, End};
-use crate::agent::transport::send::Auth;
-use crate::agent::transport::{http_transport, Http, Wire};
+use crate::error::ModelError;
+use crate::model::{ModelReply, ModelRequest, OnDelta, Usage};
 use crate::providers::ollama::stream::OllamaStream;
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::{Accumulate, StreamEvent};
+use crate::transport::body::Field;
+use crate::transport::read::{started, End};
+use crate::transport::send::Auth;
+use crate::transport::{http_transport, Http, Wire};
 use crate::Provider;
 use serde_json::Value;
 

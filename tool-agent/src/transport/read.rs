@@ -2,8 +2,8 @@
 //! the transport's byte limit.
 
 use super::settings::Http;
-use crate::agent::error::ModelError;
-use crate::agent::model::{ModelDelta, OnDelta};
+use crate::error::ModelError;
+use crate::model::{ModelDelta, OnDelta};
 use crate::router::error::RouteError;
 use crate::router::stream::accumulate::Accumulate;
 use serde_json::Value;

@@ -3,17 +3,17 @@
 //! `systemInstruction`, the tools as one `functionDeclarations` entry, and the model's
 //! content sent back with its parts as they came (`thoughtSignature` included).
 
-use crate::agent::error::ModelError;
-use crate::agent::model::{ModelDelta, OnDelta};
-use crate::agent::model::{ModelReply, ModelRequest, Usage};
-use crate::agent::transport::body::Field;
-use crate::agent::transport::read::End;
-use crate::agent::transport::send::Auth;
-use crate::agent::transport::{http_transport, Http, Wire};
+use crate::error::ModelError;
+use crate::model::{ModelDelta, OnDelta};
+use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::gemini::results::call_turn;
 use crate::providers::gemini::route::gemini;
 use crate::providers::gemini::stream::GeminiStream;
 use crate::router::routed::Routed;
+use crate::transport::body::Field;
+use crate::transport::read::End;
+use crate::transport::send::Auth;
+use crate::transport::{http_transport, Http, Wire};
 use crate::Provider;
 use serde_json::{json, Value};
 

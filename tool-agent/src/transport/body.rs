@@ -39,7 +39,7 @@ impl super::Http {
     /// system prompt as the first `role: "system"` message, the conversation, and the tools.
     pub(crate) fn chat_fields<'a>(
         &'a self,
-        request: &'a crate::agent::ModelRequest<'_>,
+        request: &'a crate::ModelRequest<'_>,
     ) -> Vec<(&'static str, Field<'a>)> {
         let system = request
             .system

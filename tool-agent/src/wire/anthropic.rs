@@ -2,16 +2,16 @@
 //! system prompt as `system`, the model's content blocks sent back as they came (thinking
 //! blocks and their signatures included, as the API requires when tools are used).
 
-use crate::agent::error::ModelError;
-use crate::agent::model::OnDelta;
-use crate::agent::model::{ModelReply, ModelRequest, Usage};
-use crate::agent::transport::body::Field;
-use crate::agent::transport::read::{accumulate, started, End};
-use crate::agent::transport::send::Auth;
-use crate::agent::transport::{http_transport, Http, Wire};
+use crate::error::ModelError;
+use crate::model::OnDelta;
+use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::anthropic::stream::AnthropicStream;
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
+use crate::transport::body::Field;
+use crate::transport::read::{accumulate, started, End};
+use crate::transport::send::Auth;
+use crate::transport::{http_transport, Http, Wire};
 use crate::Provider;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;

@@ -2,14 +2,14 @@
 //! system prompt as `instructions`, and the model's output items go back into the next
 //! request unchanged (reasoning items and item ids included).
 
-use crate::agent::error::ModelError;
-use crate::agent::model::OnDelta;
-use crate::agent::model::{ModelReply, ModelRequest, Usage};
-use crate::agent::transport::body::Field;
-use crate::agent::transport::read::{accumulate, started, End};
-use crate::agent::transport::send::Auth;
-use crate::agent::transport::{http_transport, Http, Wire};
+use crate::error::ModelError;
+use crate::model::OnDelta;
+use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::openai_responses::stream::OpenAiResponsesStream;
+use crate::transport::body::Field;
+use crate::transport::read::{accumulate, started, End};
+use crate::transport::send::Auth;
+use crate::transport::{http_transport, Http, Wire};
 
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;

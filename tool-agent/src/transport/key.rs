@@ -1,6 +1,6 @@
 //! [`Key`]: where a transport's API key comes from, kept out of `Debug` output.
 
-use crate::agent::error::ModelError;
+use crate::error::ModelError;
 
 /// Where the API key comes from.
 #[derive(Clone)]
