@@ -80,12 +80,15 @@ pub use tool_text as text;
 
 #[cfg(feature = "client")]
 pub use tool_core::client;
+#[cfg(feature = "mcp")]
+pub use tool_core::resources;
 pub use tool_core::{
     approval, error_format, export, inject, notify, output, pipeline, providers, registry, results,
     router, spec,
 };
 #[cfg(feature = "mcp")]
-pub use tool_core::{mcp, resources};
+#[doc(inline)]
+pub use tool_mcp as mcp;
 // The core's inner layers, under the paths this crate's modules have always used.
 #[allow(unused_imports)]
 pub(crate) use tool_core::{

@@ -17,7 +17,6 @@ pub struct ToolSpec {
     pub(crate) output_schema: Option<Value>,
     /// Whether the structured result is the output wrapped as `{"result": output}`: the
     /// output's own schema has no object root, which MCP requires of `outputSchema`.
-    #[cfg_attr(not(feature = "mcp"), allow(dead_code))] // read when served over MCP
     pub(crate) output_wrapped: bool,
     pub(crate) flags: ToolFlags,
     pub(crate) location: Option<SourceLocation>,
@@ -59,6 +58,13 @@ impl ToolSpec {
     /// [`Tool::output_schema`]: crate::Tool::output_schema
     pub fn output_schema(&self) -> Option<&Value> {
         self.output_schema.as_ref()
+    }
+
+    /// Whether the structured result is the output wrapped as `{"result": output}`, for the
+    /// MCP server.
+    #[doc(hidden)]
+    pub fn output_wrapped(&self) -> bool {
+        self.output_wrapped
     }
 
     /// The `#[tool(...)]` flags.

@@ -321,7 +321,8 @@ impl Client {
         self.requests.capabilities()
     }
 
-    pub(crate) fn requests(&self) -> &dyn ClientRequests {
+    #[doc(hidden)]
+    pub fn requests(&self) -> &dyn ClientRequests {
         &*self.requests
     }
 

@@ -17,7 +17,8 @@ use rmcp::model::{CallToolResult, ResultType, Tool};
 use serde_json::Value;
 
 /// The registry's `tools/list` entries as rmcp's `Tool`s.
-pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
+#[doc(hidden)]
+pub fn tool_list(export: &Value) -> Vec<Tool> {
     export
         .as_array()
         .into_iter()
@@ -45,11 +46,8 @@ pub(crate) fn tool_list(export: &Value) -> Vec<Tool> {
 /// `wrapped` is `Some` for a tool that declares an output schema: its `structuredContent` is
 /// then the structured result in the schema's form (`output::structured`), which the
 /// registry has already checked against the schema.
-pub(crate) fn call_result(
-    call: &ToolCall,
-    output: ToolOutput,
-    wrapped: Option<bool>,
-) -> CallToolResult {
+#[doc(hidden)]
+pub fn call_result(call: &ToolCall, output: ToolOutput, wrapped: Option<bool>) -> CallToolResult {
     let structured = wrapped.and_then(|wrapped| structured::structured(&output, wrapped));
     let text = output.to_model_text();
     let formatted = results::answer(
@@ -229,7 +227,8 @@ fn plain_block(block: &Value) -> ContentBlock {
 
 /// MCP's log level as ours.
 #[allow(deprecated)]
-pub(crate) fn log_level(level: LoggingLevel) -> LogLevel {
+#[doc(hidden)]
+pub fn log_level(level: LoggingLevel) -> LogLevel {
     match level {
         LoggingLevel::Debug => LogLevel::Debug,
         LoggingLevel::Info => LogLevel::Info,
@@ -244,7 +243,8 @@ pub(crate) fn log_level(level: LoggingLevel) -> LogLevel {
 
 /// Our log level as MCP's.
 #[allow(deprecated)]
-pub(crate) fn mcp_level(level: LogLevel) -> LoggingLevel {
+#[doc(hidden)]
+pub fn mcp_level(level: LogLevel) -> LoggingLevel {
     match level {
         LogLevel::Debug => LoggingLevel::Debug,
         LogLevel::Info => LoggingLevel::Info,
@@ -258,7 +258,8 @@ pub(crate) fn mcp_level(level: LogLevel) -> LoggingLevel {
 }
 
 /// What a client's declared capabilities let a tool ask.
-pub(crate) fn declared(declared: &rmcp::model::ClientCapabilities) -> ClientCapabilities {
+#[doc(hidden)]
+pub fn declared(declared: &rmcp::model::ClientCapabilities) -> ClientCapabilities {
     let sampling = declared.sampling.as_ref();
     let elicitation = declared.elicitation.as_ref();
     ClientCapabilities {

@@ -22,7 +22,8 @@ pub(crate) mod limits;
 pub(crate) mod number_text;
 pub(crate) mod output_check;
 pub(crate) mod prepare;
-pub(crate) mod repair;
+#[doc(hidden)]
+pub mod repair;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod span;

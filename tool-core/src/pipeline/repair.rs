@@ -161,7 +161,8 @@ pub(crate) fn parse_arguments(
 /// key written twice. serde_json keeps the last one, a typed struct refuses it, and an
 /// approver reading the raw text may read the first one: the call would run with arguments
 /// other than the ones approved. So a duplicate key is reported, never guessed at.
-pub(crate) fn parse_json(text: &str) -> Result<Value, serde_json::Error> {
+#[doc(hidden)]
+pub fn parse_json(text: &str) -> Result<Value, serde_json::Error> {
     use serde::de::DeserializeSeed;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = NoDuplicates.deserialize(&mut deserializer)?;

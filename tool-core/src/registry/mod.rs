@@ -85,7 +85,8 @@ impl Registry {
 
     /// The spec of the tool a call names: by its own name, or the name an export gave it.
     #[cfg(feature = "mcp")]
-    pub(crate) fn called(&self, name: &str) -> Option<&ToolSpec> {
+    #[doc(hidden)]
+    pub fn called(&self, name: &str) -> Option<&ToolSpec> {
         self.get(name)
             .or_else(|| Some(&*self.tools[self.exported.tool(name)?].spec))
     }

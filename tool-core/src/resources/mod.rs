@@ -11,7 +11,7 @@
 //! the client that sent the request for input, as a tool does ([`Prompt::asking`],
 //! [`Resource::asking`], [`ResourceTemplate::asking`], through an
 //! [`AskContext`](crate::client::AskContext)). With the `mcp`
-//! feature, [`McpServer`](crate::mcp::McpServer) serves them (`resources/*`, `prompts/*`,
+//! feature, `tool_runtime::mcp::McpServer` serves them (`resources/*`, `prompts/*`,
 //! `completion/complete`) and [`McpImport`](crate::mcp::McpImport) imports a server's.
 
 mod builders;

@@ -39,6 +39,16 @@ pub enum Role {
     Assistant,
 }
 
+impl Role {
+    /// The role as MCP writes it: `"user"` or `"assistant"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
 /// One message of a prompt: who says it, and a content block (text, an image, audio, an
 /// embedded resource).
 #[derive(Clone, Debug, PartialEq)]
@@ -124,6 +134,18 @@ pub struct Prompt {
 }
 
 impl Prompt {
+    /// Its display title, for the MCP server's `prompts/list`.
+    #[doc(hidden)]
+    pub fn shown_title(&self) -> Option<&String> {
+        self.title.as_ref()
+    }
+
+    /// Its description, for the MCP server's `prompts/list` and `prompts/get`.
+    #[doc(hidden)]
+    pub fn shown_description(&self) -> Option<&String> {
+        self.description.as_ref()
+    }
+
     /// A prompt named `name` whose messages `render` writes from the arguments given.
     pub fn new<F, Fut>(name: impl Into<String>, render: F) -> Prompt
     where

@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 const UPDATES_BUFFERED: usize = 256;
 
 /// A registry's resources, resource templates and prompts: listed, read and got here and by
-/// [`McpServer`](crate::mcp::McpServer), which serves them beside the tools.
+/// `tool_runtime::mcp::McpServer`, which serves them beside the tools.
 ///
 /// ```
 /// use tool_runtime::resources::{Contents, Prompt, PromptArgs, PromptMessage, Resource};

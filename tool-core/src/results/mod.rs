@@ -42,7 +42,8 @@
 
 /// One content block in MCP's wire shape (prompt messages use it too).
 #[cfg(feature = "mcp")]
-pub(crate) use crate::providers::mcp::results::block as mcp_block;
+#[doc(hidden)]
+pub use crate::providers::mcp::results::block as mcp_block;
 
 #[doc(hidden)]
 pub mod answer;

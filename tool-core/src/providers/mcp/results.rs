@@ -42,7 +42,9 @@ pub(crate) fn results(answers: &[Answer<'_>]) -> Vec<Value> {
 }
 
 /// One content block in MCP's shape, with its annotations.
-pub(crate) fn block(block: &ContentBlock) -> Value {
+#[doc(hidden)]
+#[cfg_attr(not(feature = "mcp"), allow(unreachable_pub))]
+pub fn block(block: &ContentBlock) -> Value {
     let mut wire = match block {
         ContentBlock::Text { text, .. } => json!({"type": "text", "text": text}),
         ContentBlock::Image {

@@ -6,7 +6,7 @@
 //! `DELETE`, the session's idle timeout and the server's stop (rmcp closes the session when
 //! its service ends).
 
-use crate::mcp::tasks::store::TaskStore;
+use crate::tasks::store::TaskStore;
 use futures_util::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{

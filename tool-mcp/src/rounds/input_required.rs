@@ -24,7 +24,7 @@ use crate::client::{
     BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests, InputPending,
     UrlElicitationRequest,
 };
-use crate::mcp::lock::lock;
+use crate::lock::lock;
 use rmcp::model::{
     ErrorData, InputRequest, InputRequests, InputRequiredResult, ProtocolVersion,
     RequestStateCodec, SealOptions,
@@ -150,7 +150,7 @@ impl InputRound {
         let capabilities = cx
             .meta
             .client_capabilities()
-            .map(|declared| crate::mcp::content::declared(&declared))
+            .map(|declared| crate::content::declared(&declared))
             .unwrap_or_default();
         Ok(Arc::new(InputRound {
             capabilities,

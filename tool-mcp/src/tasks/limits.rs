@@ -12,14 +12,14 @@ pub enum TaskStoreError {
         "too many tasks: {max} are kept at once and none has settled or expired yet; retry later"
     )]
     Full {
-        /// The cap ([`McpServer::max_tasks`](crate::mcp::McpServer::max_tasks)).
+        /// The cap ([`McpServer::max_tasks`](crate::McpServer::max_tasks)).
         max: usize,
     },
     /// This client (its session, or its address when sessionless) runs as many tasks as
     /// one client may keep, none of them settled.
     #[error("too many tasks for this client: {max} are kept per client and none of its tasks has settled; retry when one has")]
     ClientFull {
-        /// The share ([`McpServer::max_tasks_per_client`](crate::mcp::McpServer::max_tasks_per_client)).
+        /// The share ([`McpServer::max_tasks_per_client`](crate::McpServer::max_tasks_per_client)).
         max: usize,
     },
     /// What the task would keep (arguments, a question, a result) doesn't fit in the bytes
@@ -30,7 +30,7 @@ pub enum TaskStoreError {
         needed: usize,
         /// What is left, running tasks counted.
         left: usize,
-        /// The budget ([`McpServer::max_task_bytes`](crate::mcp::McpServer::max_task_bytes)).
+        /// The budget ([`McpServer::max_task_bytes`](crate::McpServer::max_task_bytes)).
         max: usize,
     },
     /// What the task would keep doesn't fit in the bytes left to this client's tasks.
@@ -40,7 +40,7 @@ pub enum TaskStoreError {
         needed: usize,
         /// What is left to the client, its running tasks counted.
         left: usize,
-        /// The budget ([`McpServer::max_task_bytes_per_client`](crate::mcp::McpServer::max_task_bytes_per_client)).
+        /// The budget ([`McpServer::max_task_bytes_per_client`](crate::McpServer::max_task_bytes_per_client)).
         max: usize,
     },
     /// The request names an HTTP session that has ended: its tasks are gone, and it can't

@@ -5,9 +5,9 @@
 
 use super::peer_client::PeerClient;
 use crate::client::Client;
-use crate::mcp::rounds::input_required::{self, InputRound};
-use crate::mcp::rounds::round_trip::RoundTrip;
-use crate::mcp::McpServer;
+use crate::rounds::input_required::{self, InputRound};
+use crate::rounds::round_trip::RoundTrip;
+use crate::McpServer;
 use rmcp::model::{ErrorData, InputRequiredResult};
 use rmcp::service::{RequestContext, RoleServer};
 use std::future::Future;

@@ -77,7 +77,7 @@ async fn serve(
         .fold(Registry::builder().without_inventory(), |b, t| b.dynamic(t))
         .build()
         .unwrap();
-    crate::mcp::transport::http::serve_loopback(registry).await
+    crate::transport::http::serve_loopback(registry).await
 }
 
 /// Polls `tasks/get` until the task settles (at most 10 s).

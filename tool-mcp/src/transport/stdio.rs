@@ -1,8 +1,8 @@
 //! Serving over stdio: the client started this process and speaks JSON-RPC on its stdin and
 //! stdout (so nothing else may write to stdout; logs go to stderr).
 
-use crate::mcp::{McpError, McpServer};
 use crate::Registry;
+use crate::{McpError, McpServer};
 use rmcp::ServiceExt;
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};

@@ -15,11 +15,11 @@
 
 use super::server::{finish, Ran};
 use crate::error::ErrorCode;
-use crate::mcp::tasks::client::{DeferredTask, TaskClient};
-use crate::mcp::tasks::limits::Limits;
-use crate::mcp::tasks::store::{json_len, object, AnswerError, Owner, PeerAddress};
-use crate::mcp::McpServer;
 use crate::spec::TaskSupport;
+use crate::tasks::client::{DeferredTask, TaskClient};
+use crate::tasks::limits::Limits;
+use crate::tasks::store::{json_len, object, AnswerError, Owner, PeerAddress};
+use crate::McpServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
     CreateTaskResult, ErrorData, GetTaskParams, GetTaskResult, TaskPayload, UpdateTaskParams,
@@ -65,7 +65,7 @@ impl McpServer {
     /// client is its HTTP session, or its address for sessionless (2026-07-28) requests.
     /// Past it, the client's oldest settled task is dropped to make room, and when all its
     /// tasks still run a call that would start another is refused
-    /// ([`TaskStoreError::ClientFull`](crate::mcp::TaskStoreError::ClientFull)): one client can't
+    /// ([`TaskStoreError::ClientFull`](crate::TaskStoreError::ClientFull)): one client can't
     /// take every slot of [`max_tasks`](Self::max_tasks).
     #[must_use]
     pub fn max_tasks_per_client(self, max: usize) -> McpServer {
@@ -82,7 +82,7 @@ impl McpServer {
     /// settled, each counted as its JSON length. Past it, the oldest settled tasks are
     /// dropped to make room; when only running tasks are left, a call that would start a
     /// task is refused and a question that would wait in one fails
-    /// ([`TaskStoreError::Bytes`](crate::mcp::TaskStoreError::Bytes)), and a result that doesn't
+    /// ([`TaskStoreError::Bytes`](crate::TaskStoreError::Bytes)), and a result that doesn't
     /// fit settles its task `failed`, saying so.
     #[must_use]
     pub fn max_task_bytes(self, bytes: usize) -> McpServer {
@@ -94,7 +94,7 @@ impl McpServer {
     /// [`DEFAULT_MAX_TASK_BYTES_PER_CLIENT`](Self::DEFAULT_MAX_TASK_BYTES_PER_CLIENT)),
     /// counted as [`max_task_bytes`](Self::max_task_bytes) counts them; past it the client's
     /// own oldest settled tasks make room first
-    /// ([`TaskStoreError::ClientBytes`](crate::mcp::TaskStoreError::ClientBytes)).
+    /// ([`TaskStoreError::ClientBytes`](crate::TaskStoreError::ClientBytes)).
     #[must_use]
     pub fn max_task_bytes_per_client(self, bytes: usize) -> McpServer {
         let limits = self.tasks.limits();
@@ -106,7 +106,7 @@ impl McpServer {
 
     /// The server with a new, empty task store keeping tasks within `limits`.
     pub(crate) fn with_task_limits(mut self, limits: Limits) -> McpServer {
-        self.tasks = Arc::new(crate::mcp::tasks::store::TaskStore::new(limits));
+        self.tasks = Arc::new(crate::tasks::store::TaskStore::new(limits));
         self
     }
 }
@@ -320,7 +320,7 @@ pub(crate) fn owner(cx: &RequestContext<RoleServer>) -> Owner {
     // rmcp checks a session id against the live sessions only on the classic protocol's
     // requests: on a 2026-07-28 request the header may name a session that has ended, and
     // owning a task by it would reach that session's tasks.
-    let session = if crate::mcp::rounds::input_required::sessionless(cx) {
+    let session = if crate::rounds::input_required::sessionless(cx) {
         None
     } else {
         let session = parts.headers.get("mcp-session-id");

@@ -1,9 +1,9 @@
 //! What a client may keep in a server's tasks (issue 33, items 3, 4, 7 and 8), driven over
 //! HTTP with raw requests: classic sessions and sessionless 2026-07-28 clients side by side.
 
-use crate::mcp::{HttpOptions, HttpServer, McpServer};
 use crate::spec::{TaskSupport, ToolFlags};
 use crate::{DynamicTool, Registry, ToolOutput};
+use crate::{HttpOptions, HttpServer, McpServer};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};

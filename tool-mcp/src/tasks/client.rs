@@ -6,8 +6,8 @@
 use super::limits::TaskStoreError;
 use super::store::{Owner, TaskStore};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
-use crate::mcp::lock::lock;
-use crate::mcp::rounds::input_required::input_request;
+use crate::lock::lock;
+use crate::rounds::input_required::input_request;
 use rmcp::model::Task;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};

@@ -156,7 +156,7 @@ fn the_bytes_tasks_keep_are_bounded_per_client_and_in_all() {
 
     // A question counts too.
     let big = json!({"mode": "form", "message": "x".repeat(600), "requestedSchema": {"type": "object", "properties": {}}});
-    let big = crate::mcp::rounds::input_required::input_request("elicitation/create", big).unwrap();
+    let big = crate::rounds::input_required::input_request("elicitation/create", big).unwrap();
     let refused = store.ask(&running.task_id, None, "elicitation/create", big);
     assert!(matches!(refused, Err(AskError::TooLarge(_))), "{refused:?}");
     store
@@ -254,7 +254,7 @@ fn a_session_sees_only_its_own_tasks() {
 
 fn elicitation() -> InputRequest {
     let params = json!({"mode": "form", "message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}});
-    crate::mcp::rounds::input_required::input_request("elicitation/create", params).unwrap()
+    crate::rounds::input_required::input_request("elicitation/create", params).unwrap()
 }
 
 /// The keys of the questions task `id` waits on, as `tasks/get` lists them.

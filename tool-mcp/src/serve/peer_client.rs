@@ -5,8 +5,8 @@
 use crate::client::{
     BoxError, ClientCapabilities, ClientFuture, ClientRequests, NotifyFuture, UrlElicitationRequest,
 };
-use crate::mcp::content::declared;
-use crate::mcp::rounds::url_required::RequiredUrls;
+use crate::content::declared;
+use crate::rounds::url_required::RequiredUrls;
 #[allow(deprecated)]
 // roots: deprecated by SEP-2577 (a later draft), in 2025-11-25 and 2026-07-28.
 use rmcp::model::ListRootsRequest;

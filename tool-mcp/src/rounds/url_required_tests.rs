@@ -24,7 +24,7 @@ async fn serve() -> (SocketAddr, tokio_util::sync::CancellationToken) {
         .dynamic(tool)
         .build()
         .unwrap();
-    crate::mcp::transport::http::serve_loopback(registry).await
+    crate::transport::http::serve_loopback(registry).await
 }
 
 /// Posts `body` in session `session` (2025-11-25), bounded (10 s): the session the answer names,

@@ -1,14 +1,14 @@
 //! [`McpServer`]: rmcp's `ServerHandler` over a [`Registry`].
 
 use crate::client::Client;
+use crate::content;
 use crate::error::ErrorCode;
-use crate::mcp::content;
-use crate::mcp::lock::lock;
-use crate::mcp::rounds::input_required::{self, InputRound, RequestStates};
-use crate::mcp::rounds::url_required::RequiredUrls;
+use crate::lock::lock;
 use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
+use crate::rounds::input_required::{self, InputRound, RequestStates};
+use crate::rounds::url_required::RequiredUrls;
 use crate::Provider;
-use crate::{Registry, ToolCall, ToolOutput};
+use crate::{Registry, ToolOutput};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
     CompleteRequestParams, CompleteResult, ErrorData, GetPromptRequestParams, GetPromptResponse,
@@ -23,9 +23,10 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::ServerHandler;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
+use tool_core::ToolCall;
 
-/// A [`Registry`] as an MCP server: rmcp's `ServerHandler`, for [`serve_stdio`](crate::mcp::serve_stdio),
-/// [`HttpServer`](crate::mcp::HttpServer), or any rmcp transport.
+/// A [`Registry`] as an MCP server: rmcp's `ServerHandler`, for [`serve_stdio`](crate::serve_stdio),
+/// [`HttpServer`](crate::HttpServer), or any rmcp transport.
 ///
 /// - `tools/list`: each tool's [`Provider::Mcp`] export (`name`, `title`, `description`,
 ///   `inputSchema`, `annotations`), [`page_size`](Self::page_size) per page with a cursor.
@@ -59,7 +60,7 @@ pub struct McpServer {
     /// Seals protocol 2026-07-28's `requestState`.
     pub(crate) request_states: Arc<RequestStates>,
     /// Calls running as tasks; shared by every session (each task answers only its own).
-    pub(crate) tasks: Arc<crate::mcp::tasks::store::TaskStore>,
+    pub(crate) tasks: Arc<crate::tasks::store::TaskStore>,
     /// How long a question to the client waits for its answer ([`McpServer::ask_timeout`]).
     pub(crate) ask_timeout: std::time::Duration,
 }
@@ -81,7 +82,7 @@ impl McpServer {
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
             request_states: Arc::new(RequestStates::random()),
-            tasks: Arc::new(crate::mcp::tasks::store::TaskStore::new(
+            tasks: Arc::new(crate::tasks::store::TaskStore::new(
                 super::tasks::DEFAULT_LIMITS,
             )),
             ask_timeout: crate::client::DEFAULT_ASK_TIMEOUT,
@@ -110,7 +111,7 @@ impl McpServer {
     #[must_use]
     pub fn task_ttl(self, ttl: std::time::Duration) -> McpServer {
         let limits = self.tasks.limits();
-        self.with_task_limits(crate::mcp::tasks::limits::Limits { ttl, ..limits })
+        self.with_task_limits(crate::tasks::limits::Limits { ttl, ..limits })
     }
 
     /// How many tasks are kept at once (default 1,024): past it, the oldest settled task is
@@ -119,7 +120,7 @@ impl McpServer {
     #[must_use]
     pub fn max_tasks(self, max: usize) -> McpServer {
         let limits = self.tasks.limits();
-        self.with_task_limits(crate::mcp::tasks::limits::Limits {
+        self.with_task_limits(crate::tasks::limits::Limits {
             max: max.max(1),
             ..limits
         })
@@ -265,7 +266,7 @@ impl McpServer {
         let wrapped = self
             .registry
             .called(&call.name)
-            .and_then(|spec| spec.output_schema.as_ref().map(|_| spec.output_wrapped));
+            .and_then(|spec| spec.output_schema().map(|_| spec.output_wrapped()));
         content::call_result(call, output, wrapped)
     }
 
@@ -280,11 +281,10 @@ impl McpServer {
     ) -> Result<Ran, ErrorData> {
         let arguments = match &request.arguments {
             // Arguments that repeat a key come as their own text, for the registry to refuse.
-            Some(arguments) => crate::mcp::transport::raw_arguments::carried(arguments)
-                .map_or_else(
-                    || Value::Object(arguments.clone()).to_string(),
-                    str::to_owned,
-                ),
+            Some(arguments) => crate::transport::raw_arguments::carried(arguments).map_or_else(
+                || Value::Object(arguments.clone()).to_string(),
+                str::to_owned,
+            ),
             None => "{}".to_owned(),
         };
         let call = ToolCall::new(

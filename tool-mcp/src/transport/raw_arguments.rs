@@ -5,7 +5,7 @@
 //! the second value, while an approver or a log reading the raw request sees the first. The
 //! registry refuses duplicate keys on every path, so here, on the raw bytes of each message,
 //! a call whose arguments repeat a key has them replaced by [`MARKER`] holding their exact
-//! text; [`McpServer`](crate::mcp::McpServer) hands that text to the registry, which refuses it as
+//! text; [`McpServer`](crate::McpServer) hands that text to the registry, which refuses it as
 //! malformed arguments, the same answer `registry.call` gives.
 
 use crate::pipeline::repair;

@@ -4,13 +4,13 @@
 use super::asking::Asked;
 use super::paging::page;
 use crate::client::AskError;
-use crate::mcp::lock::lock;
-use crate::mcp::rounds::input_required;
-use crate::mcp::McpServer;
+use crate::lock::lock;
 use crate::output::{Resource as Embedded, ResourceBody};
 use crate::resources::{
-    Completion, CompletionTarget, Prompt, PromptArgs, PromptMessage, ResourceError, Resources, Role,
+    Completion, CompletionTarget, Prompt, PromptArgs, PromptMessage, ResourceError, Resources,
 };
+use crate::rounds::input_required;
+use crate::McpServer;
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, CompletionInfo, ErrorData, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
@@ -201,7 +201,7 @@ impl McpServer {
         let mut result = GetPromptResult::new(messages);
         result.description = resources
             .prompt(&request.name)
-            .and_then(|p| p.description.clone());
+            .and_then(|p| p.shown_description().cloned());
         Ok(result.into())
     }
 
@@ -290,19 +290,16 @@ fn wire_prompt(prompt: &Prompt) -> rmcp::model::Prompt {
         .collect::<Vec<_>>();
     let mut wire = rmcp::model::Prompt::new(
         prompt.name(),
-        prompt.description.clone(),
+        prompt.shown_description().cloned(),
         (!arguments.is_empty()).then_some(arguments),
     );
-    wire.title.clone_from(&prompt.title);
+    wire.title = prompt.shown_title().cloned();
     wire
 }
 
 /// A message in MCP's shape, its content written by the same code as a tool result's.
 fn wire_message(message: &PromptMessage) -> Result<rmcp::model::PromptMessage, ErrorData> {
-    let role = match message.role {
-        Role::User => "user",
-        Role::Assistant => "assistant",
-    };
+    let role = message.role.as_str();
     let wire = serde_json::json!({
         "role": role,
         "content": crate::results::mcp_block(&message.content),

@@ -1,4 +1,4 @@
-//! [`TaskStore`]: the tasks an [`McpServer`](crate::mcp::McpServer) runs, bounded in time, number
+//! [`TaskStore`]: the tasks an [`McpServer`](crate::McpServer) runs, bounded in time, number
 //! and bytes, in all and per client.
 //!
 //! A task is kept until its TTL has passed since it was created: then a timer drops it and
@@ -314,7 +314,7 @@ impl TaskStore {
         let entry = state.tasks.get_mut(id).ok_or(AskError::Ended)?;
         let key = match key {
             Some(key) => key.to_owned(),
-            None => crate::mcp::rounds::input_required::unnamed_key(&mut entry.unnamed, method),
+            None => crate::rounds::input_required::unnamed_key(&mut entry.unnamed, method),
         };
         let key = unique(&entry.keys, key);
         entry.keys.insert(key.clone());
@@ -354,7 +354,7 @@ impl TaskStore {
         // Every answer checked before any is taken: a refused update changes nothing.
         for (key, answer) in &responses {
             if let Some(question) = entry.questions.get(key) {
-                crate::mcp::rounds::input_required::fits(&question.method, answer)
+                crate::rounds::input_required::fits(&question.method, answer)
                     .map_err(|why| AnswerError::Invalid(format!("inputResponses.{key}: {why}")))?;
             }
         }

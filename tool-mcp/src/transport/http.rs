@@ -20,8 +20,8 @@
 //! an answer written in several pieces is not held back by Nagle's algorithm.
 
 use super::sessions::Sessions;
-use crate::mcp::{McpError, McpServer};
 use crate::Registry;
+use crate::{McpError, McpServer};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -333,7 +333,7 @@ impl HttpServer {
                 let evicted = place.evicted.clone();
                 let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
                     // Who sent it: a sessionless client's share of the tasks.
-                    let peer = crate::mcp::tasks::store::PeerAddress(peer.ip());
+                    let peer = crate::tasks::store::PeerAddress(peer.ip());
                     request.extensions_mut().insert(peer);
                     let service = service.clone();
                     let sessions = Arc::clone(&sessions);
