@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Imports running back up a floor in tool-runtime's src/.
+"""Imports running back up a floor in tool-core's src/.
 
 The runtime is built along the flow of a call; each module sits on a floor, and a file should
 import only from its own floor or the floors below it. This prints every import from a lower
 floor to a higher one (file -> file, with both floors), then a summary line:
 `imports running back up: N`.
 
-usage: import-floors.py [SRC_DIR]   (default: tool-runtime/src)
+usage: import-floors.py [SRC_DIR]   (default: tool-core/src)
+
+The floors above the core are crates of their own (tool-text, tool-mcp, tool-agent, then
+tool-runtime, which re-exports them all): Cargo refuses an import from a lower crate to a
+higher one, so only the core's floors need this count. Before the split, run it on
+tool-runtime/src.
 
 Imports are read the way import-circles.py reads them (`use crate::...`, `use super::...`,
 `crate::x::y` mentions; a crate's lib.rs and tests are left out): the resolution below is
@@ -30,8 +35,9 @@ The floors, bottom first (a module path prefix; the longest prefix that matches 
   5  the doors over the providers' table: `Export` (and its cache), `results::answer*`,
      `router::{route, route_auto, detect}`, the streams' list
   6  resources, then the registry: the facade that calls the stages, exports and answers
-  7  text: calls written in plain text, over a registry's specs
-  8  mcp, agent
+  7  text: calls written in plain text, over a registry's specs (the crate tool-text)
+  8  mcp (its import stays in the core, beside the builder that names it; serving is the
+     crate tool-mcp), agent (the crate tool-agent)
 """
 import os
 import re
@@ -179,7 +185,7 @@ def floor_of(root, path):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else "tool-runtime/src"
+    root = sys.argv[1] if len(sys.argv) > 1 else "tool-core/src"
     if not os.path.isdir(root):
         print(__doc__)
         return 2
