@@ -68,9 +68,9 @@ version() {
     echo "## The tool list in every request"
     echo
     echo "- ours: the agent asks the registry for its export once (\`Agent::tools\`, a \`OnceLock\`,"
-    echo "  tool-runtime/src/agent/mod.rs:248-255; the export's JSON text is itself made once,"
-    echo "  tool-runtime/src/export/handle.rs:98-107) and each request body is written in one pass"
-    echo "  with that text copied in as a \`RawValue\` (tool-runtime/src/agent/transport/openai_chat.rs:56,"
+    echo "  tool-agent/src/mod.rs:248-255; the export's JSON text is itself made once,"
+    echo "  tool-core/src/export/handle.rs:98-107) and each request body is written in one pass"
+    echo "  with that text copied in as a \`RawValue\` (tool-agent/src/transport/openai_chat.rs:56,"
     echo "  body.rs:56): no tool is re-serialized or cloned per request."
     echo "- rig 0.44: every request rebuilds the list from the registrations, as \`serde_json::Value\`"
     echo "  trees, several times, then serializes it (paths under ~/.cargo/registry/src/*/):"

@@ -39,6 +39,7 @@ export CARGO_TARGET_DIR=$OUT/target
 file=$(cd "$OUT/src" && git ls-files | grep '/hermes\.rs$' | grep -v '^tests/' | head -n 1)
 touch "$OUT/src/$file"
 (cd "$OUT/src" && timed text_touch cargo build -p tool-runtime)
+echo "  rebuilt: $(grep -o 'Compiling [a-z_-]*' "$OUT/text_touch.log" | cut -d' ' -f2 | tr '\n' ' ')"
 
 # Today's generator (an old revision's may name paths that have moved), run from the revision's
 # checkout so that the crate depends on that revision's runtime.
