@@ -93,7 +93,7 @@ pub fn search_{i}(
 }}
 """.format(i=i, body=BODY.format(i=i))
         )
-    out.append("/// Every tool's definition.\npub fn tools() -> Vec<tool_runtime::spec::ToolDef> {\n    vec![\n")
+    out.append("/// Every tool's definition.\npub fn tools() -> Vec<tool_runtime::registry::ToolDef> {\n    vec![\n")
     out.extend("        search_{i}::TOOL,\n".format(i=i) for i in range(n))
     out.append("    ]\n}\n")
     return "".join(out)

@@ -158,16 +158,16 @@ async fn search_exclusive(
 }
 
 /// The `#[tool]` definition of `search`, to copy into large generated registries.
-pub fn search_def() -> tool_runtime::spec::ToolDef {
+pub fn search_def() -> tool_runtime::registry::ToolDef {
     search::TOOL
 }
 
 /// `n` copies of the `search` tool's real `#[tool]` definition, each under its own leaked
 /// name (`search_0000`, ...): the registry benches' 1,000 tools.
-pub fn search_copies(n: usize) -> Vec<tool_runtime::spec::ToolDef> {
+pub fn search_copies(n: usize) -> Vec<tool_runtime::registry::ToolDef> {
     let search = search_def();
     (0..n)
-        .map(|i| tool_runtime::spec::ToolDef {
+        .map(|i| tool_runtime::registry::ToolDef {
             name: Box::leak(format!("search_{i:04}").into_boxed_str()),
             ..search
         })
@@ -175,7 +175,7 @@ pub fn search_copies(n: usize) -> Vec<tool_runtime::spec::ToolDef> {
 }
 
 /// A builder holding `defs` and nothing from the inventory.
-pub fn builder_of(defs: &[tool_runtime::spec::ToolDef]) -> tool_runtime::RegistryBuilder {
+pub fn builder_of(defs: &[tool_runtime::registry::ToolDef]) -> tool_runtime::RegistryBuilder {
     defs.iter()
         .fold(Registry::builder().without_inventory(), |b, def| {
             b.register(*def)

@@ -13,7 +13,7 @@ use tool_test_support::attacks;
 use attacks::{check, AttackWorkspace, Entry, Expect};
 use serde::Serialize;
 use std::time::{Duration, Instant};
-use tool_runtime::approval::{Approval, ApprovalRequest};
+use tool_runtime::pipeline::{Approval, ApprovalRequest};
 use tool_runtime::router;
 use tool_runtime::{tool, Provider, Registry, ToolCall, ToolError, ToolOutput};
 
@@ -146,7 +146,7 @@ fn deep_output(
     (0..depth).fold(serde_json::json!("bottom"), |v, _| serde_json::json!([v]))
 }
 
-const ATTACK_TOOLS: &[tool_runtime::spec::ToolDef] = &[
+const ATTACK_TOOLS: &[tool_runtime::registry::ToolDef] = &[
     echo::TOOL,
     anything::TOOL,
     list_tags::TOOL,

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 use tool_runtime::export::{StrictIssueKind, StrictLimit};
 use tool_runtime::pipeline::FilledBy;
-use tool_runtime::spec::ToolDef;
+use tool_runtime::registry::ToolDef;
 use tool_runtime::{tool, ErrorCode, Provider, Registry, RegistryBuilder};
 use tool_tests::Catalogue;
 

@@ -9,8 +9,9 @@ use serde_json::json;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tool_runtime::approval::{Approval, ApprovalPolicy, ApprovalRequest};
-use tool_runtime::{tool, CancellationToken, ErrorCode, Registry, ToolCall, ToolOutput};
+use tool_runtime::pipeline::{Approval, ApprovalPolicy, ApprovalRequest};
+use tool_runtime::{tool, ErrorCode, Registry, ToolCall, ToolOutput};
+use tool_runtime::pipeline::CancellationToken;
 use tool_test_support::spans::{Capture, Span};
 
 /// Running calls: each parallel call adds 1, each exclusive call adds `EXCLUSIVE`. An exclusive
@@ -360,7 +361,7 @@ async fn cancelling_a_batch_ends_every_unfinished_call() {
         ToolCall::new("slow2", "nap", r#"{"ms": 60000}"#),
     ];
     let started = Instant::now();
-    let outputs = registry.call_all_until(&calls, &cancel).await;
+    let outputs = registry.call_all(&calls).until(&cancel).await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(outputs[0], ToolOutput::json(&1));
     assert_eq!(outputs[1].as_error().unwrap().code, ErrorCode::Cancelled);

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use tool_runtime::spec::ToolDef;
+use tool_runtime::registry::ToolDef;
 use tool_runtime::{tool, Provider, Registry, ToolContext};
 
 fn registry(tool: ToolDef) -> Registry {

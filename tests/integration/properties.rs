@@ -27,7 +27,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use tool_runtime::pipeline::RepairPolicy;
-use tool_runtime::spec::ToolDef;
+use tool_runtime::registry::ToolDef;
 use tool_runtime::{tool, ErrorCode, Registry, ToolOutput};
 
 // ---- test tools: one per group of parameter kinds ------------------------------------------

@@ -34,7 +34,7 @@
 //! - **Text-only models**: [`Agent::text_tools`] puts the tools and how to call them in the
 //!   system prompt, finds the calls in the reply's text, and sends the results back as text.
 //! - **The loop**: each turn's calls run with
-//!   [`Registry::call_all_until`](crate::Registry::call_all_until) (gating, approval, timeouts,
+//!   [`Registry::call_all`](crate::Registry::call_all) and its token (gating, approval, timeouts,
 //!   panics, cancellation as always), and every call gets exactly one result in the
 //!   provider's shape. An error (bad arguments, an unknown tool) goes back to the model as
 //!   that call's result, with its retry hint, so the model can fix the call; a model that

@@ -111,7 +111,8 @@ impl Agent {
             let run = self.calls_to_run(read.calls.len());
             let mut outputs = self
                 .registry
-                .call_all_until(&read.calls[..run], &self.cancel)
+                .call_all(&read.calls[..run])
+                .until(&self.cancel)
                 .await;
             let extra = surplus(read.calls.len(), self.max_calls_per_turn);
             outputs.resize(read.calls.len(), extra);

@@ -28,7 +28,6 @@ pub mod client;
 #[doc(hidden)]
 pub mod dispatch;
 pub mod export;
-pub mod inject;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod pipeline;

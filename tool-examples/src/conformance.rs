@@ -17,9 +17,9 @@ mod tasks;
 
 use serde_json::json;
 use std::time::Duration;
-use tool_runtime::notify::LogLevel;
+use tool_runtime::output::LogLevel;
 use tool_runtime::output::ContentBlock;
-use tool_runtime::spec::ToolDef;
+use tool_runtime::registry::ToolDef;
 use tool_runtime::{
     tool, DynamicTool, Registry, RegistryBuilder, ToolContext, ToolError, ToolOutput,
 };

@@ -47,8 +47,8 @@ fn left_after(marker: &str) -> Vec<String> {
 
 fn run(workspace: Workspace, argv: &[&str], timeout_ms: u64) -> ToolOutput {
     let registry = tool_examples::builder_in(workspace, Default::default())
-        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| {
-            tool_runtime::approval::Approval::Allow
+        .approver(|_: &tool_runtime::pipeline::ApprovalRequest<'_>| {
+            tool_runtime::pipeline::Approval::Allow
         })
         .build()
         .unwrap();

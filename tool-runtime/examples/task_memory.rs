@@ -22,7 +22,7 @@ mod bench {
     use std::time::Duration;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tool_runtime::mcp::{HttpOptions, HttpServer, McpServer};
-    use tool_runtime::spec::{TaskSupport, ToolFlags};
+    use tool_runtime::registry::{TaskSupport, ToolFlags};
     use tool_runtime::{DynamicTool, Registry, ToolOutput};
 
     fn arg(n: usize, default: usize) -> usize {

@@ -22,19 +22,22 @@
 //! assert_eq!(output.to_model_text(), "Hello, Ada!");
 //! ```
 //!
-//! The root holds what a normal program writes; everything else lives in its module:
+//! The root holds what a normal program names; everything else lives in its module:
 //! [`providers`] (each model API in a folder of its own: [`Provider`], and how to add one),
-//! [`export`] (tool lists, strict mode), [`router`] (model replies and text into calls),
-//! [`pipeline`] (limits, repair, the ParamResolver, validation), [`results`] (answers per
-//! provider), [`error_format`] (how errors read to the model), [`output`], [`approval`],
-//! [`inject`], [`notify`], [`registry`], [`spec`]; with the `client` feature (which `mcp` and
-//! `agent` turn on), `client` (a tool asking the client of its call for sampling or
+//! [`export`] (tool lists, strict mode), [`router`] (model replies into calls), [`results`]
+//! (answers per provider), [`text`] (calls written in plain text), [`pipeline`] (limits,
+//! repair, the ParamResolver, validation, injection, approval, cancellation), [`output`]
+//! (outputs, how errors read to the model, notifications), [`registry`] (the builder's
+//! settings, build errors, what `#[tool]` generates); with the `client` feature (which `mcp`
+//! and `agent` turn on), `client` (a tool asking the client of its call for sampling or
 //! elicitation); with the `mcp` feature, `mcp` (serve a registry, import a server's tools) and
-//! `resources` (resources, templates and prompts beside the tools); with the
-//! `agent` feature, `agent` (the model in the loop: `Agent` and HTTP transports for OpenAI
-//! Chat Completions and Responses, Anthropic and Gemini). The workspace's `docs/` has a guide
-//! for each;
-//! `docs/how-tool-calls-work.md` follows one call through every stage.
+//! `resources` (resources, templates and prompts beside the tools); with the `agent` feature,
+//! `agent` (the model in the loop: `Agent` and HTTP transports for each provider). The
+//! workspace's `docs/` has a guide for each; `docs/how-tool-calls-work.md` follows one call
+//! through every stage.
+//!
+//! This crate builds no code of its own: it re-exports `tool-core` (the call, the registry and
+//! each model API's shapes), `tool-text`, `tool-mcp` and `tool-agent` under these paths.
 #![warn(missing_docs)]
 
 // `#[tool]` names this crate `::tool_runtime`, in its own tests too.
@@ -78,27 +81,18 @@ pub use tool_agent as agent;
 #[doc(inline)]
 pub use tool_text as text;
 
+pub use tool_core::{export, output, pipeline, providers, registry, results, router};
 #[cfg(feature = "client")]
 pub use tool_core::client;
 #[cfg(feature = "mcp")]
-pub use tool_core::resources;
-pub use tool_core::{
-    approval, error_format, export, inject, notify, output, pipeline, providers, registry, results,
-    router, spec,
-};
-#[cfg(feature = "mcp")]
 #[doc(inline)]
 pub use tool_mcp as mcp;
-// The core's inner layers, under the paths this crate's modules have always used.
-#[allow(unused_imports)]
-pub(crate) use tool_core::{
-    base, call, context, def, dispatch, error, error_text, gate, hold, panic, pointer,
-    registration, schema, schema_nav, state, violation,
-};
+#[cfg(feature = "mcp")]
+pub use tool_core::resources;
 
 pub use tool_core::{
-    BuildError, CancellationToken, DynamicTool, ErrorCode, ErrorFormat, Provider, Registry,
-    RegistryBuilder, State, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolSpec,
+    DynamicTool, ErrorCode, Provider, Registry, RegistryBuilder, State, Tool, ToolCall,
+    ToolContext, ToolError, ToolOutput, ToolSpec,
 };
 
 /// Turns an ordinary `fn` (sync or `async`) into a tool an LLM can call.
@@ -135,7 +129,7 @@ pub use tool_core::{
 /// | `max_output = 16384` | this tool's output cap in bytes (default: the registry's, 8 KiB) |
 /// | `strict = false` | never export the tool in a provider's strict mode |
 /// | `resolver = path::to_fn` | a [`ResolverFn`](crate::pipeline::ResolverFn) filling what the model left out |
-/// | `error_format = "json"` | how the tool's errors read to the model: `"text"` (default), `"json"` or `"traceback"` ([`ErrorFormat`]) |
+/// | `error_format = "json"` | how the tool's errors read to the model: `"text"` (default), `"json"` or `"traceback"` ([`ErrorFormat`](output::ErrorFormat)) |
 ///
 /// On a parameter it takes `default = EXPR` and `inject`. `#[serde(...)]` and
 /// `#[schemars(...)]` on a parameter are forwarded to the generated argument struct.

@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tool_runtime::approval::BoxFuture;
-use tool_runtime::approval::{Approval, ApprovalRequest, Approver};
-use tool_runtime::spec::ToolFlags;
+use tool_runtime::pipeline::BoxFuture;
+use tool_runtime::pipeline::{Approval, ApprovalRequest, Approver};
+use tool_runtime::registry::ToolFlags;
 use tool_runtime::{tool, DynamicTool, ErrorCode, Registry, ToolCall, ToolOutput};
 
 // A call waiting for its approval keeps its place at the gate: a later exclusive call of the

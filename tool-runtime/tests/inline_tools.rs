@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::time::Duration;
-use tool_runtime::approval::Approval;
+use tool_runtime::pipeline::Approval;
 use tool_runtime::{tool, Registry};
 
 fn thread_name() -> String {
@@ -43,7 +43,7 @@ fn registry() -> Registry {
         .register(where_pooled::TOOL)
         .register(panics_inline::TOOL)
         .register(destroys_inline::TOOL)
-        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| Approval::deny("not today"))
+        .approver(|_: &tool_runtime::pipeline::ApprovalRequest<'_>| Approval::deny("not today"))
         .build()
         .unwrap()
 }

@@ -271,14 +271,14 @@ async fn cancelling_a_forwarded_call_tells_the_remote_server() {
     )
     .await;
     let registry = import(&url).await;
-    let stop = tool_runtime::CancellationToken::new();
+    let stop = tool_runtime::pipeline::CancellationToken::new();
     let call = tool_runtime::ToolCall::new("1", "s__slow", "{}");
     let cancel = stop.clone();
     tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(300)).await;
         cancel.cancel();
     });
-    let outputs = bounded(30, registry.call_all_until([call], &stop)).await;
+    let outputs = bounded(30, registry.call_all([call]).until(&stop)).await;
     assert!(outputs[0].is_error(), "{:?}", outputs[0]);
     // Give the notification time to arrive.
     for _ in 0..40 {
@@ -388,7 +388,7 @@ async fn one_clients_log_level_does_not_silence_another_client() {
             "Work and say so.",
             json!({"type": "object"}),
             |_, cx| async move {
-                cx.log(tool_runtime::notify::LogLevel::Info, "working");
+                cx.log(tool_runtime::output::LogLevel::Info, "working");
                 ToolOutput::text("done")
             },
         ))

@@ -2,7 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tool_runtime::inject::{CallContext, Inject, StateRequirement};
+use tool_runtime::pipeline::{CallContext, Inject, StateRequirement};
 use tool_runtime::{tool, Registry, State, ToolContext, ToolError, ToolOutput};
 
 /// What the tools share through `State<T>`.
@@ -120,8 +120,8 @@ fn main() {
         .without_inventory()
         .register_all([find::TOOL, count::TOOL, hello::TOOL])
         // `hello` is destructive: it runs only when an approver allows it.
-        .approver(|_: &tool_runtime::approval::ApprovalRequest<'_>| {
-            tool_runtime::approval::Approval::Allow
+        .approver(|_: &tool_runtime::pipeline::ApprovalRequest<'_>| {
+            tool_runtime::pipeline::Approval::Allow
         })
         .register(noop::TOOL)
         .state(Inventory {
@@ -160,8 +160,8 @@ fn main() {
     assert_eq!(hello.title(), Some("Greeter"));
     assert!(!hello.flags().strict, "strict = false opts out");
     assert!(find.flags().strict, "tools are strict-capable by default");
-    assert_eq!(hello.error_format(), tool_runtime::ErrorFormat::Traceback);
-    assert_eq!(find.error_format(), tool_runtime::ErrorFormat::Text);
+    assert_eq!(hello.error_format(), tool_runtime::output::ErrorFormat::Traceback);
+    assert_eq!(find.error_format(), tool_runtime::output::ErrorFormat::Text);
 
     // The async tool runs, with its defaults, state, context and injected value.
     let output = registry.call_blocking("find_items", r#"{"query": "HAMMER", "type": "hand"}"#);

@@ -43,7 +43,7 @@ pub struct ApprovalRequest<'a> {
 ///
 /// ```
 /// use tool_runtime::Registry;
-/// use tool_runtime::approval::{Approval, ApprovalRequest};
+/// use tool_runtime::pipeline::{Approval, ApprovalRequest};
 ///
 /// let registry = Registry::builder()
 ///     .approver(|request: &ApprovalRequest<'_>| {

@@ -99,7 +99,8 @@ impl ToolError {
     /// Chooses how this error reads to the model, over the tool's own format.
     ///
     /// ```
-    /// use tool_runtime::{ErrorFormat, ToolError};
+    /// use tool_runtime::ToolError;
+    /// use tool_runtime::output::ErrorFormat;
     ///
     /// let error = ToolError::new("quota exceeded").with_format(ErrorFormat::Json);
     /// assert_eq!(error.format, Some(ErrorFormat::Json));

@@ -20,7 +20,8 @@ use std::str::FromStr;
 /// | `traceback` | a Python-style traceback: a message that already is one verbatim, else one built from the code, the message and each schema violation; the hint as `Hint: ...` |
 ///
 /// ```
-/// use tool_runtime::{ErrorFormat, ToolError};
+/// use tool_runtime::ToolError;
+/// use tool_runtime::output::ErrorFormat;
 ///
 /// let format: ErrorFormat = "traceback".parse().unwrap();
 /// assert_eq!(format, ErrorFormat::Traceback);

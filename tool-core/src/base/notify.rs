@@ -73,7 +73,7 @@ pub enum LogLevel {
 ///
 /// ```
 /// use tool_runtime::{tool, Registry, ToolContext};
-/// use tool_runtime::notify::{Notifier, NotificationKind};
+/// use tool_runtime::output::{Notifier, NotificationKind};
 ///
 /// /// Count to three, saying how far it got.
 /// #[tool]

@@ -13,6 +13,12 @@
 //! value when the call is good (see `exact`); any call that fails there takes the full
 //! path, so the model always gets the full path's answer. Nothing here calls back up into
 //! `dispatch` or the registry: [`Registry`](crate::Registry) calls each stage in turn.
+//!
+//! What a program plugs into those stages is named here too: the values injected into a tool
+//! ([`Inject`], from the call's [`CallContext`]; a type that needs a registry state says so
+//! in [`Inject::REQUIREMENT`], a [`StateRequirement`], so a missing one is a build error, not
+//! a failed call), the approval of destructive calls ([`Approver`], [`ApprovalPolicy`]), and
+//! the token that cancels a batch ([`CancellationToken`]).
 
 pub(crate) mod checked;
 pub(crate) mod config;
@@ -31,6 +37,13 @@ pub(crate) mod tool_lookup;
 pub(crate) mod validate;
 
 pub use crate::context::{FilledBy, FilledField, ParamResolver, ResolverFn};
+// The values injected into a tool, its approval and its cancellation are stages of a call too,
+// so they are named here rather than in modules of their own.
+pub use crate::approval::{Approval, ApprovalPolicy, ApprovalRequest, Approver};
+pub use crate::context::{CallContext, Inject};
+pub use crate::def::BoxFuture;
+pub use crate::state::StateRequirement;
+pub use tokio_util::sync::CancellationToken;
 pub use crate::violation::Violation;
 pub(crate) use config::Config;
 pub(crate) use entry::{Entry, Handler};

@@ -11,6 +11,7 @@
 //!
 //! and `results` answers a turn in a provider's shape.
 
+use super::call_all::CallAll;
 use super::Registry;
 use crate::context::CallContext;
 use crate::def::{Args, Pending};
@@ -79,21 +80,9 @@ impl Registry {
     /// other call runs alone, with nothing beside it. Sync tools run on tokio's blocking pool.
     /// Every call ends with exactly one output: its result, or an error for a validation
     /// failure, a timeout, a panic, a denial or a cancellation. Each call's id reaches its
-    /// tool's context.
-    pub async fn call_all(&self, calls: impl AsRef<[ToolCall]>) -> Vec<ToolOutput> {
-        // No token: nothing can cancel these calls, so none waits on one.
-        self.run_all(calls.as_ref(), None).await
-    }
-
-    /// [`call_all`](Self::call_all) that stops when `cancel` fires: calls still running or
-    /// waiting get a `cancelled` error output (a running async tool is dropped at its next
-    /// await; a running sync tool finishes in the background).
-    pub async fn call_all_until(
-        &self,
-        calls: impl AsRef<[ToolCall]>,
-        cancel: &CancellationToken,
-    ) -> Vec<ToolOutput> {
-        self.run_all(calls.as_ref(), Some(cancel)).await
+    /// tool's context. `.await` it as is, or [`until`](CallAll::until) a token first.
+    pub fn call_all<C: AsRef<[ToolCall]>>(&self, calls: C) -> CallAll<'_, C> {
+        CallAll::new(self, calls)
     }
 
     /// Runs every call of a model's turn with [`call_all`](Registry::call_all) and answers
@@ -120,14 +109,18 @@ impl Registry {
     /// # });
     /// ```
     pub async fn answer_all(&self, provider: Provider, calls: &[ToolCall]) -> FormattedResults {
-        let outputs: Vec<Option<ToolOutput>> =
-            self.call_all(calls).await.into_iter().map(Some).collect();
+        let outputs: Vec<Option<ToolOutput>> = self
+            .run_all(calls, None)
+            .await
+            .into_iter()
+            .map(Some)
+            .collect();
         answer_in_order(provider, calls, &outputs)
     }
 
     /// Runs `calls` concurrently where the gate allows, one output per call in their order;
     /// `cancel` stops what hasn't finished.
-    async fn run_all(
+    pub(super) async fn run_all(
         &self,
         calls: &[ToolCall],
         cancel: Option<&CancellationToken>,

@@ -6,6 +6,7 @@ mod build;
 mod build_error;
 mod build_note;
 mod builder;
+mod call_all;
 mod calls;
 pub(crate) mod candidate;
 mod defaults;
@@ -17,6 +18,9 @@ mod schema_depth;
 pub use build_error::{BuildError, Location};
 pub use build_note::BuildNote;
 pub use builder::RegistryBuilder;
+pub use call_all::CallAll;
+// What `#[tool]` generates and the builder registers.
+pub use crate::def::{SourceLocation, TaskSupport, ToolDef, ToolFlags};
 #[cfg(feature = "mcp")]
 pub(crate) use mcp_header::KEYWORD as MCP_HEADER;
 pub use mcp_header::{McpHeaderError, McpHeaderProblem};

@@ -10,8 +10,8 @@ use super::terminal;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::sync::Mutex;
-use tool_runtime::approval::BoxFuture;
-use tool_runtime::approval::{Approval, ApprovalRequest, Approver};
+use tool_runtime::pipeline::BoxFuture;
+use tool_runtime::pipeline::{Approval, ApprovalRequest, Approver};
 
 /// The width and height assumed when the terminal doesn't say (or has no size, as a new
 /// pseudo-terminal).

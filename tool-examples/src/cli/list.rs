@@ -3,7 +3,7 @@
 use super::CliError;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use tool_runtime::spec::ToolFlags;
+use tool_runtime::registry::ToolFlags;
 use tool_runtime::Registry;
 
 /// Prints the tool list.

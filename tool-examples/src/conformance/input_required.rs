@@ -189,7 +189,7 @@ pub(super) async fn test_streaming_elicitation(cx: ToolContext) -> Result<String
 /// request without `_meta["io.modelcontextprotocol/logLevel"]` gets none of them.
 #[tool]
 pub(super) async fn test_logging_tool(cx: ToolContext) -> String {
-    use tool_runtime::notify::LogLevel;
+    use tool_runtime::output::LogLevel;
     for level in [
         LogLevel::Debug,
         LogLevel::Info,

@@ -138,7 +138,7 @@ pub(super) async fn test_tool_with_task(cx: ToolContext) -> Result<String, ToolE
 
 #[cfg(test)]
 mod tests {
-    use tool_runtime::spec::TaskSupport;
+    use tool_runtime::registry::TaskSupport;
 
     #[test]
     fn the_task_tools_say_how_they_run() {

@@ -734,7 +734,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn through_the_registry_it_needs_approval_and_its_output_is_bounded() {
-        use tool_runtime::approval::{Approval, ApprovalRequest};
+        use tool_runtime::pipeline::{Approval, ApprovalRequest};
         use tool_runtime::{ErrorCode, ToolOutput};
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();

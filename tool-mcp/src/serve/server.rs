@@ -309,7 +309,8 @@ impl McpServer {
         let run = client.scope(notifier.scope(async {
             let mut outputs = self
                 .registry
-                .call_all_until(std::slice::from_ref(&call), &cx.ct)
+                .call_all(std::slice::from_ref(&call))
+                .until(&cx.ct)
                 .await;
             outputs.pop()
         }));

@@ -17,6 +17,10 @@ mod truncate;
 mod truncate_json;
 
 pub use content::{Annotations, ContentBlock, Resource, ResourceBody};
+// How a tool's errors read to the model, and what it sends its client while it runs, are its
+// output too.
+pub use crate::error_format::{ErrorFormat, UnknownErrorFormat};
+pub use crate::notify::{LogLevel, Notification, NotificationKind, Notifier};
 pub use safe::safe_serialize;
 pub use structured::OutputSchema;
 
