@@ -4,6 +4,7 @@
 #
 #   runtime_cold   `cargo build -p tool-runtime` (default features) into an empty target folder;
 #   text_touch     the same build again after touching one text format's file (hermes.rs);
+#   text_edit      and after adding a comment line to it (an edit: the crate recompiles);
 #   user10_cold    a user crate with ten `#[tool]` fns (scripts/gen_compile_bench.py's `c_tool`),
 #                  into an empty target folder of its own: the runtime and every dependency too;
 #   user10_touch   that crate again after touching its own lib.rs.
@@ -40,6 +41,9 @@ file=$(cd "$OUT/src" && git ls-files | grep '/hermes\.rs$' | grep -v '^tests/' |
 touch "$OUT/src/$file"
 (cd "$OUT/src" && timed text_touch cargo build -p tool-runtime)
 echo "  rebuilt: $(grep -o 'Compiling [a-z_-]*' "$OUT/text_touch.log" | cut -d' ' -f2 | tr '\n' ' ')"
+# An edit, not a touch: a comment changes the file's spans, so the crate recompiles for real.
+echo "// edited" >>"$OUT/src/$file"
+(cd "$OUT/src" && timed text_edit cargo build -p tool-runtime)
 
 # Today's generator (an old revision's may name paths that have moved), run from the revision's
 # checkout so that the crate depends on that revision's runtime.
