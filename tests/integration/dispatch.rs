@@ -9,9 +9,9 @@ use serde_json::json;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tool_runtime::pipeline::CancellationToken;
 use tool_runtime::pipeline::{Approval, ApprovalPolicy, ApprovalRequest};
 use tool_runtime::{tool, ErrorCode, Registry, ToolCall, ToolOutput};
-use tool_runtime::pipeline::CancellationToken;
 use tool_test_support::spans::{Capture, Span};
 
 /// Running calls: each parallel call adds 1, each exclusive call adds `EXCLUSIVE`. An exclusive

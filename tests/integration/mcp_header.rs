@@ -8,9 +8,9 @@
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use tool_runtime::registry::BuildError;
 use tool_runtime::registry::{BuildNote, McpHeaderProblem};
 use tool_runtime::{tool, DynamicTool, Provider, Registry, ToolOutput};
-use tool_runtime::registry::BuildError;
 use tool_test_support::rules::{dialects, violations};
 
 /// Get the weather forecast for a region.

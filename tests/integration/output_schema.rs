@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use tool_runtime::output::OutputSchema;
-use tool_runtime::{tool, DynamicTool, ErrorCode, Provider, Registry, Tool, ToolContext, ToolError, ToolOutput};
 use tool_runtime::registry::BuildError;
+use tool_runtime::{
+    tool, DynamicTool, ErrorCode, Provider, Registry, Tool, ToolContext, ToolError, ToolOutput,
+};
 use tool_test_support::rules;
 
 /// A city's weather.

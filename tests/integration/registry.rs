@@ -1,8 +1,8 @@
 //! Building registries: collection, selection, and the errors a bad setup gets.
 
+use tool_runtime::registry::BuildError;
 use tool_runtime::registry::Location;
 use tool_runtime::{tool, Registry};
-use tool_runtime::registry::BuildError;
 use tool_tests::Catalogue;
 
 /// Two tools that claim one name, defined only in this test binary.

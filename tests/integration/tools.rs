@@ -8,10 +8,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use std::sync::Mutex;
+use tool_runtime::registry::BuildError;
 use tool_runtime::registry::Location;
 use tool_runtime::registry::ToolFlags;
-use tool_runtime::{tool, DynamicTool, ErrorCode, Registry, Tool, ToolCall, ToolContext, ToolError, ToolOutput};
-use tool_runtime::registry::BuildError;
+use tool_runtime::{
+    tool, DynamicTool, ErrorCode, Registry, Tool, ToolCall, ToolContext, ToolError, ToolOutput,
+};
 
 /// A notebook the model writes to: a tool that owns its state.
 struct Notebook {

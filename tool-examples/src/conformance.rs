@@ -17,8 +17,8 @@ mod tasks;
 
 use serde_json::json;
 use std::time::Duration;
-use tool_runtime::output::LogLevel;
 use tool_runtime::output::ContentBlock;
+use tool_runtime::output::LogLevel;
 use tool_runtime::registry::ToolDef;
 use tool_runtime::{
     tool, DynamicTool, Registry, RegistryBuilder, ToolContext, ToolError, ToolOutput,

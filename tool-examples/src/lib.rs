@@ -29,9 +29,9 @@ pub use workspace::{Resolved, Workspace};
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use tool_runtime::registry::BuildError;
 use tool_runtime::registry::ToolDef;
 use tool_runtime::{Registry, RegistryBuilder};
-use tool_runtime::registry::BuildError;
 
 /// Every example tool's definition, for registering them by hand.
 pub const TOOLS: &[ToolDef] = &[

@@ -14,14 +14,14 @@ use serde_json::json;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
-use tool_runtime::pipeline::ApprovalPolicy;
 use tool_runtime::mcp::{HttpOptions, HttpServer, ImportNote, McpImport, McpServer};
-use tool_runtime::output::{NotificationKind, Notifier};
 use tool_runtime::output::ContentBlock;
+use tool_runtime::output::{NotificationKind, Notifier};
+use tool_runtime::pipeline::ApprovalPolicy;
+use tool_runtime::pipeline::CancellationToken;
+use tool_runtime::registry::BuildError;
 use tool_runtime::registry::ToolFlags;
 use tool_runtime::{DynamicTool, ErrorCode, Provider, Registry, ToolOutput};
-use tool_runtime::registry::BuildError;
-use tool_runtime::pipeline::CancellationToken;
 
 /// Fails the test instead of hanging when `future` takes longer than `seconds`.
 async fn bounded<F: Future>(seconds: u64, future: F) -> F::Output {

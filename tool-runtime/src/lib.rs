@@ -81,14 +81,14 @@ pub use tool_agent as agent;
 #[doc(inline)]
 pub use tool_text as text;
 
-pub use tool_core::{export, output, pipeline, providers, registry, results, router};
 #[cfg(feature = "client")]
 pub use tool_core::client;
 #[cfg(feature = "mcp")]
+pub use tool_core::resources;
+pub use tool_core::{export, output, pipeline, providers, registry, results, router};
+#[cfg(feature = "mcp")]
 #[doc(inline)]
 pub use tool_mcp as mcp;
-#[cfg(feature = "mcp")]
-pub use tool_core::resources;
 
 pub use tool_core::{
     DynamicTool, ErrorCode, Provider, Registry, RegistryBuilder, State, Tool, ToolCall,

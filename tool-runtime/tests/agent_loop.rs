@@ -9,8 +9,8 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::time::Duration;
 use tool_runtime::agent::{Agent, AgentError, AgentEvent, ModelError, OpenAiChat, Turn};
-use tool_runtime::{tool, Registry};
 use tool_runtime::pipeline::CancellationToken;
+use tool_runtime::{tool, Registry};
 use tool_test_support::replies::*;
 use tool_test_support::upstream::{Scripted, Upstream};
 

@@ -5,8 +5,10 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use tool_runtime::{results, tool, DynamicTool, Provider, Registry, ToolCall, ToolError, ToolOutput};
 use tool_runtime::output::ErrorFormat;
+use tool_runtime::{
+    results, tool, DynamicTool, Provider, Registry, ToolCall, ToolError, ToolOutput,
+};
 
 /// What `python_exec` fails with: Python's own traceback.
 const NAME_ERROR: &str = "Traceback (most recent call last):\n  File \"<cell>\", line 1\nNameError: name 'x' is not defined";
