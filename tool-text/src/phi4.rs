@@ -3,7 +3,7 @@
 //! llama.cpp's Firefunction v2).
 //!
 //! The marker starts with a letter, too common to stop the scan at: it is found whole, with
-//! `memmem` (`triggers.rs`, `TextFormat::trigger_words`), so prose costs what it did. vLLM reads the list with a regex
+//! the one search over every trigger (`triggers.rs`, `TextFormat::automaton`), so prose costs what it did. vLLM reads the list with a regex
 //! that ends at its first `]` and `json.loads`; here the list is read as JSON, element by
 //! element, so a `]` in a string is not its end and one bad element costs one error. A
 //! marker not followed by an object (`functools[int]`, a type hint) is prose; under

@@ -1,5 +1,6 @@
-//! The scan over the text: jump from trigger byte to trigger byte with `memchr`, ask the
-//! formats whether a call starts there, and hand prose and calls to a [`Sink`].
+//! The scan over the text: jump from trigger to trigger with one search over them all
+//! (`triggers.rs`), ask the formats whether a call starts there, and hand prose and calls to
+//! a [`Sink`].
 //!
 //! Every format answers from the text it has seen so far: a call, not a call, or "can't tell
 //! yet" ([`Step::More`]). The whole-text parser is the streaming one told that the text ends
@@ -93,11 +94,7 @@ impl Scanner {
         tools: &dyn ToolSchemas,
         sink: &mut dyn Sink,
     ) -> (usize, Option<Need>) {
-        let mut triggers = Triggers::new(
-            self.format.triggers(),
-            self.format.trigger_words(),
-            buf.as_bytes(),
-        );
+        let mut triggers = Triggers::new(self.format.automaton(), buf.as_bytes());
         let mut pos = 0;
         let mut prose_start = 0;
         let (used, need) = loop {

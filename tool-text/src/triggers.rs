@@ -1,35 +1,238 @@
-//! Finding the next byte a call may start at, with `memchr`.
+//! Finding the next place a call may start: one search over every trigger of a format, the
+//! bytes its calls start with and its words, built once per format (under
+//! [`Auto`](super::TextFormat::Auto), once over all 46 formats' triggers).
 
-use aho_corasick::{AhoCorasick, Input, MatchKind};
-use std::sync::OnceLock;
+use aho_corasick::packed::{self, Searcher};
+use aho_corasick::Span;
 
-/// Finds the next trigger byte with `memchr`: up to three bytes in one pass, a fourth in
-/// another; and words (markers whose first byte is too common in prose to stop at, like a
-/// letter) with one Aho-Corasick search for them all. Each hit is remembered until the scan
-/// passes it.
+/// How many bytes after the place asked from are looked at in one go, each by a table lookup,
+/// before the vector search is started: in text dense with triggers (markdown) the next few
+/// stops are that near, and one look at a block, kept for the stops after, costs less than
+/// starting a search at each.
+const BLOCK: usize = 64;
+
+/// Every trigger of one format, found in one pass over the text.
+///
+/// The pass stops at a set of bytes: the trigger bytes, and for a word (a marker whose first
+/// byte is too common in prose to stop at, like a letter) that holds none, its last byte.
+/// A word is found from its *anchor*, the first of its bytes the pass stops at: no byte of
+/// the word before its anchor stops the pass, so a word is found before any trigger after its
+/// start. Up to three stop bytes are searched with `memchr`; more (six under `Auto`) with one
+/// Teddy searcher (`aho-corasick`'s packed SIMD search), built once.
+#[derive(Debug)]
+pub(crate) struct Automaton {
+    /// The bytes the pass stops at.
+    stop: [bool; 256],
+    /// The bytes a call can start at.
+    trigger: [bool; 256],
+    /// The bytes some word is anchored at.
+    anchor: [bool; 256],
+    /// Each word, with the offset of its anchor.
+    words: Vec<(&'static [u8], usize)>,
+    /// The length of the longest word.
+    longest: usize,
+    search: Search,
+}
+
+/// The vector search for the stop bytes.
+#[derive(Debug)]
+enum Search {
+    One(u8),
+    Two(u8, u8),
+    Three(u8, u8, u8),
+    Packed(Searcher),
+    /// Where no vector search builds: a byte at a time.
+    Table,
+}
+
+impl Automaton {
+    /// The search for the bytes in `triggers` and the words in `words`.
+    pub(crate) fn new(triggers: &[u8], words: &[&'static [u8]]) -> Automaton {
+        let mut stop = [false; 256];
+        let mut trigger = [false; 256];
+        for &byte in triggers {
+            stop[usize::from(byte)] = true;
+            trigger[usize::from(byte)] = true;
+        }
+        let words: Vec<&'static [u8]> = words.iter().copied().filter(|w| !w.is_empty()).collect();
+        for word in &words {
+            if !word.iter().any(|&b| trigger[usize::from(b)]) {
+                if let Some(&last) = word.last() {
+                    stop[usize::from(last)] = true;
+                }
+            }
+        }
+        let words: Vec<(&'static [u8], usize)> = words
+            .into_iter()
+            .map(|word| {
+                let anchor = word
+                    .iter()
+                    .position(|&b| stop[usize::from(b)])
+                    .unwrap_or(word.len() - 1);
+                (word, anchor)
+            })
+            .collect();
+        let mut anchor = [false; 256];
+        for (word, at) in &words {
+            anchor[usize::from(word[*at])] = true;
+        }
+        let longest = words.iter().map(|(word, _)| word.len()).max().unwrap_or(0);
+        let bytes: Vec<u8> = (0..=255u8).filter(|&b| stop[usize::from(b)]).collect();
+        let search = match *bytes.as_slice() {
+            [a] => Search::One(a),
+            [a, b] => Search::Two(a, b),
+            [a, b, c] => Search::Three(a, b, c),
+            [] => Search::Table,
+            _ => {
+                let mut builder = packed::Config::new()
+                    .match_kind(packed::MatchKind::LeftmostFirst)
+                    .builder();
+                for byte in &bytes {
+                    builder.add([*byte]);
+                }
+                builder.build().map_or(Search::Table, Search::Packed)
+            }
+        };
+        Automaton {
+            stop,
+            trigger,
+            anchor,
+            words,
+            longest,
+            search,
+        }
+    }
+
+    /// The stop bytes in the `BLOCK` bytes of `hay` from `at`, one bit each.
+    fn block(&self, hay: &[u8], at: usize) -> u64 {
+        let mut bits = 0;
+        for (i, &byte) in hay[at..at + BLOCK].iter().enumerate() {
+            bits |= u64::from(self.stop[usize::from(byte)]) << i;
+        }
+        bits
+    }
+
+    /// The first stop byte in `hay[from..]`, after the block in `near` (the stop bytes of
+    /// `BLOCK` bytes from its start), which it looks at first and moves on.
+    fn stop_at(&self, hay: &[u8], mut from: usize, near: &mut (usize, u64)) -> Option<usize> {
+        let (start, bits) = *near;
+        if from >= start && from < start + BLOCK {
+            let ahead = bits >> (from - start);
+            if ahead != 0 {
+                return Some(from + ahead.trailing_zeros() as usize);
+            }
+            // On to the next block.
+            from = start + BLOCK;
+        }
+        if hay.len() - from < BLOCK {
+            return hay[from..]
+                .iter()
+                .position(|&b| self.stop[usize::from(b)])
+                .map(|i| from + i);
+        }
+        let bits = self.block(hay, from);
+        *near = (from, bits);
+        if bits != 0 {
+            return Some(from + bits.trailing_zeros() as usize);
+        }
+        self.far(hay, from + BLOCK, near)
+    }
+
+    /// The first stop byte in `hay[from..]`, found with the vector search.
+    fn far(&self, hay: &[u8], from: usize, near: &mut (usize, u64)) -> Option<usize> {
+        if hay.len() - from < BLOCK {
+            return hay[from..]
+                .iter()
+                .position(|&b| self.stop[usize::from(b)])
+                .map(|i| from + i);
+        }
+        let rest = &hay[from..];
+        let found = match &self.search {
+            Search::One(a) => memchr::memchr(*a, rest),
+            Search::Two(a, b) => memchr::memchr2(*a, *b, rest),
+            Search::Three(a, b, c) => memchr::memchr3(*a, *b, *c, rest),
+            Search::Packed(searcher) => searcher
+                .find_in(hay, Span::from(from..hay.len()))
+                .map(|found| found.start() - from),
+            Search::Table => rest.iter().position(|&b| self.stop[usize::from(b)]),
+        }
+        .map(|i| from + i);
+        // The block is behind: the next stop is looked at anew.
+        *near = (usize::MAX - BLOCK, 0);
+        found
+    }
+
+    /// The first trigger byte or word start at or after `from`, or where `hay` ends inside
+    /// the beginning of a word (the rest may come in the next piece of a stream).
+    fn find(&self, hay: &[u8], from: usize, near: &mut (usize, u64)) -> Option<usize> {
+        let mut at = from;
+        let found = loop {
+            let Some(pos) = self.stop_at(hay, at, near) else {
+                break None;
+            };
+            let byte = usize::from(hay[pos]);
+            if !self.anchor[byte] {
+                if self.trigger[byte] {
+                    break Some(pos);
+                }
+                at = pos + 1;
+                continue;
+            }
+            let mut best = self.trigger[byte].then_some(pos);
+            for &(word, anchor) in &self.words {
+                // The first byte before the whole word: most anchors start no word.
+                if usize::from(word[anchor]) == byte
+                    && pos >= from + anchor
+                    && hay[pos - anchor] == word[0]
+                    && hay[pos - anchor..].starts_with(word)
+                {
+                    best = nearer(best, Some(pos - anchor));
+                }
+            }
+            if best.is_some() {
+                break best;
+            }
+            at = pos + 1;
+        };
+        if self.words.is_empty() || found.is_some_and(|at| at + self.longest <= hay.len()) {
+            return found;
+        }
+        nearer(found, self.begun(hay, from))
+    }
+
+    /// Where `hay` ends inside the beginning of a word, at or after `from`.
+    fn begun(&self, hay: &[u8], from: usize) -> Option<usize> {
+        self.words
+            .iter()
+            .filter_map(|(word, _)| {
+                let longest = (word.len() - 1).min(hay.len() - from);
+                (1..=longest)
+                    .rev()
+                    .find(|&k| hay.ends_with(&word[..k]))
+                    .map(|k| hay.len() - k)
+            })
+            .min()
+    }
+}
+
+/// Finds the next trigger in one text: each hit is remembered until the scan passes it.
 pub(crate) struct Triggers<'a> {
     hay: &'a [u8],
-    set: &'static [u8],
-    words: Option<&'a Words>,
-    /// The next hit of the first (up to three) bytes, of the fourth, and of any word, once
-    /// searched.
-    main: Option<Option<usize>>,
-    extra: Option<Option<usize>>,
-    word: Option<Option<usize>>,
+    automaton: &'a Automaton,
+    /// The last search: where it started, and what it found.
+    last: Option<(usize, Option<usize>)>,
+    /// The last block looked at: where it starts, and its stop bytes, one bit each.
+    near: (usize, u64),
 }
 
 impl<'a> Triggers<'a> {
-    /// A finder over `hay` for the bytes in `set` (up to four) and `words`: where a word
-    /// starts, or where the text ends inside its beginning (the rest may come in the next
-    /// piece of a stream).
-    pub(super) fn new(set: &'static [u8], words: Option<&'a Words>, hay: &'a [u8]) -> Self {
+    /// A finder over `hay` for the triggers of `automaton`.
+    pub(super) fn new(automaton: &'a Automaton, hay: &'a [u8]) -> Self {
         Triggers {
             hay,
-            set,
-            words,
-            main: None,
-            extra: None,
-            word: None,
+            automaton,
+            last: None,
+            near: (usize::MAX - BLOCK, 0),
         }
     }
 
@@ -38,29 +241,15 @@ impl<'a> Triggers<'a> {
         if from >= self.hay.len() {
             return None;
         }
-        let (main, extra) = self.set.split_at(self.set.len().min(3));
-        let hay = self.hay;
-        let main_hit = cached(&mut self.main, from, |from| {
-            let rest = &hay[from..];
-            let hit = match *main {
-                [a] => memchr::memchr(a, rest),
-                [a, b] => memchr::memchr2(a, b, rest),
-                [a, b, c] => memchr::memchr3(a, b, c, rest),
-                _ => None,
-            };
-            hit.map(|i| i + from)
-        });
-        let extra_hit = match extra.first() {
-            Some(&d) => cached(&mut self.extra, from, |from| {
-                memchr::memchr(d, &hay[from..]).map(|i| i + from)
-            }),
-            None => None,
-        };
-        let word_hit = match self.words {
-            None => None,
-            Some(words) => cached(&mut self.word, from, |from| word_at(hay, from, words)),
-        };
-        nearer(nearer(main_hit, extra_hit), word_hit)
+        if let Some((asked, hit)) = self.last {
+            // Nothing lies between where the last search started and its hit.
+            if asked <= from && hit.is_none_or(|hit| hit >= from) {
+                return hit;
+            }
+        }
+        let hit = self.automaton.find(self.hay, from, &mut self.near);
+        self.last = Some((from, hit));
+        hit
     }
 }
 
@@ -72,84 +261,33 @@ fn nearer(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
-/// Markers found as whole words, with the searcher for them all, built the first time a scan
-/// needs it.
-pub(crate) struct Words {
-    list: Vec<&'static [u8]>,
-    searcher: OnceLock<Option<AhoCorasick>>,
-}
-
-impl Words {
-    /// The words in `list`.
-    pub(crate) fn new(list: Vec<&'static [u8]>) -> Words {
-        Words {
-            list,
-            searcher: OnceLock::new(),
-        }
-    }
-
-    /// The leftmost of the words in `hay[from..]`.
-    fn find(&self, hay: &[u8], from: usize) -> Option<usize> {
-        let searcher = self.searcher.get_or_init(|| {
-            // A few short literals never reach the builder's limits; were it to fail, each
-            // word is searched on its own below.
-            AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(&self.list)
-                .ok()
-        });
-        match searcher {
-            Some(searcher) => searcher
-                .find(Input::new(hay).span(from..hay.len()))
-                .map(|found| found.start()),
-            None => self
-                .list
-                .iter()
-                .filter_map(|word| memchr::memmem::find(&hay[from..], word).map(|n| from + n))
-                .min(),
-        }
-    }
-}
-
-/// The first place at or after `from` where one of `words` starts, or where `hay` ends inside
-/// the beginning of one.
-fn word_at(hay: &[u8], from: usize, words: &Words) -> Option<usize> {
-    if let Some(found) = words.find(hay, from) {
-        return Some(found);
-    }
-    words
-        .list
-        .iter()
-        .filter_map(|word| {
-            let longest = (word.len() - 1).min(hay.len() - from);
-            (1..=longest)
-                .rev()
-                .find(|&k| hay.ends_with(&word[..k]))
-                .map(|k| hay.len() - k)
-        })
-        .min()
-}
-
-/// A search result kept while it is still ahead of the scan.
-fn cached(
-    slot: &mut Option<Option<usize>>,
-    from: usize,
-    search: impl FnOnce(usize) -> Option<usize>,
-) -> Option<usize> {
-    match *slot {
-        Some(Some(hit)) if hit >= from => Some(hit),
-        Some(None) => None,
-        _ => {
-            let hit = search(from);
-            *slot = Some(hit);
-            hit
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn all(automaton: &Automaton, hay: &[u8]) -> Vec<usize> {
+        let mut triggers = Triggers::new(automaton, hay);
+        let mut found = Vec::new();
+        let mut pos = 0;
+        while let Some(at) = triggers.next(pos) {
+            found.push(at);
+            pos = at + 1;
+        }
+        found
+    }
+
+    /// What the search must find, one position at a time.
+    fn expected(triggers: &[u8], words: &[&[u8]], hay: &[u8]) -> Vec<usize> {
+        (0..hay.len())
+            .filter(|&i| {
+                triggers.contains(&hay[i])
+                    || words.iter().any(|word| {
+                        hay[i..].starts_with(word)
+                            || (hay.len() - i < word.len() && word.starts_with(&hay[i..]))
+                    })
+            })
+            .collect()
+    }
 
     #[test]
     fn every_trigger_is_found_in_order() {
@@ -159,28 +297,55 @@ mod tests {
             (b"{", &[4, 10, 11]),
             (b"<`", &[2, 6]),
         ] {
-            let mut triggers = Triggers::new(set, None, hay);
-            let mut found = Vec::new();
-            let mut pos = 0;
-            while let Some(at) = triggers.next(pos) {
-                found.push(at);
-                pos = at + 1;
-            }
-            assert_eq!(found, expected);
+            assert_eq!(all(&Automaton::new(set, &[]), hay), expected);
         }
     }
 
     #[test]
     fn a_word_is_found_whole_and_begun_at_the_end() {
         let hay = b"a functools[ b <functools[ c >>x func";
-        let words = Words::new(vec![b"functools[", b">>>"]);
-        let mut triggers = Triggers::new(b"<", Some(&words), hay);
-        let mut found = Vec::new();
-        let mut pos = 0;
-        while let Some(at) = triggers.next(pos) {
-            found.push(at);
-            pos = at + 1;
+        let automaton = Automaton::new(b"<", &[b"functools[", b">>>"]);
+        assert_eq!(all(&automaton, hay), [2, 15, 16, 33]);
+    }
+
+    #[test]
+    fn one_pass_finds_what_each_trigger_alone_would() {
+        let words: [&'static [u8]; 4] = [
+            b"Action:",
+            b">>>",
+            b"]<]minimax[>[<tool_call>",
+            b"functools[",
+        ];
+        let texts: [&[u8]; 8] = [
+            b"See [the docs](https://x.com/a_(b)) and `code`, {a, b} with x < y. Action: no",
+            b"a]<]minimax[>[<tool_call>b ]<]minimax[> >>>> >> >>>x Action Action:: functools[[",
+            b"functoolsfunctools[ ]]<]minimax[>[<tool_call> :: :Action:Action: `{<[",
+            b"a long stretch of prose with nothing in it at all, then at the end ]<]mini",
+            b"a long stretch of prose with nothing in it at all, then at the end Actio",
+            b"a long stretch of prose with nothing in it at all, then at the end >>",
+            b"a long stretch of prose with nothing in it at all, then at the end function",
+            b"",
+        ];
+        for (triggers, words) in [
+            (&b"<[`{"[..], &words[..]),
+            (b"<`", &words[..1]),
+            (b"<`", &words[1..2]),
+            (b"<`", &words[2..3]),
+            (b"<`", &words[3..]),
+        ] {
+            let automaton = Automaton::new(triggers, words);
+            for text in texts {
+                let long = [&b"x".repeat(100)[..], text].concat();
+                for hay in [text, &long[..]] {
+                    assert_eq!(
+                        all(&automaton, hay),
+                        expected(triggers, words, hay),
+                        "{:?} in {:?}",
+                        std::str::from_utf8(triggers),
+                        std::str::from_utf8(hay)
+                    );
+                }
+            }
         }
-        assert_eq!(found, [2, 15, 16, 33]);
     }
 }

@@ -76,7 +76,7 @@ mod xlam;
 
 use super::cursor::Reader;
 use super::format::TextFormat;
-use super::triggers::Words;
+use super::triggers::Automaton;
 use crate::{ToolCall, ToolSpec};
 use std::sync::OnceLock;
 
@@ -211,22 +211,22 @@ impl TextFormat {
     }
 
     /// The markers found as whole words when parsing in this format: its own, or under
-    /// [`Auto`](TextFormat::Auto) every format's; with the searcher for them, built once.
-    pub(crate) fn trigger_words(self) -> Option<&'static Words> {
-        static WORDS: OnceLock<Vec<Option<Words>>> = OnceLock::new();
-        let all = WORDS.get_or_init(|| {
-            std::iter::once(TextFormat::Auto)
-                .chain(TextFormat::ALL)
-                .map(|format| {
-                    let list: Vec<&'static [u8]> = match format {
-                        TextFormat::Auto => FORMATS.iter().flat_map(|f| f.words).copied().collect(),
-                        _ => format.declared().words.to_vec(),
-                    };
-                    (!list.is_empty()).then(|| Words::new(list))
-                })
-                .collect()
-        });
-        all.get(self as usize).and_then(Option::as_ref)
+    /// [`Auto`](TextFormat::Auto) every format's.
+    fn trigger_words(self) -> Vec<&'static [u8]> {
+        match self {
+            TextFormat::Auto => FORMATS.iter().flat_map(|f| f.words).copied().collect(),
+            _ => self.declared().words.to_vec(),
+        }
+    }
+
+    /// The one search over every trigger of this format, its bytes and its words (under
+    /// [`Auto`](TextFormat::Auto), all 46 formats'), built the first time a scan needs it.
+    pub(crate) fn automaton(self) -> &'static Automaton {
+        static AUTOMATA: [OnceLock<Automaton>; TextFormat::ALL.len() + 1] =
+            [const { OnceLock::new() }; TextFormat::ALL.len() + 1];
+        // One cell per variant: `Auto` and the 46 of `ALL`.
+        AUTOMATA[self as usize]
+            .get_or_init(|| Automaton::new(self.triggers(), &self.trigger_words()))
     }
 }
 
