@@ -5,11 +5,8 @@
 use aho_corasick::packed::{self, Searcher};
 use aho_corasick::Span;
 
-/// How many bytes after the place asked from are looked at in one go, each by a table lookup,
-/// before the vector search is started: in text dense with triggers (markdown) the next few
-/// stops are that near, and one look at a block, kept for the stops after, costs less than
-/// starting a search at each.
-const BLOCK: usize = 64;
+/// How many bytes after the place asked from the Teddy search looks at one by one first.
+const NEAR: usize = 16;
 
 /// Every trigger of one format, found in one pass over the text.
 ///
@@ -103,71 +100,38 @@ impl Automaton {
         }
     }
 
-    /// The stop bytes in the `BLOCK` bytes of `hay` from `at`, one bit each.
-    fn block(&self, hay: &[u8], at: usize) -> u64 {
-        let mut bits = 0;
-        for (i, &byte) in hay[at..at + BLOCK].iter().enumerate() {
-            bits |= u64::from(self.stop[usize::from(byte)]) << i;
-        }
-        bits
-    }
-
-    /// The first stop byte in `hay[from..]`, after the block in `near` (the stop bytes of
-    /// `BLOCK` bytes from its start), which it looks at first and moves on.
-    fn stop_at(&self, hay: &[u8], mut from: usize, near: &mut (usize, u64)) -> Option<usize> {
-        let (start, bits) = *near;
-        if from >= start && from < start + BLOCK {
-            let ahead = bits >> (from - start);
-            if ahead != 0 {
-                return Some(from + ahead.trailing_zeros() as usize);
-            }
-            // On to the next block.
-            from = start + BLOCK;
-        }
-        if hay.len() - from < BLOCK {
-            return hay[from..]
-                .iter()
-                .position(|&b| self.stop[usize::from(b)])
-                .map(|i| from + i);
-        }
-        let bits = self.block(hay, from);
-        *near = (from, bits);
-        if bits != 0 {
-            return Some(from + bits.trailing_zeros() as usize);
-        }
-        self.far(hay, from + BLOCK, near)
-    }
-
-    /// The first stop byte in `hay[from..]`, found with the vector search.
-    fn far(&self, hay: &[u8], from: usize, near: &mut (usize, u64)) -> Option<usize> {
-        if hay.len() - from < BLOCK {
-            return hay[from..]
-                .iter()
-                .position(|&b| self.stop[usize::from(b)])
-                .map(|i| from + i);
-        }
+    /// The first stop byte in `hay[from..]`.
+    fn stop_at(&self, hay: &[u8], from: usize) -> Option<usize> {
         let rest = &hay[from..];
         let found = match &self.search {
             Search::One(a) => memchr::memchr(*a, rest),
             Search::Two(a, b) => memchr::memchr2(*a, *b, rest),
             Search::Three(a, b, c) => memchr::memchr3(*a, *b, *c, rest),
-            Search::Packed(searcher) => searcher
-                .find_in(hay, Span::from(from..hay.len()))
-                .map(|found| found.start() - from),
+            Search::Packed(searcher) => {
+                // Dense text (markdown) has its next stop a few bytes on: a table lookup a
+                // byte finds it for less than starting the vector search.
+                let near = (from + NEAR).min(hay.len());
+                if let Some(i) = hay[from..near]
+                    .iter()
+                    .position(|&b| self.stop[usize::from(b)])
+                {
+                    return Some(from + i);
+                }
+                return searcher
+                    .find_in(hay, Span::from(near..hay.len()))
+                    .map(|found| found.start());
+            }
             Search::Table => rest.iter().position(|&b| self.stop[usize::from(b)]),
-        }
-        .map(|i| from + i);
-        // The block is behind: the next stop is looked at anew.
-        *near = (usize::MAX - BLOCK, 0);
-        found
+        };
+        found.map(|i| from + i)
     }
 
     /// The first trigger byte or word start at or after `from`, or where `hay` ends inside
     /// the beginning of a word (the rest may come in the next piece of a stream).
-    fn find(&self, hay: &[u8], from: usize, near: &mut (usize, u64)) -> Option<usize> {
+    fn find(&self, hay: &[u8], from: usize) -> Option<usize> {
         let mut at = from;
         let found = loop {
-            let Some(pos) = self.stop_at(hay, at, near) else {
+            let Some(pos) = self.stop_at(hay, at) else {
                 break None;
             };
             let byte = usize::from(hay[pos]);
@@ -221,8 +185,6 @@ pub(crate) struct Triggers<'a> {
     automaton: &'a Automaton,
     /// The last search: where it started, and what it found.
     last: Option<(usize, Option<usize>)>,
-    /// The last block looked at: where it starts, and its stop bytes, one bit each.
-    near: (usize, u64),
 }
 
 impl<'a> Triggers<'a> {
@@ -232,7 +194,6 @@ impl<'a> Triggers<'a> {
             hay,
             automaton,
             last: None,
-            near: (usize::MAX - BLOCK, 0),
         }
     }
 
@@ -247,7 +208,7 @@ impl<'a> Triggers<'a> {
                 return hit;
             }
         }
-        let hit = self.automaton.find(self.hay, from, &mut self.near);
+        let hit = self.automaton.find(self.hay, from);
         self.last = Some((from, hit));
         hit
     }
