@@ -344,6 +344,49 @@ fn dispatch(table: &Table, cx: &Cx, text: &str, at: usize) -> Step {
     Step::Prose(if prose == usize::MAX { 1 } else { prose })
 }
 
+/// Whether [`dispatch`] surely takes the trigger byte at `pos` for one byte of prose
+/// (`Step::Prose(1)`), in every format and scan state, from the bytes `text` already holds:
+/// the trigger search passes such a byte without handing it to the scan, which in markdown
+/// (`[link](..)`, `{a, b}`, `x < y`) is most of them. `false` when unsure (the bytes that
+/// would decide are not there yet, or some reader might read on). Each arm restates the
+/// first test of every reader of its byte; `surely_prose_agrees_with_every_reader` holds
+/// them together.
+#[inline]
+pub(crate) fn surely_prose(text: &[u8], pos: usize) -> bool {
+    let Some(&next) = text.get(pos + 1) else {
+        return false;
+    };
+    match text[pos] {
+        // `dispatch`'s own first look.
+        b'<' => !AFTER_LT[usize::from(next)],
+        // Llama 3's bare object and llama.cpp's envelope both start with a quoted first key.
+        b'{' => {
+            let key = text[pos + 1..]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace());
+            key.is_some_and(|n| !matches!(text[pos + 1 + n], b'"' | b'\''))
+        }
+        // `[THINK]` and Mistral's `[TOOL_CALLS]` start `[T`, xLAM's list `[{`, and a
+        // pythonic list `[name(`: a name, then Python's whitespace, then `(`.
+        b'[' => {
+            if next == b'T' || !(next.is_ascii_alphabetic() || next == b'_') {
+                return false;
+            }
+            let rest = &text[pos + 2..];
+            let name = rest
+                .iter()
+                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))
+                .unwrap_or(rest.len());
+            let after = rest[name..]
+                .iter()
+                .position(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+            // `\` and `#` may continue Python's whitespace.
+            after.is_some_and(|n| !matches!(rest[name + n], b'(' | b'\\' | b'#'))
+        }
+        _ => false,
+    }
+}
+
 /// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
 /// `<|`special|>, `<l`ongcat, `<r`esponse / `<j`son / `<x`ml / `<J`SON, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, `<a`tem:, and
 /// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
@@ -434,4 +477,59 @@ fn line_end(text: &str, pos: usize, eof: bool) -> Option<usize> {
 
 fn is_blank(text: &str) -> bool {
     text.bytes().all(|b| b.is_ascii_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where `surely_prose` says so, every format's readers, in every scan state and at every
+    /// length the text may have reached in a stream, read one byte of prose.
+    #[test]
+    fn surely_prose_agrees_with_every_reader() {
+        let texts = [
+            "See [the docs](https://example.com/a_(b)) and `code`, compare {a, b} with x < y. \n",
+            "[get_weather(city=\"Paris\")] [ get_time (tz='CET')] [a.b_c1 ()] [f(x=1)]",
+            "[x \n\t(y=1)] [x\\\n(y=1)] [x #c\n(y=1)] [x# [_ ( [T] [TOOL_CALLS] [THINK]x[/THINK]",
+            "[{\"name\": \"f\", \"arguments\": {}}] [ {\"name\": \"f\"}] [1] [] [( [[a]] [\u{e9}]",
+            "{\"name\": \"f\", \"arguments\": {}} { 'name': 1} {\n\"tool_calls\": []} {a} {} { } {{",
+            "{\"type\": \"function\", \"function\": {\"name\": \"f\"}} {\"response\": \"hi\"} {1: 2}",
+            "x < y <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> <think>a</think> <",
+            "<|python_start|>[f(a=1)]<|python_end|> <function=f>{}</function> <a> <\u{ff5c}",
+        ];
+        let mut formats = vec![TextFormat::Auto];
+        formats.extend(TextFormat::ALL);
+        let tables: Vec<_> = formats.iter().map(|&f| (f, Table::of(f))).collect();
+        let mut passed = 0;
+        for text in texts {
+            for end in (1..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+                let text = &text[..end];
+                for pos in 0..text.len() {
+                    if !surely_prose(text.as_bytes(), pos) {
+                        continue;
+                    }
+                    passed += 1;
+                    for &(format, table) in &tables {
+                        for state in 0..8 {
+                            let cx = Cx {
+                                tools: &(),
+                                format,
+                                eof: state & 1 != 0,
+                                at_start: state & 2 != 0,
+                                in_fence: state & 4 != 0,
+                                bounded: false,
+                            };
+                            let step = dispatch(table, &cx, text, pos);
+                            assert!(
+                                matches!(step, Step::Prose(1)),
+                                "{format:?}, state {state}, at {pos} of {text:?}: {step:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // The test would pass with nothing passed: it must see some.
+        assert!(passed > 300, "{passed}");
+    }
 }

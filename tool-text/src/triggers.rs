@@ -5,6 +5,8 @@
 use aho_corasick::packed::{self, Searcher};
 use aho_corasick::Span;
 
+use super::scan::surely_prose;
+
 /// How many bytes after the place asked from the Teddy search looks at one by one first.
 const NEAR: usize = 16;
 
@@ -28,6 +30,9 @@ pub(crate) struct Automaton {
     words: Vec<(&'static [u8], usize)>,
     /// The length of the longest word.
     longest: usize,
+    /// Whether trigger bytes the scan would surely read as prose are passed
+    /// ([`surely_prose`]): handing each to the scan costs more than the search between them.
+    passes_prose: bool,
     search: Search,
 }
 
@@ -96,8 +101,22 @@ impl Automaton {
             anchor,
             words,
             longest,
+            passes_prose: false,
             search,
         }
+    }
+
+    /// The same search, passing the trigger bytes the scan would surely read as one byte of
+    /// prose: what the scan finds is unchanged, it is only asked less.
+    pub(crate) fn passing_prose(mut self) -> Automaton {
+        self.passes_prose = true;
+        self
+    }
+
+    /// Whether the trigger byte at `pos` is one the scan must be asked about.
+    #[inline]
+    fn asks(&self, hay: &[u8], pos: usize) -> bool {
+        !(self.passes_prose && surely_prose(hay, pos))
     }
 
     /// The first stop byte in `hay[from..]`.
@@ -136,13 +155,13 @@ impl Automaton {
             };
             let byte = usize::from(hay[pos]);
             if !self.anchor[byte] {
-                if self.trigger[byte] {
+                if self.trigger[byte] && self.asks(hay, pos) {
                     break Some(pos);
                 }
                 at = pos + 1;
                 continue;
             }
-            let mut best = self.trigger[byte].then_some(pos);
+            let mut best = (self.trigger[byte] && self.asks(hay, pos)).then_some(pos);
             for &(word, anchor) in &self.words {
                 // The first byte before the whole word: most anchors start no word.
                 if usize::from(word[anchor]) == byte
@@ -267,6 +286,32 @@ mod tests {
         let hay = b"a functools[ b <functools[ c >>x func";
         let automaton = Automaton::new(b"<", &[b"functools[", b">>>"]);
         assert_eq!(all(&automaton, hay), [2, 15, 16, 33]);
+    }
+
+    #[test]
+    fn passing_prose_leaves_out_only_what_the_scan_reads_as_prose() {
+        let words: [&'static [u8]; 2] = [b"Action:", b"functools["];
+        let texts: [&[u8]; 4] = [
+            b"See [the docs](https://x.com/a_(b)) and `code`, {a, b} with x < y. Action: no",
+            b"[f(a=1)] {\"name\": 1} <tool_call> functools[ [TOOL_CALLS] { } [x #",
+            b"a long stretch of prose, then [link] and {a} and x < y at the end: [f",
+            b"",
+        ];
+        let every = Automaton::new(b"<[`{", &words);
+        let passing = Automaton::new(b"<[`{", &words).passing_prose();
+        for text in texts {
+            let asked = all(&every, text)
+                .into_iter()
+                .filter(|&at| !surely_prose(text, at))
+                .collect::<Vec<_>>();
+            assert_eq!(
+                all(&passing, text),
+                asked,
+                "{:?}",
+                std::str::from_utf8(text)
+            );
+        }
+        assert_eq!(all(&passing, texts[0]), [40, 45, 67]);
     }
 
     #[test]

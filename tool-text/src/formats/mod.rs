@@ -226,7 +226,7 @@ impl TextFormat {
             [const { OnceLock::new() }; TextFormat::ALL.len() + 1];
         // One cell per variant: `Auto` and the 46 of `ALL`.
         AUTOMATA[self as usize]
-            .get_or_init(|| Automaton::new(self.triggers(), &self.trigger_words()))
+            .get_or_init(|| Automaton::new(self.triggers(), &self.trigger_words()).passing_prose())
     }
 }
 
