@@ -344,33 +344,32 @@ fn dispatch(table: &Table, cx: &Cx, text: &str, at: usize) -> Step {
     Step::Prose(if prose == usize::MAX { 1 } else { prose })
 }
 
-/// Whether [`dispatch`] surely takes the trigger byte at `pos` for one byte of prose
-/// (`Step::Prose(1)`), in every format and scan state, from the bytes `text` already holds:
-/// the trigger search passes such a byte without handing it to the scan, which in markdown
-/// (`[link](..)`, `{a, b}`, `x < y`) is most of them. `false` when unsure (the bytes that
-/// would decide are not there yet, or some reader might read on). Each arm restates the
-/// first test of every reader of its byte; `surely_prose_agrees_with_every_reader` holds
-/// them together.
+/// How many bytes of prose [`dispatch`] surely reads at the trigger byte at `pos`
+/// (`Step::Prose(n)`), in every format and scan state, from the bytes `text` already holds:
+/// the trigger search passes them without handing the byte to the scan, which in markdown
+/// (`[link](..)`, `` `code` ``, `{a, b}`, `x < y`) is most stops. `None` when unsure (the
+/// bytes that would decide are not there yet, or some reader might read on). Each arm
+/// restates the first test of every reader of its byte, or `dispatch`'s own;
+/// `surely_prose_agrees_with_every_reader` holds them together.
 #[inline]
-pub(crate) fn surely_prose(text: &[u8], pos: usize) -> bool {
-    let Some(&next) = text.get(pos + 1) else {
-        return false;
-    };
+pub(crate) fn surely_prose(text: &[u8], pos: usize) -> Option<usize> {
+    let &next = text.get(pos + 1)?;
     match text[pos] {
         // `dispatch`'s own first look.
-        b'<' => !AFTER_LT[usize::from(next)],
+        b'<' => (!AFTER_LT[usize::from(next)]).then_some(1),
         // Llama 3's bare object and llama.cpp's envelope both start with a quoted first key.
         b'{' => {
             let key = text[pos + 1..]
                 .iter()
                 .position(|b| !b.is_ascii_whitespace());
-            key.is_some_and(|n| !matches!(text[pos + 1 + n], b'"' | b'\''))
+            let key = key.filter(|n| !matches!(text[pos + 1 + n], b'"' | b'\''));
+            key.map(|_| 1)
         }
         // `[THINK]` and Mistral's `[TOOL_CALLS]` start `[T`, xLAM's list `[{`, and a
         // pythonic list `[name(`: a name, then Python's whitespace, then `(`.
         b'[' => {
             if next == b'T' || !(next.is_ascii_alphabetic() || next == b'_') {
-                return false;
+                return None;
             }
             let rest = &text[pos + 2..];
             let name = rest
@@ -381,9 +380,38 @@ pub(crate) fn surely_prose(text: &[u8], pos: usize) -> bool {
                 .iter()
                 .position(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
             // `\` and `#` may continue Python's whitespace.
-            after.is_some_and(|n| !matches!(rest[name + n], b'(' | b'\\' | b'#'))
+            let after = after.filter(|&n| !matches!(rest[name + n], b'(' | b'\\' | b'#'));
+            after.map(|_| 1)
         }
-        _ => false,
+        // Inline code (`fenced.rs`), read as `fenced::at` reads it: one or two backticks, up
+        // to the same run on the same line, or the run alone where the line ends first.
+        b'`' => inline_code(text, pos),
+        _ => None,
+    }
+}
+
+/// The inline code at `pos` as `fenced::at` reads it where the text holds all it needs: the
+/// run of backticks, and the same run closing it before the line ends (the code and both
+/// runs), or the line break (the run alone).
+fn inline_code(text: &[u8], pos: usize) -> Option<usize> {
+    let run = text[pos..].iter().take_while(|&&b| b == b'`').count();
+    if run >= fenced::FENCE.len() || pos + run == text.len() {
+        return None;
+    }
+    let mut i = pos + run;
+    loop {
+        let at = i + memchr::memchr2(b'`', b'\n', &text[i..])?;
+        if text[at] == b'\n' {
+            return Some(run);
+        }
+        let close = text[at..].iter().take_while(|&&b| b == b'`').count();
+        if at + close == text.len() {
+            return None;
+        }
+        if close == run {
+            return Some(at + close - pos);
+        }
+        i = at + close;
     }
 }
 
@@ -496,6 +524,7 @@ mod tests {
             "{\"type\": \"function\", \"function\": {\"name\": \"f\"}} {\"response\": \"hi\"} {1: 2}",
             "x < y <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> <think>a</think> <",
             "<|python_start|>[f(a=1)]<|python_end|> <function=f>{}</function> <a> <\u{ff5c}",
+            "`code` ``a`b`` `x\ny` `` ` ``` ```json\n{\"name\": \"f\"}\n``` `a``b` `<tool_call>`",
         ];
         let mut formats = vec![TextFormat::Auto];
         formats.extend(TextFormat::ALL);
@@ -505,9 +534,9 @@ mod tests {
             for end in (1..=text.len()).filter(|&end| text.is_char_boundary(end)) {
                 let text = &text[..end];
                 for pos in 0..text.len() {
-                    if !surely_prose(text.as_bytes(), pos) {
+                    let Some(n) = surely_prose(text.as_bytes(), pos) else {
                         continue;
-                    }
+                    };
                     passed += 1;
                     for &(format, table) in &tables {
                         for state in 0..8 {
@@ -521,7 +550,7 @@ mod tests {
                             };
                             let step = dispatch(table, &cx, text, pos);
                             assert!(
-                                matches!(step, Step::Prose(1)),
+                                matches!(step, Step::Prose(m) if m == n),
                                 "{format:?}, state {state}, at {pos} of {text:?}: {step:?}"
                             );
                         }
