@@ -400,7 +400,16 @@ fn inline_code(text: &[u8], pos: usize) -> Option<usize> {
     }
     let mut i = pos + run;
     loop {
-        let at = i + memchr::memchr2(b'`', b'\n', &text[i..])?;
+        // Inline code is mostly a word or two: a look at the next bytes one by one finds its
+        // end for less than starting `memchr2`.
+        let near = text[i..]
+            .iter()
+            .take(16)
+            .position(|&b| b == b'`' || b == b'\n');
+        let at = i + match near {
+            Some(n) => n,
+            None => memchr::memchr2(b'`', b'\n', &text[i..])?,
+        };
         if text[at] == b'\n' {
             return Some(run);
         }

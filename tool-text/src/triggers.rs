@@ -7,9 +7,9 @@ use aho_corasick::Span;
 
 use super::scan::surely_prose;
 
-/// How many bytes after the place asked from the Teddy search looks at one by one first:
-/// in markdown the next stop is rarely further, and starting Teddy costs more than this.
-const NEAR: usize = 32;
+/// How many bytes the search looks at together before it starts Teddy: in markdown the next
+/// stop is rarely further, and starting Teddy costs more than a look at this many.
+const BLOCK: usize = 64;
 
 /// Every trigger of one format, found in one pass over the text.
 ///
@@ -17,7 +17,8 @@ const NEAR: usize = 32;
 /// byte is too common in prose to stop at, like a letter) that holds none, its last byte.
 /// A word is found from its *anchor*, the first of its bytes the pass stops at: no byte of
 /// the word before its anchor stops the pass, so a word is found before any trigger after its
-/// start. Up to three stop bytes are searched with `memchr`; more (six under `Auto`) with one
+/// start. Up to three stop bytes are searched with `memchr`; more (six under `Auto`) 64 bytes
+/// at a time, as a bitmask kept for the stops after, and past 64 bytes of prose with one
 /// Teddy searcher (`aho-corasick`'s packed SIMD search), built once.
 #[derive(Debug)]
 pub(crate) struct Automaton {
@@ -25,9 +26,9 @@ pub(crate) struct Automaton {
     stop: [bool; 256],
     /// The bytes a call can start at.
     trigger: [bool; 256],
-    /// The bytes some word is anchored at.
-    anchor: [bool; 256],
-    /// Each word, with the offset of its anchor.
+    /// For each byte, the words anchored at it: a range of `words`.
+    anchored: [(u8, u8); 256],
+    /// Each word, with the offset of its anchor, in the order of their anchor bytes.
     words: Vec<(&'static [u8], usize)>,
     /// The length of the longest word.
     longest: usize,
@@ -43,7 +44,10 @@ enum Search {
     One(u8),
     Two(u8, u8),
     Three(u8, u8, u8),
-    Packed(Searcher),
+    /// Four to eight stop bytes: 64 bytes at a time, then Teddy.
+    Packed(Searcher, Set),
+    /// More: Teddy from each stop.
+    Wide(Searcher),
     /// Where no vector search builds: a byte at a time.
     Table,
 }
@@ -65,7 +69,7 @@ impl Automaton {
                 }
             }
         }
-        let words: Vec<(&'static [u8], usize)> = words
+        let mut words: Vec<(&'static [u8], usize)> = words
             .into_iter()
             .map(|word| {
                 let anchor = word
@@ -75,9 +79,16 @@ impl Automaton {
                 (word, anchor)
             })
             .collect();
-        let mut anchor = [false; 256];
-        for (word, at) in &words {
-            anchor[usize::from(word[*at])] = true;
+        words.sort_by_key(|&(word, at)| word[at]);
+        // A format has a handful of words; more than 255 would be a list gone wrong.
+        words.truncate(usize::from(u8::MAX));
+        let mut anchored = [(0u8, 0u8); 256];
+        for (i, (word, at)) in (0u8..).zip(&words) {
+            let range = &mut anchored[usize::from(word[*at])];
+            if range.0 == range.1 {
+                *range = (i, i);
+            }
+            range.1 = i + 1;
         }
         let longest = words.iter().map(|(word, _)| word.len()).max().unwrap_or(0);
         let bytes: Vec<u8> = (0..=255u8).filter(|&b| stop[usize::from(b)]).collect();
@@ -93,13 +104,19 @@ impl Automaton {
                 for byte in &bytes {
                     builder.add([*byte]);
                 }
-                builder.build().map_or(Search::Table, Search::Packed)
+                match builder.build() {
+                    None => Search::Table,
+                    Some(searcher) if bytes.len() <= 8 => {
+                        Search::Packed(searcher, Set::new(&bytes))
+                    }
+                    Some(searcher) => Search::Wide(searcher),
+                }
             }
         };
         Automaton {
             stop,
             trigger,
-            anchor,
+            anchored,
             words,
             longest,
             passes_prose: false,
@@ -125,25 +142,18 @@ impl Automaton {
         }
     }
 
-    /// The first stop byte in `hay[from..]`.
-    fn stop_at(&self, hay: &[u8], from: usize) -> Option<usize> {
+    /// The first stop byte in `hay[from..]`; `near` keeps the stops of the last 64 bytes
+    /// looked at together, for the next stops.
+    fn stop_at(&self, hay: &[u8], from: usize, near: &mut Near) -> Option<usize> {
         let rest = &hay[from..];
         let found = match &self.search {
             Search::One(a) => memchr::memchr(*a, rest),
             Search::Two(a, b) => memchr::memchr2(*a, *b, rest),
             Search::Three(a, b, c) => memchr::memchr3(*a, *b, *c, rest),
-            Search::Packed(searcher) => {
-                // Dense text (markdown) has its next stop a few bytes on: a table lookup a
-                // byte finds it for less than starting the vector search.
-                let near = (from + NEAR).min(hay.len());
-                if let Some(i) = hay[from..near]
-                    .iter()
-                    .position(|&b| self.stop[usize::from(b)])
-                {
-                    return Some(from + i);
-                }
+            Search::Packed(searcher, set) => return near.next(searcher, set, hay, from),
+            Search::Wide(searcher) => {
                 return searcher
-                    .find_in(hay, Span::from(near..hay.len()))
+                    .find_in(hay, Span::from(from..hay.len()))
                     .map(|found| found.start());
             }
             Search::Table => rest.iter().position(|&b| self.stop[usize::from(b)]),
@@ -153,10 +163,10 @@ impl Automaton {
 
     /// The first trigger byte or word start at or after `from`, or where `hay` ends inside
     /// the beginning of a word (the rest may come in the next piece of a stream).
-    fn find(&self, hay: &[u8], from: usize) -> Option<usize> {
+    fn find(&self, hay: &[u8], from: usize, near: &mut Near) -> Option<usize> {
         let mut at = from;
         let found = loop {
-            let Some(pos) = self.stop_at(hay, at) else {
+            let Some(pos) = self.stop_at(hay, at, near) else {
                 break None;
             };
             let byte = usize::from(hay[pos]);
@@ -167,7 +177,9 @@ impl Automaton {
             } else {
                 None
             };
-            if !self.anchor[byte] {
+            let (first, end) = self.anchored[byte];
+            if first == end {
+                // A word's last byte where another byte of it anchors it.
                 if !self.trigger[byte] {
                     at = pos + 1;
                     continue;
@@ -179,10 +191,9 @@ impl Automaton {
                 continue;
             }
             let mut best = (self.trigger[byte] && passed.is_none()).then_some(pos);
-            for &(word, anchor) in &self.words {
+            for &(word, anchor) in &self.words[usize::from(first)..usize::from(end)] {
                 // The first byte before the whole word: most anchors start no word.
-                if usize::from(word[anchor]) == byte
-                    && pos >= from + anchor
+                if pos >= from + anchor
                     && hay[pos - anchor] == word[0]
                     && hay[pos - anchor..].starts_with(word)
                 {
@@ -221,6 +232,7 @@ pub(crate) struct Triggers<'a> {
     automaton: &'a Automaton,
     /// The last search: where it started, and what it found.
     last: Option<(usize, Option<usize>)>,
+    near: Near,
 }
 
 impl<'a> Triggers<'a> {
@@ -230,6 +242,7 @@ impl<'a> Triggers<'a> {
             hay,
             automaton,
             last: None,
+            near: Near::default(),
         }
     }
 
@@ -244,10 +257,118 @@ impl<'a> Triggers<'a> {
                 return hit;
             }
         }
-        let hit = self.automaton.find(self.hay, from);
+        let hit = self.automaton.find(self.hay, from, &mut self.near);
         self.last = Some((from, hit));
         hit
     }
+}
+
+/// The stops in the last 64 bytes looked at together: where they start, and bit `i` set for
+/// a stop byte at `start + i`.
+#[derive(Default)]
+struct Near(Option<(usize, u64)>);
+
+impl Near {
+    /// The first of `set` in `hay[from..]`: from the bits kept where they cover `from`, else
+    /// from the next 64 bytes, else (64 bytes of prose) with `searcher`.
+    #[inline]
+    fn next(&mut self, searcher: &Searcher, set: &Set, hay: &[u8], from: usize) -> Option<usize> {
+        let mut at = from;
+        if let Some((start, bits)) = self.0 {
+            if (start..start + BLOCK).contains(&from) {
+                let left = bits >> (from - start);
+                if left != 0 {
+                    return Some(from + left.trailing_zeros() as usize);
+                }
+                at = start + BLOCK;
+            }
+        }
+        if at >= hay.len() {
+            return None;
+        }
+        let bits = set.stops_in_block(hay, at);
+        self.0 = Some((at, bits));
+        if bits != 0 {
+            return Some(at + bits.trailing_zeros() as usize);
+        }
+        let far = at + BLOCK;
+        if far >= hay.len() {
+            return None;
+        }
+        let found = searcher.find_in(hay, Span::from(far..hay.len()))?.start();
+        self.0 = Some((found, set.stops_in_block(hay, found)));
+        Some(found)
+    }
+}
+
+/// The stop bytes searched 64 at a time, as many as there are: each compare costs as much
+/// as the rest of the look.
+#[derive(Debug)]
+enum Set {
+    Four([u8; 4]),
+    Five([u8; 5]),
+    Six([u8; 6]),
+    Seven([u8; 7]),
+    Eight([u8; 8]),
+}
+
+impl Set {
+    /// The set of `bytes`, four to eight of them.
+    fn new(bytes: &[u8]) -> Set {
+        fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
+            std::array::from_fn(|i| bytes[i.min(bytes.len() - 1)])
+        }
+        match bytes.len() {
+            4 => Set::Four(array(bytes)),
+            5 => Set::Five(array(bytes)),
+            6 => Set::Six(array(bytes)),
+            7 => Set::Seven(array(bytes)),
+            _ => Set::Eight(array(bytes)),
+        }
+    }
+
+    /// Bit `i` set where `hay[at + i]` is in the set, for the 64 bytes from `at` (fewer where
+    /// `hay` ends).
+    #[inline]
+    fn stops_in_block(&self, hay: &[u8], at: usize) -> u64 {
+        match self {
+            Set::Four(set) => stops_in_block(set, hay, at),
+            Set::Five(set) => stops_in_block(set, hay, at),
+            Set::Six(set) => stops_in_block(set, hay, at),
+            Set::Seven(set) => stops_in_block(set, hay, at),
+            Set::Eight(set) => stops_in_block(set, hay, at),
+        }
+    }
+}
+
+/// Bit `i` set where `hay[at + i]` is one of `set`, for the 64 bytes from `at` (fewer where
+/// `hay` ends). Written so the compiler turns it into vector compares: a byte of 0 or 1 per
+/// position, then eight positions packed to eight bits by one multiply.
+#[inline]
+fn stops_in_block<const N: usize>(set: &[u8; N], hay: &[u8], at: usize) -> u64 {
+    let rest = &hay[at..];
+    let mut padded = [0u8; BLOCK];
+    let (block, len) = match rest.first_chunk::<BLOCK>() {
+        Some(block) => (block, BLOCK),
+        None => {
+            padded[..rest.len()].copy_from_slice(rest);
+            (&padded, rest.len())
+        }
+    };
+    let mut hits = [0u8; BLOCK];
+    for (hit, &byte) in hits.iter_mut().zip(block) {
+        *hit = set.iter().fold(0, |h, &s| h | u8::from(byte == s));
+    }
+    let mut bits = 0u64;
+    for (k, eight) in hits.chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(eight.try_into().expect("chunks of eight"));
+        // Byte j (0 or 1) lands on bit 56 + j, with no carry between them.
+        bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    if len < BLOCK {
+        bits &= (1u64 << len) - 1;
+    }
+    bits
 }
 
 /// The nearer of two hits.
@@ -366,8 +487,22 @@ mod tests {
         ] {
             let automaton = Automaton::new(triggers, words);
             for text in texts {
-                let long = [&b"x".repeat(100)[..], text].concat();
-                for hay in [text, &long[..]] {
+                // Around the edges of the 64 bytes looked at together, and past them (Teddy).
+                let prefixed: Vec<Vec<u8>> = [0, 1, 33, 63, 64, 65, 100, 127, 128, 129, 200]
+                    .into_iter()
+                    .map(|n| [&b"x".repeat(n)[..], text].concat())
+                    .collect();
+                // Stops 60 to 70 bytes apart: each look at 64 finds one or none.
+                let spread: Vec<u8> = text
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &b)| {
+                        let mut gap = vec![b'x'; 60 + i % 11];
+                        gap.push(b);
+                        gap
+                    })
+                    .collect();
+                for hay in prefixed.iter().chain([&spread]).map(Vec::as_slice) {
                     assert_eq!(
                         all(&automaton, hay),
                         expected(triggers, words, hay),
