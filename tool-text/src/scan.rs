@@ -393,6 +393,7 @@ pub(crate) fn surely_prose(text: &[u8], pos: usize) -> Option<usize> {
 /// The inline code at `pos` as `fenced::at` reads it where the text holds all it needs: the
 /// run of backticks, and the same run closing it before the line ends (the code and both
 /// runs), or the line break (the run alone).
+#[inline]
 fn inline_code(text: &[u8], pos: usize) -> Option<usize> {
     let run = text[pos..].iter().take_while(|&&b| b == b'`').count();
     if run >= fenced::FENCE.len() || pos + run == text.len() {

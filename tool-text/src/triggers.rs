@@ -342,19 +342,64 @@ impl Set {
 }
 
 /// Bit `i` set where `hay[at + i]` is one of `set`, for the 64 bytes from `at` (fewer where
-/// `hay` ends). Written so the compiler turns it into vector compares: a byte of 0 or 1 per
-/// position, then eight positions packed to eight bits by one multiply.
+/// `hay` ends).
 #[inline]
 fn stops_in_block<const N: usize>(set: &[u8; N], hay: &[u8], at: usize) -> u64 {
     let rest = &hay[at..];
-    let mut padded = [0u8; BLOCK];
-    let (block, len) = match rest.first_chunk::<BLOCK>() {
-        Some(block) => (block, BLOCK),
+    match rest.first_chunk::<BLOCK>() {
+        Some(block) => block_stops(set, block),
         None => {
+            // Zeros pad the block; where one is in the set, its bits are cut off.
+            let mut padded = [0u8; BLOCK];
             padded[..rest.len()].copy_from_slice(rest);
-            (&padded, rest.len())
+            block_stops(set, &padded) & ((1u64 << rest.len()) - 1)
         }
+    }
+}
+
+/// Bit `i` set where `block[i]` is one of `set`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn block_stops<const N: usize>(set: &[u8; N], block: &[u8; BLOCK]) -> u64 {
+    // SAFETY: `sse2_block_stops` needs SSE2 and nothing else, and every x86_64 CPU has it
+    // (the target's baseline); it reads only through the references it is given.
+    unsafe { sse2_block_stops(set, block) }
+}
+
+/// [`block_stops`] in SSE2: sixteen bytes compared with each of the set at once, their
+/// matches taken as a bitmask (`movemask`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn sse2_block_stops<const N: usize>(set: &[u8; N], block: &[u8; BLOCK]) -> u64 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+        _mm_setzero_si128,
     };
+    let mut bits = 0u64;
+    for (k, sixteen) in block.chunks_exact(16).enumerate() {
+        let half = |from: usize| {
+            let eight: [u8; 8] = sixteen[from..from + 8]
+                .try_into()
+                .expect("eight of sixteen");
+            i64::from_le_bytes(eight)
+        };
+        let bytes = _mm_set_epi64x(half(8), half(0));
+        let mut hit = _mm_setzero_si128();
+        for &byte in set {
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(bytes, _mm_set1_epi8(byte as i8)));
+        }
+        // The sign bit of each of the 16 bytes, as the low 16 bits.
+        let mask = _mm_movemask_epi8(hit) as u16;
+        bits |= u64::from(mask) << (16 * k);
+    }
+    bits
+}
+
+/// [`block_stops`] where there is no SSE2 to ask for, in plain code the compiler turns into
+/// vector compares where it can: a byte of 0 or 1 per position, then eight positions packed
+/// to eight bits by one multiply. Tests compare it with the SSE2 one.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn portable_block_stops<const N: usize>(set: &[u8; N], block: &[u8; BLOCK]) -> u64 {
     let mut hits = [0u8; BLOCK];
     for (hit, &byte) in hits.iter_mut().zip(block) {
         *hit = set.iter().fold(0, |h, &s| h | u8::from(byte == s));
@@ -365,10 +410,14 @@ fn stops_in_block<const N: usize>(set: &[u8; N], hay: &[u8], at: usize) -> u64 {
         // Byte j (0 or 1) lands on bit 56 + j, with no carry between them.
         bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
     }
-    if len < BLOCK {
-        bits &= (1u64 << len) - 1;
-    }
     bits
+}
+
+/// Bit `i` set where `block[i]` is one of `set`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn block_stops<const N: usize>(set: &[u8; N], block: &[u8; BLOCK]) -> u64 {
+    portable_block_stops(set, block)
 }
 
 /// The nearer of two hits.
@@ -405,6 +454,38 @@ mod tests {
                     })
             })
             .collect()
+    }
+
+    #[test]
+    fn the_vector_look_at_64_bytes_agrees_with_the_plain_one() {
+        let set = *b"<[`{:>";
+        let mut block = [0u8; BLOCK];
+        // Every byte value at every position, and a few blocks dense with stops.
+        for value in 0..=255u8 {
+            for at in 0..BLOCK {
+                block.fill(b'x');
+                block[at] = value;
+                block[(at * 7 + 3) % BLOCK] = b'`';
+                assert_eq!(
+                    block_stops(&set, &block),
+                    portable_block_stops(&set, &block),
+                    "{value} at {at}"
+                );
+            }
+        }
+        let dense: Vec<u8> = b"[a]<b>{c}`d`:e"
+            .iter()
+            .cycle()
+            .take(BLOCK)
+            .copied()
+            .collect();
+        let dense: [u8; BLOCK] = dense.try_into().expect("64");
+        assert_eq!(
+            block_stops(&set, &dense),
+            portable_block_stops(&set, &dense)
+        );
+        // Seven stops in each 14 bytes: four whole runs and `[`, `<`, `>`, `{` of the fifth.
+        assert_eq!(block_stops(&set, &dense).count_ones(), 4 * 7 + 4);
     }
 
     #[test]
