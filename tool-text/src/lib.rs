@@ -86,6 +86,7 @@ mod phi4;
 mod plamo;
 pub(crate) mod prompt;
 mod prompt_templates;
+mod prose;
 mod pylit;
 mod pytags;
 mod pythonic;

@@ -11,6 +11,7 @@ use super::error::TextCallError;
 use super::format::TextFormat;
 use super::formats::FORMATS;
 use super::parsed::{TextEvent, TextParse};
+use super::prose::AFTER_LT;
 use super::schemas::ToolSchemas;
 use super::suffix::{self, Suffix};
 use super::triggers::Triggers;
@@ -344,102 +345,6 @@ fn dispatch(table: &Table, cx: &Cx, text: &str, at: usize) -> Step {
     Step::Prose(if prose == usize::MAX { 1 } else { prose })
 }
 
-/// How many bytes of prose [`dispatch`] surely reads at the trigger byte at `pos`
-/// (`Step::Prose(n)`), in every format and scan state, from the bytes `text` already holds:
-/// the trigger search passes them without handing the byte to the scan, which in markdown
-/// (`[link](..)`, `` `code` ``, `{a, b}`, `x < y`) is most stops. `None` when unsure (the
-/// bytes that would decide are not there yet, or some reader might read on). Each arm
-/// restates the first test of every reader of its byte, or `dispatch`'s own;
-/// `surely_prose_agrees_with_every_reader` holds them together.
-#[inline]
-pub(crate) fn surely_prose(text: &[u8], pos: usize) -> Option<usize> {
-    let &next = text.get(pos + 1)?;
-    match text[pos] {
-        // `dispatch`'s own first look.
-        b'<' => (!AFTER_LT[usize::from(next)]).then_some(1),
-        // Llama 3's bare object and llama.cpp's envelope both start with a quoted first key.
-        b'{' => {
-            let key = text[pos + 1..]
-                .iter()
-                .position(|b| !b.is_ascii_whitespace());
-            let key = key.filter(|n| !matches!(text[pos + 1 + n], b'"' | b'\''));
-            key.map(|_| 1)
-        }
-        // `[THINK]` and Mistral's `[TOOL_CALLS]` start `[T`, xLAM's list `[{`, and a
-        // pythonic list `[name(`: a name, then Python's whitespace, then `(`.
-        b'[' => {
-            if next == b'T' || !(next.is_ascii_alphabetic() || next == b'_') {
-                return None;
-            }
-            let rest = &text[pos + 2..];
-            let name = rest
-                .iter()
-                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))
-                .unwrap_or(rest.len());
-            let after = rest[name..]
-                .iter()
-                .position(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-            // `\` and `#` may continue Python's whitespace.
-            let after = after.filter(|&n| !matches!(rest[name + n], b'(' | b'\\' | b'#'));
-            after.map(|_| 1)
-        }
-        // Inline code (`fenced.rs`), read as `fenced::at` reads it: one or two backticks, up
-        // to the same run on the same line, or the run alone where the line ends first.
-        b'`' => inline_code(text, pos),
-        _ => None,
-    }
-}
-
-/// The inline code at `pos` as `fenced::at` reads it where the text holds all it needs: the
-/// run of backticks, and the same run closing it before the line ends (the code and both
-/// runs), or the line break (the run alone).
-#[inline]
-fn inline_code(text: &[u8], pos: usize) -> Option<usize> {
-    let run = text[pos..].iter().take_while(|&&b| b == b'`').count();
-    if run >= fenced::FENCE.len() || pos + run == text.len() {
-        return None;
-    }
-    let mut i = pos + run;
-    loop {
-        // Inline code is mostly a word or two: a look at the next bytes one by one finds its
-        // end for less than starting `memchr2`.
-        let near = text[i..]
-            .iter()
-            .take(16)
-            .position(|&b| b == b'`' || b == b'\n');
-        let at = i + match near {
-            Some(n) => n,
-            None => memchr::memchr2(b'`', b'\n', &text[i..])?,
-        };
-        if text[at] == b'\n' {
-            return Some(run);
-        }
-        let close = text[at..].iter().take_while(|&&b| b == b'`').count();
-        if at + close == text.len() {
-            return None;
-        }
-        if close == run {
-            return Some(at + close - pos);
-        }
-        i = at + close;
-    }
-}
-
-/// The bytes that follow `<` in some marker: `<t`ool_call, `<T`OOLCALL, `<f`unction,
-/// `<|`special|>, `<l`ongcat, `<r`esponse / `<j`son / `<x`ml / `<J`SON, `<s`tart_function_call / `<s`eed:, `<m`inimax:, `<i`fm|, `<d`ots, `<a`tem:, and
-/// DeepSeek's and Step's full-width `<｜` (0xEF starts it in UTF-8). A format whose marker
-/// starts otherwise must add its byte here: `written_calls_parse_back` fails until it does.
-const AFTER_LT: [bool; 256] = {
-    let mut table = [false; 256];
-    let bytes = b"tTf|lsmidarjxJ\xEF";
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
-
 /// The reasoning blocks models write before they answer: the opening marker and the one that
 /// closes it (Qwen3, DeepSeek-R1 and others; Magistral and Ministral's special tokens;
 /// Gemma 4's thought channel; Command R7B's and Command A's thinking; Seed-OSS; PLaMo 3;
@@ -520,6 +425,7 @@ fn is_blank(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prose::surely_prose;
 
     /// Where `surely_prose` says so, every format's readers, in every scan state and at every
     /// length the text may have reached in a stream, read one byte of prose.

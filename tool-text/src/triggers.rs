@@ -5,7 +5,7 @@
 use aho_corasick::packed::{self, Searcher};
 use aho_corasick::Span;
 
-use super::scan::surely_prose;
+use super::prose::surely_prose;
 
 /// How many bytes the search looks at together before it starts Teddy: in markdown the next
 /// stop is rarely further, and starting Teddy costs more than a look at this many.
