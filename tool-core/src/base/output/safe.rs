@@ -59,8 +59,19 @@ pub fn safe_serialize<T: Serialize + ?Sized>(value: &T) -> ToolOutput {
 /// The JSON text of a value: the fast pass, then the careful one if the fast one failed.
 #[inline]
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failure> {
+    // The passes, the panics they may raise and the failure they report are the same for
+    // every type: only the write is generic, so a tool's result type is compiled into one
+    // write, not into one for each of the three places below that catch a panic.
+    passes(&|cx: &Cx| write(value, cx))
+}
+
+/// One serialization pass.
+type Pass<'a> = dyn Fn(&Cx) -> Result<String, serde_json::Error> + 'a;
+
+/// [`to_json`]'s passes over one write.
+fn passes(write: &Pass<'_>) -> Result<String, Failure> {
     let fast = Cx::new(false);
-    match catch_unwind(AssertUnwindSafe(|| write(value, &fast))) {
+    match catch_unwind(AssertUnwindSafe(|| write(&fast))) {
         Ok(Ok(text)) => return Ok(text),
         Ok(Err(_)) => {}
         Err(payload) => {
@@ -68,7 +79,7 @@ pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failur
             // doesn't. The first panic's message is the one reported, and a value that doesn't
             // panic twice is still refused (what it wrote may differ from the first run).
             let careful = Cx::new(true);
-            let again = catch_unwind(AssertUnwindSafe(|| write(value, &careful)));
+            let again = catch_unwind(AssertUnwindSafe(|| write(&careful)));
             let path = if again.is_err() {
                 careful.pointer()
             } else {
@@ -78,7 +89,7 @@ pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Failur
         }
     }
     let careful = Cx::new(true);
-    match catch_unwind(AssertUnwindSafe(|| write(value, &careful))) {
+    match catch_unwind(AssertUnwindSafe(|| write(&careful))) {
         Ok(Ok(text)) => Ok(text),
         Ok(Err(error)) => Err(Failure {
             reason: error.to_string(),
