@@ -170,27 +170,18 @@ impl Automaton {
                 break None;
             };
             let byte = usize::from(hay[pos]);
+            let is_trigger = self.trigger[byte];
             // The scan goes on after such prose as if asked; no word holds a backtick, so
             // none starts inside inline code and ends after it.
-            let passed = if self.trigger[byte] {
+            let passed = if is_trigger {
                 self.passes(hay, pos)
             } else {
                 None
             };
+            // A stop byte that is neither a trigger nor an anchor (a word's last byte where
+            // another of its bytes anchors it) finds nothing and moves on by one.
             let (first, end) = self.anchored[byte];
-            if first == end {
-                // A word's last byte where another byte of it anchors it.
-                if !self.trigger[byte] {
-                    at = pos + 1;
-                    continue;
-                }
-                match passed {
-                    Some(n) => at = pos + n,
-                    None => break Some(pos),
-                }
-                continue;
-            }
-            let mut best = (self.trigger[byte] && passed.is_none()).then_some(pos);
+            let mut best = (is_trigger && passed.is_none()).then_some(pos);
             for &(word, anchor) in &self.words[usize::from(first)..usize::from(end)] {
                 // The first byte before the whole word: most anchors start no word.
                 if pos >= from + anchor

@@ -34,10 +34,15 @@ use std::task::{Context, Poll};
 #[must_use = "a turn's calls run only when awaited"]
 pub struct CallAll<'a, C> {
     registry: &'a Registry,
-    calls: Option<C>,
     cancel: Option<&'a CancellationToken>,
-    /// The turn, once first polled.
-    running: Option<Turn<'a>>,
+    stage: Stage<'a, C>,
+}
+
+/// Where a [`CallAll`] is: its calls not yet started, its turn running, or done.
+enum Stage<'a, C> {
+    Waiting(C),
+    Running(Turn<'a>),
+    Done,
 }
 
 /// A running turn's future: boxed once per turn, not per call, since it can't be named.
@@ -51,9 +56,8 @@ impl<'a, C> CallAll<'a, C> {
     pub(super) fn new(registry: &'a Registry, calls: C) -> Self {
         CallAll {
             registry,
-            calls: Some(calls),
             cancel: None,
-            running: None,
+            stage: Stage::Waiting(calls),
         }
     }
 
@@ -74,21 +78,19 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<ToolOutput>> {
         let this = self.get_mut();
-        if this.running.is_none() {
-            let (registry, cancel) = (this.registry, this.cancel);
-            let Some(calls) = this.calls.take() else {
-                // Polled again after it finished: a turn runs once.
-                return Poll::Ready(Vec::new());
-            };
-            this.running = Some(Box::pin(async move {
-                registry.run_all(calls.as_ref(), cancel).await
-            }));
-        }
-        let Some(running) = this.running.as_mut() else {
-            return Poll::Ready(Vec::new());
+        let mut turn = match std::mem::replace(&mut this.stage, Stage::Done) {
+            Stage::Waiting(calls) => {
+                let (registry, cancel) = (this.registry, this.cancel);
+                Box::pin(async move { registry.run_all(calls.as_ref(), cancel).await })
+            }
+            Stage::Running(turn) => turn,
+            // Polled again after it finished: a turn runs once.
+            Stage::Done => return Poll::Ready(Vec::new()),
         };
-        let outputs = std::task::ready!(running.as_mut().poll(cx));
-        this.running = None;
-        Poll::Ready(outputs)
+        let polled = turn.as_mut().poll(cx);
+        if polled.is_pending() {
+            this.stage = Stage::Running(turn);
+        }
+        polled
     }
 }
