@@ -25,6 +25,8 @@ pub use base::{
 };
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "code")]
+pub mod code;
 #[doc(hidden)]
 pub mod dispatch;
 pub mod export;

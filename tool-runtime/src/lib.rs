@@ -32,7 +32,9 @@
 //! and `agent` turn on), `client` (a tool asking the client of its call for sampling or
 //! elicitation); with the `mcp` feature, `mcp` (serve a registry, import a server's tools) and
 //! `resources` (resources, templates and prompts beside the tools); with the `agent` feature,
-//! `agent` (the model in the loop: `Agent` and HTTP transports for each provider). The
+//! `agent` (the model in the loop: `Agent` and HTTP transports for each provider); with the
+//! `code` feature, `code` (code mode: one tool that runs the model's Python, whose functions
+//! are the tools). The
 //! workspace's `docs/` has a guide for each; `docs/how-tool-calls-work.md` follows one call
 //! through every stage.
 //!
@@ -73,6 +75,9 @@ mod guide_doctests {
     #[cfg(feature = "agent")]
     #[doc = include_str!("../../docs/tensorzero.md")]
     struct TensorZeroGuide;
+    #[cfg(feature = "code")]
+    #[doc = include_str!("../../docs/code-mode.md")]
+    struct CodeModeGuide;
 }
 
 #[cfg(feature = "agent")]
@@ -83,6 +88,8 @@ pub use tool_text as text;
 
 #[cfg(feature = "client")]
 pub use tool_core::client;
+#[cfg(feature = "code")]
+pub use tool_core::code;
 #[cfg(feature = "mcp")]
 pub use tool_core::resources;
 pub use tool_core::{export, output, pipeline, providers, registry, results, router};

@@ -1,0 +1,188 @@
+//! Code mode: the model writes one Python snippet that calls the tools.
+//!
+//! [`Registry::code_tool`] makes a tool (named `run_python` unless you name it) whose one
+//! parameter is `code`. Its description lists every tool of the registry as a Python function,
+//! with type hints from the tool's JSON Schema and a docstring from its description. The code
+//! runs in [Monty](https://github.com/pydantic/monty), a sandboxed Python interpreter written in
+//! Rust: no filesystem, network, environment or imports beyond its safe standard library; the
+//! only functions that reach outside are the tools.
+//!
+//! Every tool call from the code is a real call through the registry's whole pipeline: limits,
+//! repair, the ParamResolver, validation, approval, the read/write gate, the concurrency
+//! limit, timeouts, caught panics, bounded outputs, a tracing span under the code tool's. A
+//! tool's result comes back as a Python value; its error as an exception the code can catch.
+//! `list_dir(path=".")` calls a tool and returns its result; `list_dir_async(path=".")` starts
+//! the same call and returns an awaitable, for `asyncio.gather`.
+//!
+//! ```
+//! # #[cfg(feature = "code")] {
+//! use std::sync::Arc;
+//! use tool_runtime::{tool, Registry};
+//!
+//! /// Add two numbers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let tools = Arc::new(Registry::builder().without_inventory().register(add::TOOL).build().unwrap());
+//! // The model sees one tool; every tool is a function inside it.
+//! let registry = Registry::builder().without_inventory().dynamic(tools.code_tool()).build().unwrap();
+//! let code = "total = 0\nfor i in range(5):\n    total = add(a=total, b=i)\nprint('done')\ntotal";
+//! let output = registry.call("run_python", &serde_json::json!({ "code": code }).to_string()).await;
+//! assert_eq!(output.to_model_text(), "done\n10");
+//! # });
+//! # }
+//! ```
+
+mod answer;
+mod run;
+mod signature;
+mod values;
+
+use crate::registry::Registry;
+use crate::tool::DynamicTool;
+use crate::ToolOutput;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a tool's awaitable form adds to its name: `read_file_async(...)`.
+pub const ASYNC_SUFFIX: &str = "_async";
+
+/// The limits of one run of the model's code. Defaults a server can live with.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct CodeLimits {
+    /// The interpreter's own running time, tool calls not counted (default 5 s).
+    pub time: Duration,
+    /// The whole run, tool calls included (default 60 s).
+    pub wall: Duration,
+    /// Bytes the code may allocate (default 64 MiB). In process, one allocation over it is
+    /// always refused; the total of live allocations is enforced where Monty's allocator
+    /// (`monty-alloc`) is the program's global allocator.
+    pub memory: usize,
+    /// How deep calls may nest (default 200).
+    pub recursion: usize,
+    /// Tool calls in one run, both forms (default 100).
+    pub tool_calls: usize,
+}
+
+impl Default for CodeLimits {
+    fn default() -> Self {
+        CodeLimits {
+            time: Duration::from_secs(5),
+            wall: Duration::from_secs(60),
+            memory: 64 << 20,
+            recursion: 200,
+            tool_calls: 100,
+        }
+    }
+}
+
+/// How the code tool is made: its name and its limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodeSettings {
+    name: String,
+    limits: CodeLimits,
+}
+
+impl Default for CodeSettings {
+    fn default() -> Self {
+        CodeSettings {
+            name: "run_python".to_owned(),
+            limits: CodeLimits::default(),
+        }
+    }
+}
+
+impl CodeSettings {
+    /// The code tool's name (default `run_python`; the seed projects call it `python_exec`).
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The limits of each run.
+    #[must_use]
+    pub fn limits(mut self, limits: CodeLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+impl Registry {
+    /// The code tool over this registry's tools, named `run_python`, with the default
+    /// [`CodeLimits`]: give it to another registry's builder (`.dynamic(..)`) alone, or beside
+    /// the tools themselves. See [`code`](crate::code).
+    pub fn code_tool(self: &Arc<Self>) -> DynamicTool {
+        self.code_tool_with(CodeSettings::default())
+    }
+
+    /// [`code_tool`](Self::code_tool) with a name and limits of your own.
+    pub fn code_tool_with(self: &Arc<Self>, settings: CodeSettings) -> DynamicTool {
+        let registry = Arc::clone(self);
+        let limits = Arc::new(settings.limits);
+        let description = description(self);
+        DynamicTool::new(
+            settings.name,
+            description,
+            input_schema(),
+            move |args: Value, cx| {
+                let registry = Arc::clone(&registry);
+                let limits = Arc::clone(&limits);
+                async move {
+                    let code = args["code"].as_str().unwrap_or_default();
+                    let call_id = cx.call_id().map(str::to_owned);
+                    let running = run::run(&registry, &limits, code, call_id.as_deref());
+                    match tokio::time::timeout(limits.wall, running).await {
+                    Ok(output) => output,
+                    Err(_) => ToolOutput::error(
+                        crate::ErrorCode::Timeout,
+                        format!(
+                            "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
+                            limits.wall
+                        ),
+                    ),
+                }
+                }
+            },
+        )
+    }
+}
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "code": {
+                "type": "string",
+                "description": "Python to run. The value of the last line is returned, after what the code printed."
+            }
+        },
+        "required": ["code"],
+        "additionalProperties": false
+    })
+}
+
+/// The code tool's description: how to use it, the tools as Python functions, and what the
+/// sandbox refuses.
+fn description(registry: &Registry) -> String {
+    format!(
+        "Run Python code that calls the tools below as functions. Use it to make several tool \
+calls in one step: loops, conditions, and `await asyncio.gather(...)` over the `_async` forms \
+to run calls at once. The value of the last line is returned, after whatever the code printed.\n\n\
+Each tool is a function: `name(arg=value)` calls it and returns its result (JSON as dict, \
+list, str, int, float, bool or None). `name_async(arg=value)` is the same call as an \
+awaitable. A failed call raises an exception (ValueError for bad arguments, PermissionError \
+for a denied call, RuntimeError otherwise) that `try`/`except` can catch.\n\n\
+```python\n{}```\n\n\
+The sandbox runs a subset of Python 3 with its safe standard library (asyncio, json, re, math, \
+datetime, dataclasses, typing, ...). It refuses files, the network, the environment, \
+subprocesses, `eval`, `exec` and `__import__`; the only functions that reach outside are the \
+tools above.",
+        signature::python_api(registry.specs())
+    )
+}
