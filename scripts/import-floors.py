@@ -37,7 +37,7 @@ The floors, bottom first (a module path prefix; the longest prefix that matches 
   6  resources, then the registry: the facade that calls the stages, exports and answers
   7  text: calls written in plain text, over a registry's specs (the crate tool-text)
   8  mcp (its import stays in the core, beside the builder that names it; serving is the
-     crate tool-mcp), agent (the crate tool-agent)
+     crate tool-mcp), agent (the crate tool-agent), code (code mode, over the registry)
 """
 import os
 import re
@@ -71,6 +71,7 @@ FLOORS = [
     ("text", 7, "text"),
     ("mcp", 8, "mcp/agent"),
     ("agent", 8, "mcp/agent"),
+    ("code", 8, "mcp/agent"),
 ]
 
 USE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")

@@ -238,6 +238,26 @@ impl Agent {
         self
     }
 
+    /// Code mode: the model gets one tool, the code tool over the registry's tools
+    /// ([`Registry::code_registry`]), and writes Python that calls them, many calls in one
+    /// turn. For the code tool beside the tools, give the agent a registry built with
+    /// `RegistryBuilder::code_mode(CodeMode::Beside)` instead.
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`](tool_core::BuildError) when the code tool's name is not a usable
+    /// tool name.
+    #[cfg(feature = "code")]
+    pub fn code_mode(
+        mut self,
+        settings: tool_core::code::CodeSettings,
+    ) -> Result<Agent, tool_core::BuildError> {
+        self.registry = Arc::new(self.registry.code_registry(settings)?);
+        self.full_system = OnceLock::new();
+        self.tools = OnceLock::new();
+        Ok(self)
+    }
+
     /// Exports the tools in the provider's strict mode (OpenAI `strict: true`, Anthropic
     /// `strict`), where each tool allows it.
     #[must_use]

@@ -458,3 +458,82 @@ fn each_call_from_the_code_is_a_span_inside_the_code_tools() {
         assert_eq!(span.field("outcome"), "ok", "{spans:#?}");
     }
 }
+
+/// Write something, slowly: a tool that runs alone.
+#[tool]
+async fn slow_write(
+    /// What to write.
+    text: String,
+    log: State<Log>,
+) -> String {
+    let start = Instant::now();
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    log.spans.lock().unwrap().push((start, Instant::now()));
+    format!("wrote {text}")
+}
+
+fn builder(log: &Arc<Log>) -> tool_runtime::RegistryBuilder {
+    Registry::builder()
+        .without_inventory()
+        .register(add::TOOL)
+        .register(slow_write::TOOL)
+        .state_arc(Arc::clone(log))
+}
+
+#[tokio::test]
+async fn code_mode_alone_shows_one_tool() {
+    use tool_runtime::code::CodeMode;
+    let log = Arc::new(Log::default());
+    let registry = builder(&log)
+        .code_mode_with(CodeMode::Alone, CodeSettings::default().name("python_exec"))
+        .build()
+        .unwrap();
+    let names: Vec<_> = registry.specs().map(|s| s.name().to_owned()).collect();
+    assert_eq!(names, ["python_exec"]);
+    let exported = registry
+        .export(tool_runtime::Provider::OpenAiChat)
+        .to_value();
+    assert_eq!(exported.as_array().unwrap().len(), 1);
+    // The tools are functions inside, not tools of their own.
+    let direct = registry.call("add", r#"{"a": 1, "b": 2}"#).await;
+    assert_eq!(
+        direct.as_error().unwrap().code,
+        tool_runtime::ErrorCode::UnknownTool
+    );
+    let out = registry
+        .call("python_exec", &json!({"code": "add(a=1, b=2)"}).to_string())
+        .await;
+    assert_eq!(out.to_model_text(), "3");
+}
+
+#[tokio::test]
+async fn code_mode_beside_shares_the_gate_with_direct_calls() {
+    use tool_runtime::code::CodeMode;
+    let log = Arc::new(Log::default());
+    let registry = builder(&log).code_mode(CodeMode::Beside).build().unwrap();
+    let names: Vec<_> = registry.specs().map(|s| s.name().to_owned()).collect();
+    assert_eq!(names, ["add", "slow_write", "run_python"]);
+    // A tool that runs alone, called from the code: the code tool holds no pass of its own
+    // that the call would wait for.
+    let calls = [
+        tool_runtime::ToolCall::new(
+            "c1",
+            "run_python",
+            json!({"code": "slow_write(text='from code')"}).to_string(),
+        ),
+        tool_runtime::ToolCall::new("c2", "slow_write", r#"{"text": "direct"}"#),
+    ];
+    let outputs = tokio::time::timeout(Duration::from_secs(10), registry.call_all(&calls))
+        .await
+        .expect("no call waits for another forever");
+    assert_eq!(outputs[0].to_model_text(), "'wrote from code'");
+    assert_eq!(outputs[1].to_model_text(), "wrote direct");
+    // The two writes ran one after the other: one gate for both.
+    let mut spans = log.spans.lock().unwrap().clone();
+    spans.sort();
+    assert_eq!(spans.len(), 2);
+    assert!(
+        spans[0].1 <= spans[1].0,
+        "the two writes overlapped: {spans:?}"
+    );
+}

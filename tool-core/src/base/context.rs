@@ -28,6 +28,24 @@ pub struct CallContext<'a> {
     /// `None` for a call with no client to ask.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) held: Option<&'a Arc<crate::hold::CallHold>>,
+    /// The registry running the call, for a tool that calls its peers (code mode's).
+    #[cfg_attr(not(feature = "code"), allow(dead_code))]
+    pub(crate) calls: Option<&'a dyn Calls>,
+}
+
+/// What a registry is to a tool that calls the other tools (code mode): a call by name
+/// through every stage, and the tools' specs. Declared here, implemented by the registry, so
+/// that the floor never imports the façade.
+pub(crate) trait Calls: Sync {
+    /// One call through every stage, as a model's call runs.
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        call_id: Option<&'a str>,
+        args: &'a str,
+    ) -> crate::def::BoxFuture<'a, ToolOutput>;
+    /// A tool's spec, by its exact name.
+    fn spec(&self, name: &str) -> Option<&ToolSpec>;
 }
 
 impl<'a> CallContext<'a> {

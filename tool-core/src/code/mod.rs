@@ -37,12 +37,16 @@
 //! ```
 
 mod answer;
+mod mode;
 mod run;
 mod signature;
 mod values;
 
+use crate::context::{CallContext, Calls};
+use crate::def::{Args, Pending, ToolFlags};
 use crate::registry::Registry;
-use crate::tool::DynamicTool;
+use crate::spec::ToolSpec;
+use crate::tool::{DynamicTool, RuntimeTool};
 use crate::ToolOutput;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -81,11 +85,13 @@ impl Default for CodeLimits {
     }
 }
 
+pub use mode::CodeMode;
+
 /// How the code tool is made: its name and its limits.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CodeSettings {
-    name: String,
-    limits: CodeLimits,
+    pub(crate) name: String,
+    pub(crate) limits: CodeLimits,
 }
 
 impl Default for CodeSettings {
@@ -116,7 +122,8 @@ impl CodeSettings {
 impl Registry {
     /// The code tool over this registry's tools, named `run_python`, with the default
     /// [`CodeLimits`]: give it to another registry's builder (`.dynamic(..)`) alone, or beside
-    /// the tools themselves. See [`code`](crate::code).
+    /// the tools themselves. See [`code`](crate::code);
+    /// [`RegistryBuilder::code_mode`](crate::RegistryBuilder::code_mode) does it in one step.
     pub fn code_tool(self: &Arc<Self>) -> DynamicTool {
         self.code_tool_with(CodeSettings::default())
     }
@@ -125,7 +132,8 @@ impl Registry {
     pub fn code_tool_with(self: &Arc<Self>, settings: CodeSettings) -> DynamicTool {
         let registry = Arc::clone(self);
         let limits = Arc::new(settings.limits);
-        let description = description(self);
+        let description = description(self.specs());
+        let flags = flags(self.specs());
         DynamicTool::new(
             settings.name,
             description,
@@ -135,21 +143,72 @@ impl Registry {
                 let limits = Arc::clone(&limits);
                 async move {
                     let code = args["code"].as_str().unwrap_or_default();
-                    let call_id = cx.call_id().map(str::to_owned);
-                    let running = run::run(&registry, &limits, code, call_id.as_deref());
-                    match tokio::time::timeout(limits.wall, running).await {
-                    Ok(output) => output,
-                    Err(_) => ToolOutput::error(
-                        crate::ErrorCode::Timeout,
-                        format!(
-                            "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
-                            limits.wall
-                        ),
-                    ),
-                }
+                    run_bounded(&*registry, &limits, code, cx.call_id()).await
                 }
             },
         )
+        .with_flags(flags)
+    }
+}
+
+/// One run, within the wall-time limit.
+async fn run_bounded(
+    calls: &dyn Calls,
+    limits: &CodeLimits,
+    code: &str,
+    call_id: Option<&str>,
+) -> ToolOutput {
+    match tokio::time::timeout(limits.wall, run::run(calls, limits, code, call_id)).await {
+        Ok(output) => output,
+        Err(_) => ToolOutput::error(
+            crate::ErrorCode::Timeout,
+            format!(
+                "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
+                limits.wall
+            ),
+        ),
+    }
+}
+
+/// The code tool's flags, from the tools it calls: it writes, destroys or reaches outside
+/// when one of them may. It runs beside other calls: each call it makes passes the gate.
+fn flags<'a>(specs: impl Iterator<Item = &'a ToolSpec>) -> ToolFlags {
+    let mut flags = ToolFlags {
+        read_only: true,
+        parallel: Some(true),
+        ..ToolFlags::default()
+    };
+    for spec in specs {
+        let theirs = spec.flags();
+        flags.read_only &= theirs.read_only;
+        flags.destructive |= theirs.destructive;
+        flags.open_world |= theirs.open_world;
+    }
+    flags
+}
+
+/// The code tool inside the registry whose tools it calls (the code tool beside the tools):
+/// it reaches them through the call's context, not a registry of its own.
+pub(crate) struct CodeTool {
+    pub(crate) limits: CodeLimits,
+}
+
+impl RuntimeTool for CodeTool {
+    fn invoke<'a>(&'a self, args: Args<'a>, cx: &'a CallContext<'a>) -> Pending<'a> {
+        let args = match args.parse::<Value>(cx) {
+            Ok(args) => args,
+            Err(output) => return Pending::Refused(output),
+        };
+        let Some(calls) = cx.calls else {
+            return Pending::Refused(ToolOutput::error(
+                crate::ErrorCode::RuntimeError,
+                "code mode runs only inside a registry",
+            ));
+        };
+        Pending::Async(Box::pin(async move {
+            let code = args["code"].as_str().unwrap_or_default();
+            run_bounded(calls, &self.limits, code, cx.call_id).await
+        }))
     }
 }
 
@@ -169,7 +228,7 @@ fn input_schema() -> Value {
 
 /// The code tool's description: how to use it, the tools as Python functions, and what the
 /// sandbox refuses.
-fn description(registry: &Registry) -> String {
+pub(crate) fn description<'a>(specs: impl Iterator<Item = &'a ToolSpec>) -> String {
     format!(
         "Run Python code that calls the tools below as functions. Use it to make several tool \
 calls in one step: loops, conditions, and `await asyncio.gather(...)` over the `_async` forms \
@@ -183,6 +242,6 @@ The sandbox runs a subset of Python 3 with its safe standard library (asyncio, j
 datetime, dataclasses, typing, ...). It refuses files, the network, the environment, \
 subprocesses, `eval`, `exec` and `__import__`; the only functions that reach outside are the \
 tools above.",
-        signature::python_api(registry.specs())
+        signature::python_api(specs)
     )
 }

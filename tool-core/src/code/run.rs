@@ -6,9 +6,9 @@ use super::answer;
 use super::signature::params;
 use super::values::{arguments, from_json};
 use super::{CodeLimits, ASYNC_SUFFIX};
+use crate::context::Calls;
 use crate::error::ErrorCode;
 use crate::output::ToolOutput;
-use crate::registry::Registry;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
@@ -28,7 +28,7 @@ type Started<'r> = Pin<Box<dyn Future<Output = (u32, ExtFunctionResult)> + Send 
 /// Runs `code` against `registry`'s tools under `limits`; the answer is the code tool's
 /// output: what the code printed and the value of its last expression, or a traceback.
 pub(crate) async fn run(
-    registry: &Registry,
+    registry: &dyn Calls,
     limits: &CodeLimits,
     code: &str,
     call_id: Option<&str>,
@@ -71,7 +71,7 @@ fn print(printed: &mut String) -> PrintWriter<'_> {
 }
 
 struct Run<'r> {
-    registry: &'r Registry,
+    registry: &'r dyn Calls,
     limits: &'r CodeLimits,
     call_id: Option<&'r str>,
     /// Tool calls made so far, both forms.
@@ -116,8 +116,8 @@ impl<'r> Run<'r> {
                         call.abort(stop, print(printed))
                     } else if let Some(tool) =
                         call.function_name.strip_suffix(ASYNC_SUFFIX).filter(|t| {
-                            self.registry.get(t).is_some()
-                                && self.registry.get(&call.function_name).is_none()
+                            self.registry.spec(t).is_some()
+                                && self.registry.spec(&call.function_name).is_none()
                         })
                     {
                         let request = self.request(tool, &call.args, &call.kwargs);
@@ -128,9 +128,7 @@ impl<'r> Run<'r> {
                         self.started.push(Box::pin(async move {
                             let result = match request {
                                 Ok(args) => {
-                                    let output = registry
-                                        .execute(&tool, Some(&call_id), &args, None, None)
-                                        .await;
+                                    let output = registry.call(&tool, Some(&call_id), &args).await;
                                     to_result(&tool, output)
                                 }
                                 Err(problem) => problem,
@@ -143,10 +141,7 @@ impl<'r> Run<'r> {
                         let result = match self.request(&name, &call.args, &call.kwargs) {
                             Ok(args) => {
                                 let call_id = self.inner_id();
-                                let output = self
-                                    .registry
-                                    .execute(&name, Some(&call_id), &args, None, None)
-                                    .await;
+                                let output = self.registry.call(&name, Some(&call_id), &args).await;
                                 to_result(&name, output)
                             }
                             Err(problem) => problem,
@@ -181,9 +176,9 @@ impl<'r> Run<'r> {
 
     /// A name the code uses and doesn't define: a tool, a tool's `_async` form, or nothing.
     fn lookup(&self, name: &str) -> NameLookupResult {
-        let tool = self.registry.get(name).or_else(|| {
+        let tool = self.registry.spec(name).or_else(|| {
             name.strip_suffix(ASYNC_SUFFIX)
-                .and_then(|base| self.registry.get(base))
+                .and_then(|base| self.registry.spec(base))
         });
         match tool {
             Some(spec) => NameLookupResult::Value(MontyObject::Function {
@@ -201,7 +196,7 @@ impl<'r> Run<'r> {
         args: &[MontyObject],
         kwargs: &[(MontyObject, MontyObject)],
     ) -> Result<String, ExtFunctionResult> {
-        let Some(spec) = self.registry.get(tool) else {
+        let Some(spec) = self.registry.spec(tool) else {
             return Err(ExtFunctionResult::NotFound(tool.to_owned()));
         };
         arguments(tool, &params(spec.input_schema()), args, kwargs).map_err(|problem| {

@@ -36,6 +36,7 @@ pub(crate) async fn run_pending<'a>(
         && config.concurrency.is_none()
         && entry.timeout.is_none()
         && !entry.needs_approval
+        && entry.gated
     {
         if let Some(pass) = config.gate.try_enter(entry.parallel) {
             let hold = Hold {
@@ -49,21 +50,29 @@ pub(crate) async fn run_pending<'a>(
         // The gate first: a call waiting for its approval keeps its place in the calls'
         // order, so a later exclusive call can't run before it. The concurrency permit
         // after: a call waiting on a human holds none.
-        let pass = config.gate.enter(entry.parallel).await;
+        let pass = match entry.gated {
+            true => Some(config.gate.enter(entry.parallel).await),
+            false => None,
+        };
         if let Some(denied) = approve(entry, config, call_id, arguments).await {
             return denied;
         }
-        let permit = match &config.concurrency {
-            Some(limit) => Arc::clone(limit).acquire_owned().await.ok(),
-            None => None,
+        let hold = match pass {
+            Some(pass) => {
+                let permit = match &config.concurrency {
+                    Some(limit) => Arc::clone(limit).acquire_owned().await.ok(),
+                    None => None,
+                };
+                Holding::new(
+                    Hold {
+                        _pass: pass,
+                        _permit: permit,
+                    },
+                    held,
+                )
+            }
+            None => Holding::Free,
         };
-        let hold = Holding::new(
-            Hold {
-                _pass: pass,
-                _permit: permit,
-            },
-            held,
-        );
         // Timers need a tokio runtime; under another executor the call runs unbounded.
         let timeout = entry
             .timeout
@@ -140,6 +149,8 @@ async fn until_cancelled(
 enum Holding {
     Kept(#[allow(dead_code)] Hold),
     Lent(#[allow(dead_code)] crate::hold::Lent),
+    /// Nothing held: an [ungated](Entry::gated) call.
+    Free,
 }
 
 impl Holding {

@@ -58,6 +58,10 @@ pub(crate) struct Entry {
     pub typed: bool,
     /// Whether the call may run beside others (see `dispatch::gate`).
     pub parallel: bool,
+    /// Whether the call passes the gate and the concurrency limit at all: every tool but
+    /// code mode's, whose calls pass them one by one (holding a pass itself, it would keep
+    /// an exclusive call it makes waiting for it).
+    pub gated: bool,
     /// How long a call may run: this tool's timeout, or the registry's default.
     pub timeout: Option<Duration>,
     /// Whether the approval policy covers this tool, so its calls ask the approver first.

@@ -189,6 +189,7 @@ mod tests {
             catalog: &catalog,
             inline: true,
             held: None,
+            calls: None,
         };
         let mut args = args;
         let mut filled = Vec::new();

@@ -48,8 +48,13 @@ impl RegistryBuilder {
     /// A [`BuildError`] listing every problem found: two tools with one name, a state no one
     /// provided, a `#[tool]` schema that can't be used, a tool named in a setting that doesn't
     /// exist (and an outside tool's unusable schema under [`strict_build`](Self::strict_build)).
-    pub fn build(self) -> Result<Registry, BuildError> {
-        build(self)
+    pub fn build(mut self) -> Result<Registry, BuildError> {
+        let finish = self.finish.take();
+        let registry = build(self)?;
+        match finish {
+            Some(finish) => finish(registry),
+            None => Ok(registry),
+        }
     }
 }
 
@@ -78,6 +83,7 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         resources,
         #[cfg(feature = "mcp")]
         mcp,
+        finish: _,
     } = builder;
     // The registry's order: `#[tool]` fns collected by `inventory` (which has no order of its
     // own) by name, then the tools given to the builder in the order given.
@@ -201,6 +207,27 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
         #[cfg(feature = "mcp")]
         resources: Arc::new(resources),
     })
+}
+
+impl Registry {
+    /// Adds one more tool after the build (code mode's code tool, made from the others'
+    /// specs), and the indexes that name it.
+    #[cfg_attr(not(feature = "code"), allow(dead_code))]
+    pub(crate) fn add_entry(&mut self, entry: Entry) -> Result<(), BuildError> {
+        if self.index.contains_key(&entry.spec.name) {
+            return Err(BuildError::DuplicateName {
+                name: entry.spec.name.clone(),
+                first: Location::Runtime,
+                second: Location::Runtime,
+            });
+        }
+        self.index.insert(entry.spec.name.clone(), self.tools.len());
+        self.tools.push(entry);
+        self.names = NameIndex::new(self.tools.iter().map(|t| t.spec.name.as_str()));
+        self.exported = ExportNames::new(self.tools.iter().map(|t| t.spec.name.as_str()));
+        self.catalog = self.tools.iter().map(|t| Arc::clone(&t.spec)).collect();
+        Ok(())
+    }
 }
 
 /// Checks one tool and prepares its entry; `None` (with the problems recorded) when it can't
@@ -349,6 +376,7 @@ fn entry(
         parallel: setting(settings.parallel, &name)
             .or(flags.parallel)
             .unwrap_or(flags.read_only),
+        gated: true,
         // The builder's setting, then the one on #[tool], then the registry's.
         timeout: setting(settings.timeouts, &name)
             .or(timeout)

@@ -44,7 +44,14 @@ pub struct RegistryBuilder {
     /// MCP servers whose tools `build_async` imports (`crate::mcp::builder`).
     #[cfg(feature = "mcp")]
     pub(crate) mcp: Vec<crate::mcp::McpImport>,
+    /// What the build does last with the registry it made (code mode's code tool), set by
+    /// the layers above, which the builder doesn't name.
+    pub(crate) finish: Option<Finish>,
 }
+
+/// A last step of the build, over the registry it made.
+pub(crate) type Finish =
+    Box<dyn FnOnce(super::Registry) -> Result<super::Registry, super::BuildError> + Send + Sync>;
 
 impl Default for RegistryBuilder {
     fn default() -> Self {
@@ -72,6 +79,7 @@ impl Default for RegistryBuilder {
             resources: crate::resources::Resources::default(),
             #[cfg(feature = "mcp")]
             mcp: Vec::new(),
+            finish: None,
         }
     }
 }

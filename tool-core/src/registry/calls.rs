@@ -306,6 +306,7 @@ impl Registry {
             catalog: &self.catalog,
             inline,
             held,
+            calls: Some(self),
         }
     }
 
@@ -366,4 +367,19 @@ impl Registry {
 
 fn runtime_error(tool: &str, message: &str) -> ToolOutput {
     ToolOutput::from(ToolError::with_code(ErrorCode::RuntimeError, message).for_tool(tool))
+}
+
+impl crate::context::Calls for Registry {
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        call_id: Option<&'a str>,
+        args: &'a str,
+    ) -> crate::def::BoxFuture<'a, ToolOutput> {
+        Box::pin(self.execute(name, call_id, args, None, None))
+    }
+
+    fn spec(&self, name: &str) -> Option<&crate::spec::ToolSpec> {
+        self.get(name)
+    }
 }
