@@ -670,3 +670,12 @@ fn run_does_not_pass_off_an_incomplete_answer_as_complete() {
         "stderr does not say which call went unanswered: {stderr}"
     );
 }
+
+#[cfg(not(feature = "code"))]
+#[test]
+fn code_mode_without_the_feature_says_how_to_build_it() {
+    let out = run(None, &["--code-mode", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--features code"), "{stderr}");
+}

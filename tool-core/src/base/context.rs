@@ -36,6 +36,7 @@ pub struct CallContext<'a> {
 /// What a registry is to a tool that calls the other tools (code mode): a call by name
 /// through every stage, and the tools' specs. Declared here, implemented by the registry, so
 /// that the floor never imports the façade.
+#[cfg_attr(not(feature = "code"), allow(dead_code))]
 pub(crate) trait Calls: Sync {
     /// One call through every stage, as a model's call runs.
     fn call<'a>(

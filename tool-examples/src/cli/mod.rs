@@ -36,8 +36,21 @@ pub(crate) struct Cli {
     /// default they get only PATH, HOME, USER, LOGNAME, the locale, TERM, TMPDIR and TZ.
     #[arg(long = "pass-env", global = true, value_name = "NAME")]
     pass_env: Vec<String>,
+    /// Code mode: the model gets one tool, `run_python`, whose Python calls the tools;
+    /// `--code-mode=beside` keeps the tools beside it. Needs a build with `--features code`.
+    #[arg(long = "code-mode", global = true, value_name = "alone|beside", num_args = 0..=1, require_equals = true, default_missing_value = "alone")]
+    code_mode: Option<CodeModeArg>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// `--code-mode`'s value.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum CodeModeArg {
+    /// The code tool alone.
+    Alone,
+    /// The code tool beside the tools.
+    Beside,
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +134,7 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
     let yes = cli.yes;
     let mcp = cli.mcp;
     let env = cli.pass_env;
+    let code = cli.code_mode;
     match cli.command.unwrap_or(Command::Demo) {
         Command::Demo => {
             if root.is_some() {
@@ -130,7 +144,7 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
             }
             demo::run(out).await
         }
-        Command::List => list::run(&registry(root, yes, &env, &mcp).await?, out),
+        Command::List => list::run(&registry(root, yes, &env, &mcp, code).await?, out),
         Command::Schema {
             dialect,
             strict,
@@ -138,7 +152,7 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
             function,
             model,
         } => {
-            let registry = registry(root, yes, &env, &mcp).await?;
+            let registry = registry(root, yes, &env, &mcp, code).await?;
             match dir {
                 Some(dir) => {
                     let config = schema::TensorZeroOut {
@@ -152,21 +166,23 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
             }
         }
         Command::Call { name, args } => {
-            let registry = registry(root.clone(), yes, &env, &mcp).await?;
+            let registry = registry(root.clone(), yes, &env, &mcp, code).await?;
             call::run(&registry, root.as_deref(), &name, &args, out).await
         }
         Command::Run(args) => {
-            let registry = registry(root.clone(), yes, &env, &mcp).await?;
+            let registry = registry(root.clone(), yes, &env, &mcp, code).await?;
             run::run(&registry, root.as_deref(), &args, out).await
         }
-        Command::Chat(args) => chat::run(registry(root, yes, &env, &mcp).await?, &args, out).await,
+        Command::Chat(args) => {
+            chat::run(registry(root, yes, &env, &mcp, code).await?, &args, out).await
+        }
         Command::Serve(args) => {
             let builder = if args.conformance {
                 tool_examples::conformance::builder()
             } else {
                 examples(root, yes, &env)
             };
-            let registry = build(builder, &mcp).await?;
+            let registry = build(builder, &mcp, code).await?;
             if args.conformance {
                 tool_examples::conformance::resources::keep_touching_watched(
                     registry.resources().clone(),
@@ -210,8 +226,9 @@ async fn registry(
     yes: bool,
     env: &[String],
     mcp: &[String],
+    code: Option<CodeModeArg>,
 ) -> Result<Registry, CliError> {
-    build(examples(root, yes, env), mcp).await
+    build(examples(root, yes, env), mcp, code).await
 }
 
 /// The example tools over `--root`, or the current directory.
@@ -224,7 +241,11 @@ fn examples(root: Option<PathBuf>, yes: bool, env: &[String]) -> RegistryBuilder
 
 /// Builds, connecting every `--mcp` server first; what an import renamed or cleaned, and
 /// what the build left aside, is said on stderr.
-async fn build(mut builder: RegistryBuilder, mcp: &[String]) -> Result<Registry, CliError> {
+async fn build(
+    mut builder: RegistryBuilder,
+    mcp: &[String],
+    code: Option<CodeModeArg>,
+) -> Result<Registry, CliError> {
     let setup =
         |e: &dyn fmt::Display| CliError::Setup(format!("the registry could not be built: {e}"));
     for line in mcp {
@@ -239,12 +260,36 @@ async fn build(mut builder: RegistryBuilder, mcp: &[String]) -> Result<Registry,
         }
         builder = builder.mcp_tools(tools);
     }
-    let registry = builder.build().map_err(|e| setup(&e))?;
+    let registry = code_mode(builder, code)?.build().map_err(|e| setup(&e))?;
     // What the build left aside (defaults a schema refuses): said once, here.
     for note in registry.notes() {
         eprintln!("note: {}", terminal::text(&note.to_string()));
     }
     Ok(registry)
+}
+
+/// The builder with `--code-mode` applied.
+fn code_mode(
+    builder: RegistryBuilder,
+    code: Option<CodeModeArg>,
+) -> Result<RegistryBuilder, CliError> {
+    #[cfg(feature = "code")]
+    {
+        use tool_runtime::code::CodeMode;
+        Ok(match code {
+            None => builder,
+            Some(CodeModeArg::Alone) => builder.code_mode(CodeMode::Alone),
+            Some(CodeModeArg::Beside) => builder.code_mode(CodeMode::Beside),
+        })
+    }
+    #[cfg(not(feature = "code"))]
+    match code {
+        None => Ok(builder),
+        Some(_) => Err(CliError::Setup(
+            "--code-mode needs a build with code mode: `cargo run -p tool-examples --features code -- ...`"
+                .to_owned(),
+        )),
+    }
 }
 
 /// Writes a value as pretty JSON and a newline. Going through a `Value` first indents the

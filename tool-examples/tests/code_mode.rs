@@ -1,0 +1,199 @@
+//! `tool-examples --code-mode`: `list`, `schema`, `call`, `chat` and `serve` with the code tool,
+//! the last through the official MCP Python SDK. Built with `--features code`
+//! (`cargo test -p tool-examples --features code --test code_mode`; `.ci/run` runs it).
+
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{json, Value};
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::Duration;
+use tool_test_support::mcp_clients::{clients, run_bounded};
+use tool_test_support::replies::*;
+use tool_test_support::upstream::{Scripted, Upstream};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tool-examples");
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// What the snippets read: a file of two lines and a folder.
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("hello.txt"), "hello\nworld\n").unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    dir
+}
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    run_bounded(
+        Command::new(BINARY).arg("--root").arg(root).args(args),
+        LIMIT,
+    )
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const CODE: &str = "text = read_file(path=\"hello.txt\")\nnames = list_dir(path=\".\")\nprint(\"lines:\", len(text.splitlines()))\nsorted(names.splitlines())";
+
+#[test]
+fn list_shows_the_code_tool_alone_or_beside() {
+    let root = workspace();
+    let out = run(root.path(), &["--code-mode", "list"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("run_python "), "{text}");
+    let out = run(root.path(), &["--code-mode=beside", "list"]);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 9, "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with("run_python "),
+        "{text}"
+    );
+}
+
+#[test]
+fn schema_exports_one_tool_with_the_tools_as_python() {
+    let root = workspace();
+    let out = run(
+        root.path(),
+        &["--code-mode", "schema", "--provider", "openai-chat"],
+    );
+    assert!(out.status.success());
+    let tools: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tools = tools.as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    let function = &tools[0]["function"];
+    assert_eq!(function["name"], "run_python");
+    assert_eq!(function["parameters"]["required"], json!(["code"]));
+    let description = function["description"].as_str().unwrap();
+    assert!(
+        description.contains("def read_file(path: str"),
+        "{description}"
+    );
+    assert!(description.contains("def list_dir("), "{description}");
+}
+
+#[test]
+fn the_tensorzero_config_holds_the_code_tool() {
+    let root = workspace();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BINARY)
+        .arg("--root")
+        .arg(root.path())
+        .args(["--code-mode", "schema", "--provider", "tensorzero", "--out"])
+        .arg(out_dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let config = fs::read_to_string(out_dir.path().join("tensorzero.toml")).unwrap();
+    assert!(config.contains("[tools.run_python]"), "{config}");
+    let schema: Value = serde_json::from_str(
+        &fs::read_to_string(out_dir.path().join("tools/run_python.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(schema["required"], json!(["code"]));
+}
+
+#[test]
+fn call_runs_a_snippet_against_the_real_tools() {
+    let root = workspace();
+    let args = json!({ "code": CODE }).to_string();
+    let out = run(root.path(), &["--code-mode", "call", "run_python", &args]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let output: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(output["text"], "lines: 2\n['hello.txt', 'sub/']");
+    // The tools are functions inside, not tools of their own.
+    let direct = run(
+        root.path(),
+        &[
+            "--code-mode",
+            "call",
+            "read_file",
+            r#"{"path": "hello.txt"}"#,
+        ],
+    );
+    assert!(!direct.status.success());
+    assert!(
+        stdout(&direct).contains("unknown_tool"),
+        "{}",
+        stdout(&direct)
+    );
+}
+
+#[test]
+fn chat_sends_one_tool_and_answers_a_snippet_in_one_turn() {
+    let root = workspace();
+    let args = json!({ "code": CODE }).to_string();
+    let upstream = Upstream::start([
+        Scripted::json(chat_calls(&[("c1", "run_python", &args)])),
+        Scripted::json(chat_text("Two lines.")),
+    ]);
+    let out = run_bounded(
+        Command::new(BINARY)
+            .arg("--root")
+            .arg(root.path())
+            .args(["--code-mode", "chat", "--provider", "openai-chat"])
+            .args(["--model", "scripted", "--url"])
+            .arg(format!("{}/v1", upstream.url()))
+            .args(["--prompt", "How many lines has hello.txt?"])
+            .stdin(std::process::Stdio::null()),
+        LIMIT,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).contains("Two lines."), "{}", stdout(&out));
+    let requests = upstream.requests();
+    assert_eq!(requests.len(), 2);
+    let tools = requests[0].body["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    let messages = requests[1].body["messages"].as_array().unwrap();
+    assert_eq!(
+        messages.last().unwrap()["content"],
+        "lines: 2\n['hello.txt', 'sub/']"
+    );
+}
+
+#[test]
+fn the_mcp_python_sdk_calls_the_code_tool() {
+    let root = workspace();
+    let clients = clients();
+    let out = run_bounded(
+        Command::new(&clients.python)
+            .arg(clients.script("python_code_client.py"))
+            .arg(BINARY)
+            .arg("--root")
+            .arg(root.path())
+            .args(["--code-mode", "serve"]),
+        LIMIT,
+    );
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let tools = seen["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["name"], "run_python");
+    assert_eq!(seen["good"]["isError"], false, "{seen}");
+    assert_eq!(
+        seen["good"]["content"][0]["text"],
+        "lines: 2\n['hello.txt', 'sub/']"
+    );
+    assert_eq!(seen["bad"]["isError"], true, "{seen}");
+    let bad = seen["bad"]["content"][0]["text"].as_str().unwrap();
+    assert!(bad.contains("ValueError"), "{bad}");
+    assert!(bad.contains("line 1"), "{bad}");
+}
