@@ -197,3 +197,82 @@ fn the_mcp_python_sdk_calls_the_code_tool() {
     assert!(bad.contains("ValueError"), "{bad}");
     assert!(bad.contains("line 1"), "{bad}");
 }
+
+#[test]
+fn chat_runs_code_mode_through_the_tensorzero_gateway() {
+    let root = workspace();
+    let args = json!({ "code": CODE }).to_string();
+    let upstream = Upstream::start([
+        Scripted::json(chat_calls(&[("c1", "run_python", &args)])),
+        Scripted::json(chat_text("Two lines.")),
+    ]);
+    let gateway = tool_test_support::gateways::tensorzero(&format!("{}/v1", upstream.url()));
+    let out = run_bounded(
+        Command::new(BINARY)
+            .arg("--root")
+            .arg(root.path())
+            .args([
+                "--code-mode",
+                "chat",
+                "--provider",
+                "openai-chat",
+                "--no-stream",
+            ])
+            .args(["--model", "tensorzero::model_name::scripted", "--url"])
+            .arg(&gateway.url)
+            .args(["--prompt", "How many lines has hello.txt?"])
+            .stdin(std::process::Stdio::null()),
+        LIMIT,
+    );
+    assert!(
+        out.status.success(),
+        "{}\ngateway:\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        gateway.stderr()
+    );
+    assert!(stdout(&out).contains("Two lines."), "{}", stdout(&out));
+    let requests = upstream.requests();
+    assert_eq!(requests.len(), 2, "two model requests reached the upstream");
+    let tools = requests[0].body["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["function"]["name"], "run_python");
+    let messages = requests[1].body["messages"].as_array().unwrap();
+    let result = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert!(
+        result["content"].to_string().contains("lines: 2"),
+        "the snippet's answer went through the gateway: {result}"
+    );
+}
+
+#[test]
+fn a_snippet_waits_for_the_client_where_it_is_in_both_protocols() {
+    let clients = clients();
+    let out = run_bounded(
+        Command::new(&clients.python)
+            .arg(clients.script("python_code_ask_client.py"))
+            .arg(BINARY)
+            .args(["--code-mode", "serve", "--conformance"]),
+        LIMIT,
+    );
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    for session in ["requests", "rounds"] {
+        let seen = &seen[session];
+        assert_eq!(seen["result"]["isError"], false, "{session}: {seen}");
+        let answer = seen["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            answer.contains("LLM response: hi from the client's model"),
+            "{session}: {answer}"
+        );
+        assert!(answer.contains("ada"), "{session}: {answer}");
+        // Each question asked once: the code went on from where it waited, never from its start.
+        assert_eq!(seen["sampled"], 1, "{session}: {seen}");
+        assert_eq!(seen["elicited"], 1, "{session}: {seen}");
+    }
+    assert_eq!(seen["rounds"]["protocol"], "2026-07-28", "{seen}");
+}
