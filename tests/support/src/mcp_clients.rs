@@ -1,5 +1,5 @@
 //! The MCP clients and servers the tests drive, none of them written here: the Python SDK
-//! (`.venv/`), the conformance suite, `server-everything` and a Node 22 binary
+//! (`.venv/`), Monty's worker binary (`.venv/`), the conformance suite, `server-everything` and a Node 22 binary
 //! (`.test-clients/`). `scripts/install-test-clients.sh` installs them; the first test that
 //! needs them runs it when something is missing, so `cargo test --workspace` works on a fresh
 //! machine that reaches the package registries.
@@ -25,6 +25,9 @@ pub struct Clients {
     pub conformance_alpha: PathBuf,
     /// `@modelcontextprotocol/server-everything`'s entry point.
     pub everything: PathBuf,
+    /// `.venv/bin/monty`, Monty's worker binary (`pydantic-monty-runtime`), which code mode's
+    /// worker pool runs.
+    pub monty: PathBuf,
 }
 
 impl Clients {
@@ -58,6 +61,7 @@ pub fn clients() -> &'static Clients {
             conformance: modules.join("@modelcontextprotocol/conformance/dist/index.js"),
             conformance_alpha: modules.join("conformance-alpha/dist/index.js"),
             everything: modules.join("@modelcontextprotocol/server-everything/dist/index.js"),
+            monty: root.join(".venv/bin/monty"),
             root,
         };
         let installed = [
@@ -66,6 +70,7 @@ pub fn clients() -> &'static Clients {
             &clients.conformance,
             &clients.conformance_alpha,
             &clients.everything,
+            &clients.monty,
         ]
         .iter()
         .all(|path| path.exists());

@@ -41,6 +41,8 @@ mod mode;
 mod run;
 mod signature;
 mod values;
+#[cfg(feature = "code-workers")]
+mod workers;
 
 use crate::context::{CallContext, Calls};
 use crate::def::{Args, Pending, ToolFlags};
@@ -86,12 +88,15 @@ impl Default for CodeLimits {
 }
 
 pub use mode::CodeMode;
+#[cfg(feature = "code-workers")]
+pub use workers::{WorkerPool, WorkerPoolError};
 
-/// How the code tool is made: its name and its limits.
-#[derive(Clone, Debug, PartialEq)]
+/// How the code tool is made: its name, its limits, and where the code runs.
+#[derive(Clone, Debug)]
 pub struct CodeSettings {
     pub(crate) name: String,
     pub(crate) limits: CodeLimits,
+    pub(crate) engine: Engine,
 }
 
 impl Default for CodeSettings {
@@ -99,6 +104,48 @@ impl Default for CodeSettings {
         CodeSettings {
             name: "run_python".to_owned(),
             limits: CodeLimits::default(),
+            engine: Engine::InProcess,
+        }
+    }
+}
+
+/// Where the code runs.
+#[derive(Clone, Debug)]
+pub(crate) enum Engine {
+    /// In this process: the fastest start, but code that crashes the interpreter natively (a
+    /// stack overflow Monty's own depth limit misses, an allocator abort) takes the process
+    /// with it.
+    InProcess,
+    /// In a pool of worker processes.
+    #[cfg(feature = "code-workers")]
+    Workers(WorkerPool),
+}
+
+impl Engine {
+    /// One run, within the wall-time limit.
+    async fn run(
+        &self,
+        calls: &dyn Calls,
+        limits: &CodeLimits,
+        code: &str,
+        call_id: Option<&str>,
+    ) -> ToolOutput {
+        let run = async {
+            match self {
+                Engine::InProcess => run::run(calls, limits, code, call_id).await,
+                #[cfg(feature = "code-workers")]
+                Engine::Workers(pool) => workers::run(pool, calls, limits, code, call_id).await,
+            }
+        };
+        match tokio::time::timeout(limits.wall, run).await {
+            Ok(output) => output,
+            Err(_) => ToolOutput::error(
+                crate::ErrorCode::Timeout,
+                format!(
+                    "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
+                    limits.wall
+                ),
+            ),
         }
     }
 }
@@ -117,6 +164,17 @@ impl CodeSettings {
         self.limits = limits;
         self
     }
+
+    /// Runs each snippet in a worker process of `pool` rather than in this process: code
+    /// that crashes the interpreter (a native stack overflow, an allocator abort) ends its
+    /// worker only, the call gets an error result, and the pool starts another worker. Each
+    /// run costs a round trip to the worker per tool call (see BENCHMARKS.md).
+    #[cfg(feature = "code-workers")]
+    #[must_use]
+    pub fn workers(mut self, pool: WorkerPool) -> Self {
+        self.engine = Engine::Workers(pool);
+        self
+    }
 }
 
 impl Registry {
@@ -131,7 +189,7 @@ impl Registry {
     /// [`code_tool`](Self::code_tool) with a name and limits of your own.
     pub fn code_tool_with(self: &Arc<Self>, settings: CodeSettings) -> DynamicTool {
         let registry = Arc::clone(self);
-        let limits = Arc::new(settings.limits);
+        let runner = Arc::new((settings.limits, settings.engine));
         let description = description(self.specs());
         let flags = flags(self.specs());
         DynamicTool::new(
@@ -140,33 +198,15 @@ impl Registry {
             input_schema(),
             move |args: Value, cx| {
                 let registry = Arc::clone(&registry);
-                let limits = Arc::clone(&limits);
+                let runner = Arc::clone(&runner);
                 async move {
                     let code = args["code"].as_str().unwrap_or_default();
-                    run_bounded(&*registry, &limits, code, cx.call_id()).await
+                    let (limits, engine) = &*runner;
+                    engine.run(&*registry, limits, code, cx.call_id()).await
                 }
             },
         )
         .with_flags(flags)
-    }
-}
-
-/// One run, within the wall-time limit.
-async fn run_bounded(
-    calls: &dyn Calls,
-    limits: &CodeLimits,
-    code: &str,
-    call_id: Option<&str>,
-) -> ToolOutput {
-    match tokio::time::timeout(limits.wall, run::run(calls, limits, code, call_id)).await {
-        Ok(output) => output,
-        Err(_) => ToolOutput::error(
-            crate::ErrorCode::Timeout,
-            format!(
-                "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
-                limits.wall
-            ),
-        ),
     }
 }
 
@@ -191,6 +231,7 @@ fn flags<'a>(specs: impl Iterator<Item = &'a ToolSpec>) -> ToolFlags {
 /// it reaches them through the call's context, not a registry of its own.
 pub(crate) struct CodeTool {
     pub(crate) limits: CodeLimits,
+    pub(crate) engine: Engine,
 }
 
 impl RuntimeTool for CodeTool {
@@ -207,7 +248,7 @@ impl RuntimeTool for CodeTool {
         };
         Pending::Async(Box::pin(async move {
             let code = args["code"].as_str().unwrap_or_default();
-            run_bounded(calls, &self.limits, code, cx.call_id).await
+            self.engine.run(calls, &self.limits, code, cx.call_id).await
         }))
     }
 }

@@ -122,6 +122,7 @@ fn beside(mut registry: Registry, settings: CodeSettings) -> Result<Registry, cr
         .expect("the registry was built with one tool");
     entry.handler = Handler::Runtime(Arc::new(CodeTool {
         limits: settings.limits,
+        engine: settings.engine,
     }));
     entry.gated = false;
     entry.needs_approval = false;

@@ -20,7 +20,7 @@ use std::pin::Pin;
 
 /// What the printed text may grow to before `print` raises; the answer is cut to the output
 /// cap after, this only bounds what the run holds.
-const MAX_PRINTED: usize = 1 << 20;
+pub(super) const MAX_PRINTED: usize = 1 << 20;
 
 /// A tool call the code started with the `_async` form, running beside the code.
 type Started<'r> = Pin<Box<dyn Future<Output = (u32, ExtFunctionResult)> + Send + 'r>>;
@@ -42,22 +42,9 @@ pub(crate) async fn run(
         Ok(runner) => runner,
         Err(error) => return answer::failed("", &error),
     };
-    let tracker = ResourceTracker::new(
-        ResourceLimits::default()
-            .max_duration(limits.time)
-            .max_memory(limits.memory)
-            .max_recursion_depth(limits.recursion)
-            // The host counts tool calls itself; this bounds every other suspension.
-            .max_suspensions(limits.tool_calls.saturating_mul(4).saturating_add(1_000)),
-    );
+    let tracker = ResourceTracker::new(resource_limits(limits));
     let mut printed = String::new();
-    let mut run = Run {
-        registry,
-        limits,
-        call_id,
-        calls: 0,
-        started: FuturesUnordered::new(),
-    };
+    let mut run = Run::new(registry, limits, call_id);
     let progress = runner.start(Vec::new(), tracker, print(&mut printed));
     let outcome = run.drive(progress, &mut printed).await;
     match outcome {
@@ -70,7 +57,19 @@ fn print(printed: &mut String) -> PrintWriter<'_> {
     PrintWriter::CollectString(printed, Some(MAX_PRINTED))
 }
 
-struct Run<'r> {
+/// How the host answers a tool call from the code.
+pub(super) enum Answer {
+    /// The call ran: its value, or the exception to raise.
+    Now(ExtFunctionResult),
+    /// The `_async` form: the call runs beside the code, which gets an awaitable.
+    Started,
+    /// Past the per-run cap: end the run with this, which the code can't catch.
+    Stop(MontyException),
+}
+
+/// The host's side of one run, whichever interpreter runs it: the tools, the calls made so
+/// far, and the calls started with the `_async` form.
+pub(super) struct Run<'r> {
     registry: &'r dyn Calls,
     limits: &'r CodeLimits,
     call_id: Option<&'r str>,
@@ -81,6 +80,21 @@ struct Run<'r> {
 }
 
 impl<'r> Run<'r> {
+    pub(super) fn new(
+        registry: &'r dyn Calls,
+        limits: &'r CodeLimits,
+        call_id: Option<&'r str>,
+    ) -> Self {
+        Run {
+            registry,
+            limits,
+            call_id,
+            calls: 0,
+            started: FuturesUnordered::new(),
+        }
+    }
+
+    /// The in-process interpreter's loop.
     async fn drive(
         &mut self,
         mut progress: Result<RunProgress, MontyException>,
@@ -94,88 +108,94 @@ impl<'r> Run<'r> {
                     lookup.resume(found, print(printed))
                 }
                 RunProgress::OsCall(os) => {
-                    let refused = MontyException::new(
-                        ExcType::PermissionError,
-                        Some(format!(
-                            "`{}` is refused: the sandbox has no filesystem, network, environment or clock of the host; the only functions that reach outside are the tools",
-                            os.function_call.name()
-                        )),
-                    );
+                    let refused = refused(os.function_call.name());
                     os.resume(refused, print(printed))
                 }
                 RunProgress::FunctionCall(call) => {
-                    self.calls += 1;
-                    if self.calls > self.limits.tool_calls {
-                        let stop = MontyException::new(
-                            ExcType::RuntimeError,
-                            Some(format!(
-                                "more than {} tool calls in one run: do fewer calls per snippet, or ask for less at a time",
-                                self.limits.tool_calls
-                            )),
-                        );
-                        call.abort(stop, print(printed))
-                    } else if let Some(tool) =
-                        call.function_name.strip_suffix(ASYNC_SUFFIX).filter(|t| {
-                            self.registry.spec(t).is_some()
-                                && self.registry.spec(&call.function_name).is_none()
-                        })
+                    match self
+                        .function_call(&call.function_name, &call.args, &call.kwargs, call.call_id)
+                        .await
                     {
-                        let request = self.request(tool, &call.args, &call.kwargs);
-                        let id = call.call_id;
-                        let registry = self.registry;
-                        let call_id = self.inner_id();
-                        let tool = tool.to_owned();
-                        self.started.push(Box::pin(async move {
-                            let result = match request {
-                                Ok(args) => {
-                                    let output = registry.call(&tool, Some(&call_id), &args).await;
-                                    to_result(&tool, output)
-                                }
-                                Err(problem) => problem,
-                            };
-                            (id, result)
-                        }));
-                        call.resume_pending(print(printed))
-                    } else {
-                        let name = call.function_name.clone();
-                        let result = match self.request(&name, &call.args, &call.kwargs) {
-                            Ok(args) => {
-                                let call_id = self.inner_id();
-                                let output = self.registry.call(&name, Some(&call_id), &args).await;
-                                to_result(&name, output)
-                            }
-                            Err(problem) => problem,
-                        };
-                        call.resume(result, print(printed))
+                        Answer::Now(result) => call.resume(result, print(printed)),
+                        Answer::Started => call.resume_pending(print(printed)),
+                        Answer::Stop(stop) => call.abort(stop, print(printed)),
                     }
                 }
-                RunProgress::ResolveFutures(waiting) => {
-                    // Hand back whatever has finished, at least one: the code goes on as soon
-                    // as anything it awaits is there.
-                    let mut done = Vec::new();
-                    match self.started.next().await {
-                        Some(first) => done.push(first),
-                        None => {
-                            let stuck = MontyException::runtime_error(
-                                "the code awaits a call that was never started",
-                            );
-                            progress = waiting.abort(stuck, print(printed));
-                            continue;
-                        }
-                    }
-                    while let Some(Some(more)) =
-                        futures_util::FutureExt::now_or_never(self.started.next())
-                    {
-                        done.push(more);
-                    }
-                    waiting.resume(done, print(printed))
-                }
+                RunProgress::ResolveFutures(waiting) => match self.finished_calls().await {
+                    Ok(done) => waiting.resume(done, print(printed)),
+                    Err(stuck) => waiting.abort(stuck, print(printed)),
+                },
             };
         }
     }
 
+    /// A tool call from the code: run now, started beside the code, or refused past the cap.
+    pub(super) async fn function_call(
+        &mut self,
+        name: &str,
+        args: &[MontyObject],
+        kwargs: &[(MontyObject, MontyObject)],
+        id: u32,
+    ) -> Answer {
+        self.calls += 1;
+        if self.calls > self.limits.tool_calls {
+            return Answer::Stop(MontyException::new(
+                ExcType::RuntimeError,
+                Some(format!(
+                    "more than {} tool calls in one run: do fewer calls per snippet, or ask for less at a time",
+                    self.limits.tool_calls
+                )),
+            ));
+        }
+        let awaitable = name
+            .strip_suffix(ASYNC_SUFFIX)
+            .filter(|t| self.registry.spec(t).is_some() && self.registry.spec(name).is_none());
+        if let Some(tool) = awaitable {
+            let request = self.request(tool, args, kwargs);
+            let registry = self.registry;
+            let call_id = self.inner_id();
+            let tool = tool.to_owned();
+            self.started.push(Box::pin(async move {
+                let result = match request {
+                    Ok(args) => {
+                        let output = registry.call(&tool, Some(&call_id), &args).await;
+                        to_result(&tool, output)
+                    }
+                    Err(problem) => problem,
+                };
+                (id, result)
+            }));
+            return Answer::Started;
+        }
+        Answer::Now(match self.request(name, args, kwargs) {
+            Ok(json) => {
+                let call_id = self.inner_id();
+                let output = self.registry.call(name, Some(&call_id), &json).await;
+                to_result(name, output)
+            }
+            Err(problem) => problem,
+        })
+    }
+
+    /// The started calls that have finished, at least one: the code goes on as soon as
+    /// anything it awaits is there. An error when it awaits with nothing started.
+    pub(super) async fn finished_calls(
+        &mut self,
+    ) -> Result<Vec<(u32, ExtFunctionResult)>, MontyException> {
+        let Some(first) = self.started.next().await else {
+            return Err(MontyException::runtime_error(
+                "the code awaits a call that was never started",
+            ));
+        };
+        let mut done = vec![first];
+        while let Some(Some(more)) = futures_util::FutureExt::now_or_never(self.started.next()) {
+            done.push(more);
+        }
+        Ok(done)
+    }
+
     /// A name the code uses and doesn't define: a tool, a tool's `_async` form, or nothing.
-    fn lookup(&self, name: &str) -> NameLookupResult {
+    pub(super) fn lookup(&self, name: &str) -> NameLookupResult {
         let tool = self.registry.spec(name).or_else(|| {
             name.strip_suffix(ASYNC_SUFFIX)
                 .and_then(|base| self.registry.spec(base))
@@ -208,6 +228,26 @@ impl<'r> Run<'r> {
     fn inner_id(&self) -> String {
         format!("{}#{}", self.call_id.unwrap_or("code"), self.calls)
     }
+}
+
+/// The interpreter's limits from the run's.
+pub(super) fn resource_limits(limits: &CodeLimits) -> ResourceLimits {
+    ResourceLimits::default()
+        .max_duration(limits.time)
+        .max_memory(limits.memory)
+        .max_recursion_depth(limits.recursion)
+        // The host counts tool calls itself; this bounds every other suspension.
+        .max_suspensions(limits.tool_calls.saturating_mul(4).saturating_add(1_000))
+}
+
+/// What an OS call gets: the sandbox reaches nothing of the host's.
+pub(super) fn refused(name: &str) -> MontyException {
+    MontyException::new(
+        ExcType::PermissionError,
+        Some(format!(
+            "`{name}` is refused: the sandbox has no filesystem, network, environment or clock of the host; the only functions that reach outside are the tools"
+        )),
+    )
 }
 
 /// A tool's output as the code sees it: a value, or an exception it can catch.
