@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [seconds-per-target] [target...]     (default: 600 s, every target)
 #
-# Needs cargo-fuzz (`cargo install cargo-fuzz --locked`) and is run by hand, never by CI.
+# Needs cargo-fuzz (`cargo install cargo-fuzz --locked`) and is run by hand, never by CI;
+# `code_workers` also needs Monty's worker binary (`scripts/install-test-clients.sh`).
 # On a stable toolchain the sanitizer flags need RUSTC_BOOTSTRAP=1, which this script sets;
 # FUZZ_SANITIZER=none builds without AddressSanitizer (faster, coverage only).
 #
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift || true
-all_targets=(text router stream_openai_chat stream_anthropic stream_responses stream_tensorzero repair pipeline export)
+all_targets=(text router stream_openai_chat stream_anthropic stream_responses stream_tensorzero repair pipeline export code_workers)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 sanitizer="${FUZZ_SANITIZER:-address}"
 export RUSTC_BOOTSTRAP=1
@@ -151,6 +152,12 @@ for i, schema in enumerate([
      "patternProperties": {"^p": {}}, "unevaluatedProperties": False},
 ]):
     put("export", f"shape-{i}", json.dumps(schema))
+# Code mode in worker processes: programs of fragments (fuzz/src/code.rs) and code as is.
+for i, program in enumerate([b"\x00\x08\x0a", b"\x0b\x0c\x0d", b"\x0e\x0f\x10\x15\x16", b"\x17\x18\x19\x1a\x1b\x1c\x1d",
+                             b"\x07\x09\x22\x26\x27\x28\x29", b"\x2a\x2b\x30\x31\x32\x33\x34"]):
+    put("code_workers", f"fragments-{i}", b"\x00" + program)
+put("code_workers", "loop", b"\x01total = 0\nfor i in range(5):\n    total = add(a=total, b=i)\ntotal")
+put("code_workers", "gather", b"\x01import asyncio\nawait asyncio.gather(echo_async(text='a'), add_async(a=1, b=2))")
 print("seeds written")
 PY
 

@@ -1,6 +1,7 @@
 //! `tool-examples --code-mode`: `list`, `schema`, `call`, `chat` and `serve` with the code tool,
-//! the last through the official MCP Python SDK. Built with `--features code`
-//! (`cargo test -p tool-examples --features code --test code_mode`; `.ci/run` runs it).
+//! the last through the official MCP Python SDK; and `--code-workers`, the snippets in Monty's
+//! worker processes. Built with `--features code-workers`
+//! (`cargo test -p tool-examples --features code-workers --test code_mode`; `.ci/run` runs it).
 
 // A test: an unwrap that fails is the failure report.
 #![allow(clippy::unwrap_used)]
@@ -126,6 +127,36 @@ fn call_runs_a_snippet_against_the_real_tools() {
         "{}",
         stdout(&direct)
     );
+}
+
+#[cfg(feature = "code-workers")]
+#[test]
+fn code_workers_run_the_snippet_in_a_worker_process() {
+    let root = workspace();
+    let monty = clients().monty.display().to_string();
+    let args = json!({ "code": CODE }).to_string();
+    // `--code-workers` alone implies `--code-mode`.
+    let out = run(
+        root.path(),
+        &["--code-workers", &monty, "call", "run_python", &args],
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let output: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(output["text"], "lines: 2\n['hello.txt', 'sub/']");
+    // A binary that isn't there: a setup error naming it, exit code 2.
+    let out = run(
+        root.path(),
+        &[
+            "--code-workers",
+            "/nonexistent/monty",
+            "call",
+            "run_python",
+            &args,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("/nonexistent/monty"), "{stderr}");
 }
 
 #[test]

@@ -40,8 +40,21 @@ pub(crate) struct Cli {
     /// `--code-mode=beside` keeps the tools beside it. Needs a build with `--features code`.
     #[arg(long = "code-mode", global = true, value_name = "alone|beside", num_args = 0..=1, require_equals = true, default_missing_value = "alone")]
     code_mode: Option<CodeModeArg>,
+    /// Run code mode's snippets in worker processes of this `monty` binary (Monty's worker:
+    /// `pip install pydantic-monty-runtime==0.0.23`), where code that crashes the interpreter
+    /// ends a worker, not this program. Implies `--code-mode` when that is not given. Needs a
+    /// build with `--features code-workers`.
+    #[arg(long = "code-workers", global = true, value_name = "MONTY")]
+    code_workers: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// `--code-mode` and `--code-workers`.
+#[derive(Clone, Debug, Default)]
+struct Code {
+    mode: Option<CodeModeArg>,
+    workers: Option<PathBuf>,
 }
 
 /// `--code-mode`'s value.
@@ -134,7 +147,10 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
     let yes = cli.yes;
     let mcp = cli.mcp;
     let env = cli.pass_env;
-    let code = cli.code_mode;
+    let code = Code {
+        mode: cli.code_mode,
+        workers: cli.code_workers,
+    };
     match cli.command.unwrap_or(Command::Demo) {
         Command::Demo => {
             if root.is_some() {
@@ -226,7 +242,7 @@ async fn registry(
     yes: bool,
     env: &[String],
     mcp: &[String],
-    code: Option<CodeModeArg>,
+    code: Code,
 ) -> Result<Registry, CliError> {
     build(examples(root, yes, env), mcp, code).await
 }
@@ -244,7 +260,7 @@ fn examples(root: Option<PathBuf>, yes: bool, env: &[String]) -> RegistryBuilder
 async fn build(
     mut builder: RegistryBuilder,
     mcp: &[String],
-    code: Option<CodeModeArg>,
+    code: Code,
 ) -> Result<Registry, CliError> {
     let setup =
         |e: &dyn fmt::Display| CliError::Setup(format!("the registry could not be built: {e}"));
@@ -260,7 +276,10 @@ async fn build(
         }
         builder = builder.mcp_tools(tools);
     }
-    let registry = code_mode(builder, code)?.build().map_err(|e| setup(&e))?;
+    let registry = code_mode(builder, code)
+        .await?
+        .build()
+        .map_err(|e| setup(&e))?;
     // What the build left aside (defaults a schema refuses): said once, here.
     for note in registry.notes() {
         eprintln!("note: {}", terminal::text(&note.to_string()));
@@ -268,27 +287,49 @@ async fn build(
     Ok(registry)
 }
 
-/// The builder with `--code-mode` applied.
-fn code_mode(
-    builder: RegistryBuilder,
-    code: Option<CodeModeArg>,
-) -> Result<RegistryBuilder, CliError> {
+/// The builder with `--code-mode` and `--code-workers` applied.
+async fn code_mode(builder: RegistryBuilder, code: Code) -> Result<RegistryBuilder, CliError> {
+    let mode = match (code.mode, &code.workers) {
+        (None, None) => return Ok(builder),
+        (mode, _) => mode.unwrap_or(CodeModeArg::Alone),
+    };
     #[cfg(feature = "code")]
     {
-        use tool_runtime::code::CodeMode;
-        Ok(match code {
-            None => builder,
-            Some(CodeModeArg::Alone) => builder.code_mode(CodeMode::Alone),
-            Some(CodeModeArg::Beside) => builder.code_mode(CodeMode::Beside),
-        })
+        use tool_runtime::code::{CodeMode, CodeSettings};
+        #[cfg_attr(not(feature = "code-workers"), allow(unused_mut))]
+        let mut settings = CodeSettings::default();
+        if let Some(binary) = code.workers {
+            #[cfg(feature = "code-workers")]
+            {
+                // One worker per core: a run holds its worker until it ends.
+                let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+                let pool = tool_runtime::code::WorkerPool::start(binary, workers)
+                    .await
+                    .map_err(|e| CliError::Setup(e.to_string()))?;
+                settings = settings.workers(pool);
+            }
+            #[cfg(not(feature = "code-workers"))]
+            {
+                let _ = binary;
+                return Err(CliError::Setup(
+                    "--code-workers needs a build with worker processes: `cargo run -p tool-examples --features code-workers -- ...`"
+                        .to_owned(),
+                ));
+            }
+        }
+        let mode = match mode {
+            CodeModeArg::Alone => CodeMode::Alone,
+            CodeModeArg::Beside => CodeMode::Beside,
+        };
+        Ok(builder.code_mode_with(mode, settings))
     }
     #[cfg(not(feature = "code"))]
-    match code {
-        None => Ok(builder),
-        Some(_) => Err(CliError::Setup(
+    {
+        let _ = (builder, mode);
+        Err(CliError::Setup(
             "--code-mode needs a build with code mode: `cargo run -p tool-examples --features code -- ...`"
                 .to_owned(),
-        )),
+        ))
     }
 }
 
