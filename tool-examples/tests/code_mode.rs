@@ -129,6 +129,34 @@ fn call_runs_a_snippet_against_the_real_tools() {
     );
 }
 
+#[test]
+fn search_tools_and_describe_tool_work_inside_the_code() {
+    let root = workspace();
+    fs::write(
+        root.path().join("sales.csv"),
+        "region,amount\nnorth,3\nsouth,4\n",
+    )
+    .unwrap();
+    // Found, described, then called: the example tools' own search over the registry the
+    // code reaches.
+    let code = r#"
+found = search_tools(query="summarize a CSV file", limit=1)
+name = found[0]["name"]
+info = describe_tool(name=name)
+print(name, sorted(info["parameters"]["properties"]))
+summary = csv_summary(path="sales.csv") if "path" in info["parameters"]["required"] else None
+summary["rows"]
+"#;
+    let args = json!({ "code": code }).to_string();
+    let out = run(root.path(), &["--code-mode", "call", "run_python", &args]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let output: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        output["text"],
+        "csv_summary ['columns', 'delimiter', 'path']\n2"
+    );
+}
+
 #[cfg(feature = "code-workers")]
 #[test]
 fn code_workers_run_the_snippet_in_a_worker_process() {
