@@ -113,6 +113,8 @@ pub struct Agent {
     max_history_result_bytes: usize,
     max_request_bytes: usize,
     text_tools: Option<TextFormat>,
+    /// llama.cpp's `grammar`, sent with the first request of each run.
+    grammar: Option<String>,
     strict: bool,
     cancel: CancellationToken,
     /// The conversation in the model's shape, as requests carry it, with its sizes.
@@ -155,6 +157,7 @@ impl Agent {
             max_history_result_bytes: budget::DEFAULT_MAX_HISTORY_RESULT_BYTES,
             max_request_bytes: budget::DEFAULT_MAX_REQUEST_BYTES,
             text_tools: None,
+            grammar: None,
             strict: false,
             cancel: CancellationToken::new(),
             conversation: budget::Conversation::default(),
@@ -235,6 +238,19 @@ impl Agent {
         self.text_tools = Some(format);
         self.full_system = OnceLock::new();
         self.tools = OnceLock::new();
+        self
+    }
+
+    /// A grammar the model's first reply of each run must follow, in GBNF: llama.cpp's
+    /// `grammar` request field, which the OpenAI Chat transport sends (other transports send
+    /// none). [`text::call_grammar`] writes one from the tools for a text format, so that the
+    /// first reply is a call the parser reads, even from a model too small to follow the
+    /// prompt; later requests of the run go without it, so the model can answer from the
+    /// results. (A grammar on every request would make every reply a call: give the transport
+    /// `body_field("grammar", ..)` for that.)
+    #[must_use]
+    pub fn grammar(mut self, grammar: impl Into<String>) -> Agent {
+        self.grammar = Some(grammar.into());
         self
     }
 

@@ -24,6 +24,9 @@ pub struct ModelRequest<'a> {
     /// The tools in the provider's shape (`registry.export(provider).raw_json()`), or `None`
     /// when the model gets no native tools (text-only mode, or an empty registry).
     pub tools: Option<&'a RawValue>,
+    /// A grammar the reply must follow, in GBNF (llama.cpp's `grammar` field), or `None`.
+    /// The OpenAI Chat transport sends it; the others, whose APIs have no such field, don't.
+    pub grammar: Option<&'a str>,
 }
 
 /// One reply of a model.

@@ -163,6 +163,7 @@ impl Agent {
             system: self.full_system(),
             messages: self.conversation.messages(),
             tools: self.tools(),
+            grammar: self.grammar.as_deref().filter(|_| turn == 1),
         };
         let sent = async {
             match events {

@@ -134,6 +134,7 @@ async fn answer<M: Model + ?Sized>(
         system: request.system_prompt.as_deref(),
         messages: &messages,
         tools: None,
+        grammar: None,
     };
     let reply = model.send(&asked).await.map_err(SamplingError::Model)?;
     Ok(SamplingResult {

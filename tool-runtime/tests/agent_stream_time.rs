@@ -72,6 +72,7 @@ async fn stream(url: &str, handle_each: Duration) -> ModelError {
         system: None,
         messages: &messages,
         tools: None,
+        grammar: None,
     };
     let mut on_delta = |delta: ModelDelta| {
         if matches!(delta, ModelDelta::Text(_)) {

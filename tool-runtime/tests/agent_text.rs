@@ -162,3 +162,25 @@ async fn text_only_mode_streams_the_prose_and_announces_the_calls() {
         .any(|e| matches!(e, AgentEvent::CallReady(c) if c.name == "get_weather")));
     assert!(events.iter().any(|e| matches!(e, AgentEvent::CallResult { output, .. } if output.to_model_text() == "18°C in Paris")));
 }
+
+#[tokio::test]
+async fn a_grammar_goes_with_the_first_request_of_each_run_only() {
+    let call = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Paris\"}}\n</tool_call>";
+    let upstream = Upstream::start([
+        Scripted::json(chat_text(call)),
+        Scripted::json(chat_text("It is 18°C in Paris.")),
+        Scripted::json(chat_text("Nothing else.")),
+    ]);
+    let agent = agent(&upstream, TextFormat::Hermes);
+    let grammar =
+        tool_runtime::text::call_grammar(TextFormat::Hermes, agent.registry().specs()).unwrap();
+    let mut agent = agent.grammar(grammar.clone());
+    agent.run("Weather in Paris?").await.unwrap();
+    agent.run("Anything else?").await.unwrap();
+    let requests = upstream.requests();
+    let sent: Vec<Option<&str>> = requests
+        .iter()
+        .map(|r| r.body["grammar"].as_str())
+        .collect();
+    assert_eq!(sent, [Some(grammar.as_str()), None, Some(grammar.as_str())]);
+}

@@ -63,6 +63,7 @@ mod functionary;
 mod gemma;
 mod gigachat;
 mod glm;
+mod grammar;
 mod harmony;
 mod hermes;
 mod hermes_variants;
@@ -106,6 +107,7 @@ mod xlam;
 
 pub use error::{Cut, TextCallError, TextErrorKind};
 pub use format::TextFormat;
+pub use grammar::call_grammar;
 pub use names::UnknownTextFormat;
 pub use parsed::{TextEvent, TextParse};
 pub use prompt::{tool_prompt, write_calls};

@@ -246,7 +246,7 @@ pub fn litellm(upstream_v1: &str) -> Gateway {
 }
 
 /// Reads the child's stderr on a thread, so it never blocks on a full pipe.
-fn drain_stderr(child: &mut Child) -> std::sync::Arc<std::sync::Mutex<String>> {
+pub(crate) fn drain_stderr(child: &mut Child) -> std::sync::Arc<std::sync::Mutex<String>> {
     let kept = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     if let Some(stderr) = child.stderr.take() {
         let kept = std::sync::Arc::clone(&kept);

@@ -24,6 +24,7 @@ pub mod attacks;
 pub mod big_json;
 pub mod floods;
 pub mod gateways;
+pub mod llama;
 pub mod mcp_clients;
 pub mod memory;
 pub mod openapi;

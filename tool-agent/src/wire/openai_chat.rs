@@ -55,6 +55,10 @@ impl Wire for OpenAiChat {
 
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
         let mut fields = self.http.chat_fields(request);
+        // llama.cpp's field, only when asked for: OpenAI's own API refuses fields it doesn't know.
+        if let Some(grammar) = request.grammar {
+            fields.push(("grammar", Field::Str(grammar)));
+        }
         if stream {
             fields.push(("stream", Field::Bool(true)));
             fields.push((

@@ -39,6 +39,11 @@ pub(super) struct ChatArgs {
     /// the format the model's name says (`TextFormat::for_model`), else every format.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     text_tools: Option<TextFormat>,
+    /// With --text-tools and a llama.cpp server: hold the model's first reply of each prompt
+    /// to a call of one of the tools in the format's markup, with llama.cpp's `grammar` field
+    /// (auto: written from the tools' schemas). The hermes format has a grammar.
+    #[arg(long, value_name = "auto", requires = "text_tools")]
+    grammar: Option<GrammarArg>,
     /// The environment variable holding the API key [default: the provider's usual one, sent
     /// only when set].
     #[arg(long, value_name = "VAR")]
@@ -71,6 +76,13 @@ pub(super) struct ChatArgs {
     /// Ask for whole replies instead of server-sent events.
     #[arg(long)]
     no_stream: bool,
+}
+
+/// `--grammar`'s value.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum GrammarArg {
+    /// Written from the tools for the text format.
+    Auto,
 }
 
 /// A format by its name or a vLLM/SGLang parser name (`qwen3_coder`, `hunyuan_a13b`).
@@ -154,6 +166,21 @@ pub(super) async fn run(
             _ => {}
         }
         agent = agent.text_tools(format);
+        if args.grammar.is_some() {
+            if args.provider != Provider::OpenAiChat {
+                return Err(CliError::Input(
+                    "--grammar is llama.cpp's request field, sent with --provider openai-chat"
+                        .to_owned(),
+                ));
+            }
+            let Some(grammar) = tool_runtime::text::call_grammar(format, agent.registry().specs())
+            else {
+                return Err(CliError::Input(format!(
+                    "--grammar auto: the {format} format has no grammar yet (hermes has one)"
+                )));
+            };
+            agent = agent.grammar(grammar);
+        }
     }
     if let Some(prompt) = &args.prompt {
         return Ok(if turn(&mut agent, prompt, out).await? {
