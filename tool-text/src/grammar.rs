@@ -191,7 +191,8 @@ impl Rules {
     }
 }
 
-/// `text` as a GBNF string literal.
+/// `text` as a GBNF string literal (llama.cpp's `grammars/README.md`: `\"`, `\\`, `\n`, `\r`,
+/// `\t`, and `\uXXXX` for any other control character).
 fn literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -202,6 +203,9 @@ fn literal(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
