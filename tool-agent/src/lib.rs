@@ -57,6 +57,7 @@ mod messages;
 pub(crate) mod model;
 mod run;
 mod sampling;
+mod tool_choice;
 pub(crate) mod transport;
 mod wire;
 
@@ -65,6 +66,7 @@ pub use events::{AgentEvent, AgentStream};
 pub use history::{CallResult, Turn};
 pub use model::{Model, ModelDelta, ModelReply, ModelRequest, OnDelta, Usage};
 pub use sampling::{ModelSampling, SamplingError};
+pub use tool_choice::ToolChoice;
 pub use wire::anthropic::Anthropic;
 pub use wire::gemini::Gemini;
 pub use wire::ollama::Ollama;
@@ -115,6 +117,8 @@ pub struct Agent {
     text_tools: Option<TextFormat>,
     /// llama.cpp's `grammar`, sent with the first request of each run.
     grammar: Option<String>,
+    /// Sent with the first request of each run, when the model gets native tools.
+    tool_choice: Option<ToolChoice>,
     strict: bool,
     cancel: CancellationToken,
     /// The conversation in the model's shape, as requests carry it, with its sizes.
@@ -158,6 +162,7 @@ impl Agent {
             max_request_bytes: budget::DEFAULT_MAX_REQUEST_BYTES,
             text_tools: None,
             grammar: None,
+            tool_choice: None,
             strict: false,
             cancel: CancellationToken::new(),
             conversation: budget::Conversation::default(),
@@ -251,6 +256,17 @@ impl Agent {
     #[must_use]
     pub fn grammar(mut self, grammar: impl Into<String>) -> Agent {
         self.grammar = Some(grammar.into());
+        self
+    }
+
+    /// Which tools the model may or must call on the first request of each run
+    /// ([`ToolChoice`]: auto, required, none, or one tool by name), sent in the provider's
+    /// own shape; later requests of the run go without it, so that the model can answer from
+    /// the results. Sent only when the model gets native tools: in text-only mode, a
+    /// [`grammar`](Agent::grammar) is what makes a call required.
+    #[must_use]
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Agent {
+        self.tool_choice = Some(choice);
         self
     }
 

@@ -27,6 +27,9 @@ pub struct ModelRequest<'a> {
     /// A grammar the reply must follow, in GBNF (llama.cpp's `grammar` field), or `None`.
     /// The OpenAI Chat transport sends it; the others, whose APIs have no such field, don't.
     pub grammar: Option<&'a str>,
+    /// Which tools the model may or must call, or `None` to leave it to the API's default;
+    /// each transport sends it in its provider's shape ([`ToolChoice`](crate::ToolChoice)).
+    pub tool_choice: Option<&'a crate::ToolChoice>,
 }
 
 /// One reply of a model.

@@ -164,6 +164,10 @@ impl Agent {
             messages: self.conversation.messages(),
             tools: self.tools(),
             grammar: self.grammar.as_deref().filter(|_| turn == 1),
+            tool_choice: self
+                .tool_choice
+                .as_ref()
+                .filter(|_| turn == 1 && self.text_tools.is_none()),
         };
         let sent = async {
             match events {

@@ -135,6 +135,7 @@ async fn answer<M: Model + ?Sized>(
         messages: &messages,
         tools: None,
         grammar: None,
+        tool_choice: None,
     };
     let reply = model.send(&asked).await.map_err(SamplingError::Model)?;
     Ok(SamplingResult {

@@ -289,3 +289,61 @@ fn the_ollama_provider_talks_to_api_chat() {
     assert_eq!(tool["tool_name"], "csv_summary");
     assert_eq!(tool["tool_call_id"], "call_k3x9q2ab");
 }
+
+#[test]
+fn tool_choice_goes_with_the_first_request_in_the_providers_shape() {
+    let root = workspace();
+    let upstream = Upstream::start([
+        Scripted::sse(chat_call_chunks(
+            "c1",
+            "csv_summary",
+            r#"{"path": "sales.csv"}"#,
+            true,
+        )),
+        Scripted::sse(chat_text_chunks("Sales total ", "42.")),
+    ]);
+    let out = chat(
+        root.path(),
+        &upstream,
+        &[
+            "--prompt",
+            "Summarize sales.csv",
+            "--tool-choice",
+            "csv_summary",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let requests = upstream.requests();
+    assert_eq!(
+        requests[0].body["tool_choice"],
+        serde_json::json!({"type": "function", "function": {"name": "csv_summary"}})
+    );
+    assert!(requests[1].body.get("tool_choice").is_none());
+    // A tool that isn't there, and text-only mode, are refused before any request.
+    let none = Upstream::start([]);
+    let out = chat(
+        root.path(),
+        &none,
+        &["--prompt", "x", "--tool-choice", "no_such_tool"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no tool of that name"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = chat(
+        root.path(),
+        &none,
+        &[
+            "--prompt",
+            "x",
+            "--tool-choice",
+            "required",
+            "--text-tools",
+            "hermes",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(none.requests().is_empty());
+}

@@ -73,6 +73,7 @@ async fn stream(url: &str, handle_each: Duration) -> ModelError {
         messages: &messages,
         tools: None,
         grammar: None,
+        tool_choice: None,
     };
     let mut on_delta = |delta: ModelDelta| {
         if matches!(delta, ModelDelta::Text(_)) {

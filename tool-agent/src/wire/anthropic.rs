@@ -8,6 +8,7 @@ use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::anthropic::stream::AnthropicStream;
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
+use crate::tool_choice::ToolChoice;
 use crate::transport::body::Field;
 use crate::transport::read::{accumulate, started, End};
 use crate::transport::send::Auth;
@@ -69,6 +70,15 @@ impl Wire for Anthropic {
         fields.push(("messages", Field::List(None, request.messages)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));
+        }
+        if let Some(choice) = request.tool_choice {
+            let choice = match choice {
+                ToolChoice::Auto => json!({"type": "auto"}),
+                ToolChoice::Required => json!({"type": "any"}),
+                ToolChoice::None => json!({"type": "none"}),
+                ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
+            };
+            fields.push(("tool_choice", Field::Value(choice)));
         }
         if stream {
             fields.push(("stream", Field::Bool(true)));

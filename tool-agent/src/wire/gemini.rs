@@ -10,6 +10,7 @@ use crate::providers::gemini::results::call_turn;
 use crate::providers::gemini::route::gemini;
 use crate::providers::gemini::stream::GeminiStream;
 use crate::router::routed::Routed;
+use crate::tool_choice::ToolChoice;
 use crate::transport::body::Field;
 use crate::transport::read::End;
 use crate::transport::send::Auth;
@@ -61,6 +62,18 @@ impl Wire for Gemini {
         }
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::RawInList(tools)));
+        }
+        if let Some(choice) = request.tool_choice {
+            let config = match choice {
+                ToolChoice::Auto => json!({"mode": "AUTO"}),
+                ToolChoice::Required => json!({"mode": "ANY"}),
+                ToolChoice::None => json!({"mode": "NONE"}),
+                ToolChoice::Tool(name) => json!({"mode": "ANY", "allowedFunctionNames": [name]}),
+            };
+            fields.push((
+                "toolConfig",
+                Field::Value(json!({"functionCallingConfig": config})),
+            ));
         }
         self.http.body(fields)
     }

@@ -6,6 +6,7 @@ use crate::error::ModelError;
 use crate::model::OnDelta;
 use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::openai_chat::stream::OpenAiChatStream;
+use crate::tool_choice::ToolChoice;
 use crate::transport::body::Field;
 use crate::transport::read::{accumulate, started, End};
 use crate::transport::send::Auth;
@@ -58,6 +59,13 @@ impl Wire for OpenAiChat {
         // llama.cpp's field, only when asked for: OpenAI's own API refuses fields it doesn't know.
         if let Some(grammar) = request.grammar {
             fields.push(("grammar", Field::Str(grammar)));
+        }
+        if let Some(choice) = request.tool_choice {
+            let choice = match choice {
+                ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
+                other => json!(other.to_string()),
+            };
+            fields.push(("tool_choice", Field::Value(choice)));
         }
         if stream {
             fields.push(("stream", Field::Bool(true)));

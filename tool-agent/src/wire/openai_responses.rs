@@ -6,6 +6,7 @@ use crate::error::ModelError;
 use crate::model::OnDelta;
 use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::openai_responses::stream::OpenAiResponsesStream;
+use crate::tool_choice::ToolChoice;
 use crate::transport::body::Field;
 use crate::transport::read::{accumulate, started, End};
 use crate::transport::send::Auth;
@@ -14,7 +15,7 @@ use crate::transport::{http_transport, Http, Wire};
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
 use crate::Provider;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// A model behind the Responses API.
 ///
@@ -58,6 +59,13 @@ impl Wire for OpenAiResponses {
         fields.push(("input", Field::List(None, request.messages)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));
+        }
+        if let Some(choice) = request.tool_choice {
+            let choice = match choice {
+                ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
+                other => json!(other.to_string()),
+            };
+            fields.push(("tool_choice", Field::Value(choice)));
         }
         if stream {
             fields.push(("stream", Field::Bool(true)));

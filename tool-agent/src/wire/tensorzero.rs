@@ -10,6 +10,7 @@ use crate::model::{ModelReply, ModelRequest, Usage};
 use crate::providers::tensorzero::stream::TensorZeroStream;
 use crate::router::routed::Routed;
 use crate::router::stream::accumulate::Accumulate;
+use crate::tool_choice::ToolChoice;
 use crate::transport::body::Field;
 use crate::transport::read::{accumulate, started, End};
 use crate::transport::send::Auth;
@@ -181,6 +182,13 @@ impl Wire for TensorZero {
         fields.push(("input", Field::Object(input)));
         if let Some(tools) = request.tools.filter(|_| !self.tools_in_config) {
             fields.push(("additional_tools", Field::Raw(tools)));
+        }
+        if let Some(choice) = request.tool_choice {
+            let choice = match choice {
+                ToolChoice::Tool(name) => json!({"specific": name}),
+                other => json!(other.to_string()),
+            };
+            fields.push(("tool_choice", Field::Value(choice)));
         }
         if stream {
             fields.push(("stream", Field::Bool(true)));

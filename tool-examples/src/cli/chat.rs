@@ -9,6 +9,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use tool_runtime::agent::{
     Agent, AgentEvent, Anthropic, Gemini, Model, Ollama, OpenAiChat, OpenAiResponses, TensorZero,
+    ToolChoice,
 };
 use tool_runtime::text::TextFormat;
 use tool_runtime::{Provider, Registry};
@@ -44,6 +45,16 @@ pub(super) struct ChatArgs {
     /// (auto: written from the tools' schemas). The hermes format has a grammar.
     #[arg(long, value_name = "auto", requires = "text_tools")]
     grammar: Option<GrammarArg>,
+    /// Which tools the model may or must call on the first request of each prompt: auto,
+    /// required, none, or a tool's name; sent in the provider's own shape (Ollama's API has
+    /// none). Native tools only: with --text-tools, --grammar auto makes the first reply a
+    /// call.
+    #[arg(
+        long,
+        value_name = "auto|required|none|NAME",
+        conflicts_with = "text_tools"
+    )]
+    tool_choice: Option<ToolChoice>,
     /// The environment variable holding the API key [default: the provider's usual one, sent
     /// only when set].
     #[arg(long, value_name = "VAR")]
@@ -151,6 +162,20 @@ pub(super) async fn run(
         .max_calls_per_turn(args.max_calls_per_turn)
         .max_history_result_bytes(args.max_history_result_bytes)
         .max_request_bytes(args.max_request_bytes);
+    if let Some(choice) = &args.tool_choice {
+        if let ToolChoice::Tool(name) = choice {
+            if agent.registry().get(name).is_none() {
+                return Err(CliError::Input(format!(
+                    "--tool-choice {}: no tool of that name (see `list`)",
+                    terminal::text(name)
+                )));
+            }
+        }
+        if args.provider == Provider::Ollama {
+            eprintln!("note: Ollama's /api/chat has no tool choice; --tool-choice is not sent");
+        }
+        agent = agent.tool_choice(choice.clone());
+    }
     if let Some(format) = args.text_tools {
         let format = match format {
             TextFormat::Auto => TextFormat::for_model(&args.model),
