@@ -119,6 +119,8 @@ pub struct Agent {
     grammar: Option<String>,
     /// Sent with the first request of each run, when the model gets native tools.
     tool_choice: Option<ToolChoice>,
+    /// The start of the first reply of each run, when the model gets native tools.
+    prefill: Option<String>,
     strict: bool,
     cancel: CancellationToken,
     /// The conversation in the model's shape, as requests carry it, with its sizes.
@@ -163,6 +165,7 @@ impl Agent {
             text_tools: None,
             grammar: None,
             tool_choice: None,
+            prefill: None,
             strict: false,
             cancel: CancellationToken::new(),
             conversation: budget::Conversation::default(),
@@ -267,6 +270,20 @@ impl Agent {
     #[must_use]
     pub fn tool_choice(mut self, choice: ToolChoice) -> Agent {
         self.tool_choice = Some(choice);
+        self
+    }
+
+    /// The start of the model's first reply of each run, written for it: an assistant
+    /// message at the end of the first request, which the model continues. Anthropic
+    /// documents it; llama.cpp's server continues a final assistant message too, and
+    /// `"<tool_call>\n"` there makes a small model write a call where
+    /// [`tool_choice`](Agent::tool_choice) `Required` alone still lets it write prose first
+    /// (docs/agent.md). Sent by the OpenAI Chat and Anthropic transports, with native tools
+    /// only; the reply is read as the server returns it, so the prefill is not part of the
+    /// turn's text.
+    #[must_use]
+    pub fn prefill(mut self, text: impl Into<String>) -> Agent {
+        self.prefill = Some(text.into());
         self
     }
 

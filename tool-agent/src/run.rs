@@ -168,6 +168,10 @@ impl Agent {
                 .tool_choice
                 .as_ref()
                 .filter(|_| turn == 1 && self.text_tools.is_none()),
+            prefill: self
+                .prefill
+                .as_deref()
+                .filter(|_| turn == 1 && self.text_tools.is_none()),
         };
         let sent = async {
             match events {

@@ -136,6 +136,7 @@ async fn answer<M: Model + ?Sized>(
         tools: None,
         grammar: None,
         tool_choice: None,
+        prefill: None,
     };
     let reply = model.send(&asked).await.map_err(SamplingError::Model)?;
     Ok(SamplingResult {

@@ -74,6 +74,7 @@ async fn stream(url: &str, handle_each: Duration) -> ModelError {
         tools: None,
         grammar: None,
         tool_choice: None,
+        prefill: None,
     };
     let mut on_delta = |delta: ModelDelta| {
         if matches!(delta, ModelDelta::Text(_)) {

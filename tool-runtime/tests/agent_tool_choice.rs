@@ -207,3 +207,43 @@ fn tool_choice_reads_the_cli_spelling() {
     assert_eq!(read("get_weather"), ToolChoice::Tool("get_weather".into()));
     assert_eq!(read("get_weather").to_string(), "get_weather");
 }
+
+#[tokio::test]
+async fn a_prefill_ends_the_first_request_as_the_assistants_turn() {
+    for anthropic in [false, true] {
+        let (call, text) = if anthropic {
+            (
+                anthropic_call("c1", "get_weather", json!({"location": "Paris"})),
+                anthropic_text("18°C."),
+            )
+        } else {
+            (
+                chat_calls(&[("c1", "get_weather", r#"{"location": "Paris"}"#)]),
+                chat_text("18°C."),
+            )
+        };
+        let upstream = Upstream::start([Scripted::json(call), Scripted::json(text)]);
+        let url = format!("{}/v1", upstream.url());
+        let model: Box<dyn Model> = if anthropic {
+            Box::new(Anthropic::new(url, "m"))
+        } else {
+            Box::new(OpenAiChat::new(url, "m"))
+        };
+        let mut agent = Agent::new(model, registry()).prefill("<tool_call>\n");
+        agent.run("Weather in Paris?").await.unwrap();
+        let requests = upstream.requests();
+        let last = |body: &Value| body["messages"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(
+            last(&requests[0].body),
+            json!({"role": "assistant", "content": "<tool_call>\n"})
+        );
+        // Not kept: the second request ends with the call's result.
+        assert_ne!(last(&requests[1].body)["role"], "assistant");
+        if !anthropic {
+            assert_eq!(
+                openapi::violations(&requests[0].path, &requests[0].body),
+                Some(vec![])
+            );
+        }
+    }
+}

@@ -14,8 +14,8 @@ pub(crate) enum Field<'a> {
     Raw(&'a RawValue),
     /// A list of one element given as JSON text (Gemini's `tools: [{functionDeclarations}]`).
     RawInList(&'a RawValue),
-    /// A list: an optional first element, then the conversation.
-    List(Option<Value>, &'a [Value]),
+    /// A list: an optional first element, the conversation, an optional last element.
+    List(Option<Value>, &'a [Value], Option<Value>),
     /// An object of fields (TensorZero's `input: {"system", "messages"}`).
     Object(Vec<(&'static str, Field<'a>)>),
 }
@@ -36,17 +36,19 @@ impl Body<'_> {
 
 impl super::Http {
     /// The fields every chat-shaped body opens with (OpenAI Chat, Ollama): the model, the
-    /// system prompt as the first `role: "system"` message, the conversation, and the tools.
+    /// system prompt as the first `role: "system"` message, the conversation (ending with
+    /// `last`, when given), and the tools.
     pub(crate) fn chat_fields<'a>(
         &'a self,
         request: &'a crate::ModelRequest<'_>,
+        last: Option<Value>,
     ) -> Vec<(&'static str, Field<'a>)> {
         let system = request
             .system
             .map(|text| serde_json::json!({"role": "system", "content": text}));
         let mut fields = vec![
             ("model", Field::Str(&self.model)),
-            ("messages", Field::List(system, request.messages)),
+            ("messages", Field::List(system, request.messages, last)),
         ];
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));
@@ -87,14 +89,18 @@ impl Serialize for Field<'_> {
             Field::Value(value) => value.serialize(serializer),
             Field::Raw(raw) => raw.serialize(serializer),
             Field::RawInList(raw) => [raw].serialize(serializer),
-            Field::List(first, rest) => {
-                let mut seq =
-                    serializer.serialize_seq(Some(rest.len() + first.is_some() as usize))?;
+            Field::List(first, rest, last) => {
+                let mut seq = serializer.serialize_seq(Some(
+                    rest.len() + first.is_some() as usize + last.is_some() as usize,
+                ))?;
                 if let Some(first) = first {
                     seq.serialize_element(first)?;
                 }
                 for item in *rest {
                     seq.serialize_element(item)?;
+                }
+                if let Some(last) = last {
+                    seq.serialize_element(last)?;
                 }
                 seq.end()
             }
@@ -124,7 +130,7 @@ mod tests {
                 ("model", Field::Str("m")),
                 (
                     "messages",
-                    Field::List(Some(json!({"role": "system"})), &messages),
+                    Field::List(Some(json!({"role": "system"})), &messages, None),
                 ),
                 ("tools", Field::Raw(&tools)),
                 ("stream", Field::Bool(false)),

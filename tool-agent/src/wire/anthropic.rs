@@ -67,7 +67,11 @@ impl Wire for Anthropic {
         if let Some(system) = request.system {
             fields.push(("system", Field::Str(system)));
         }
-        fields.push(("messages", Field::List(None, request.messages)));
+        // A prefill is the start of the assistant's turn, which Anthropic continues.
+        let prefill = request
+            .prefill
+            .map(|text| json!({"role": "assistant", "content": text}));
+        fields.push(("messages", Field::List(None, request.messages, prefill)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));
         }

@@ -53,7 +53,7 @@ impl Wire for Gemini {
     const REPLY: (&'static str, &'static str) = ("candidates", "a list of candidates");
 
     fn body(&self, request: &ModelRequest<'_>, _stream: bool) -> Vec<u8> {
-        let mut fields = vec![("contents", Field::List(None, request.messages))];
+        let mut fields = vec![("contents", Field::List(None, request.messages, None))];
         if let Some(system) = request.system {
             fields.push((
                 "systemInstruction",

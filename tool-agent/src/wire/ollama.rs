@@ -56,7 +56,7 @@ impl Wire for Ollama {
     const STREAM_TYPE: &'static str = "application/x-ndjson";
 
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        let mut fields = self.http.chat_fields(request);
+        let mut fields = self.http.chat_fields(request, None);
         fields.push(("stream", Field::Bool(stream)));
         self.http.body(fields)
     }

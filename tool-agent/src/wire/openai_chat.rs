@@ -55,7 +55,12 @@ impl Wire for OpenAiChat {
     const REPLY: (&'static str, &'static str) = ("choices", "a list of choices");
 
     fn body(&self, request: &ModelRequest<'_>, stream: bool) -> Vec<u8> {
-        let mut fields = self.http.chat_fields(request);
+        // A prefill is the start of the assistant's turn: llama.cpp's server continues a final
+        // assistant message (vLLM with `continue_final_message`).
+        let prefill = request
+            .prefill
+            .map(|text| json!({"role": "assistant", "content": text}));
+        let mut fields = self.http.chat_fields(request, prefill);
         // llama.cpp's field, only when asked for: OpenAI's own API refuses fields it doesn't know.
         if let Some(grammar) = request.grammar {
             fields.push(("grammar", Field::Str(grammar)));

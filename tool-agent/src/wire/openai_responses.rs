@@ -56,7 +56,7 @@ impl Wire for OpenAiResponses {
         if let Some(system) = request.system {
             fields.push(("instructions", Field::Str(system)));
         }
-        fields.push(("input", Field::List(None, request.messages)));
+        fields.push(("input", Field::List(None, request.messages, None)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));
         }

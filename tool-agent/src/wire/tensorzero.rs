@@ -178,7 +178,7 @@ impl Wire for TensorZero {
         if let Some(system) = request.system {
             input.push(("system", Field::Str(system)));
         }
-        input.push(("messages", Field::List(None, request.messages)));
+        input.push(("messages", Field::List(None, request.messages, None)));
         fields.push(("input", Field::Object(input)));
         if let Some(tools) = request.tools.filter(|_| !self.tools_in_config) {
             fields.push(("additional_tools", Field::Raw(tools)));

@@ -1,0 +1,119 @@
+//! Native tools against a real model server: llama.cpp's `llama-server` with
+//! SmolLM2-135M-Instruct (`tests/support/src/llama.rs`) and Qwen2.5's chat template from
+//! llama.cpp's tree (SmolLM2 speaks the same ChatML; its own template declares no tool
+//! format, so the server would parse no call). The first request asks for a call
+//! (`tool_choice: "required"`) and starts the reply with `<tool_call>` (`Agent::prefill`):
+//! llama.cpp's grammar for a required call still allows text before it, which a 135M model
+//! fills. Asserted: the protocol (the server's `tool_calls` reach the pipeline and run, the
+//! result goes back as a `tool` message, the run ends by the model's text or `max_turns`),
+//! not what the model says.
+#![cfg(feature = "agent")]
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
+use futures_util::StreamExt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use tool_runtime::agent::{Agent, AgentError, AgentEvent, OpenAiChat, ToolChoice, Turn};
+use tool_runtime::{tool, Registry, State};
+use tool_test_support::llama::{llama, LlamaServer, MODEL};
+
+/// How many times the tool ran.
+#[derive(Default)]
+struct Runs(AtomicUsize);
+
+/// Get the current weather in a city.
+#[tool(read_only)]
+fn get_weather(
+    /// The city, for example "Paris".
+    location: String,
+    runs: State<Runs>,
+) -> String {
+    runs.0 .0.fetch_add(1, Ordering::SeqCst);
+    format!("18°C in {location}")
+}
+
+async fn server() -> LlamaServer {
+    tokio::task::spawn_blocking(|| {
+        let template = llama().templates.join("Qwen-Qwen2.5-7B-Instruct.jinja");
+        LlamaServer::start(&["--chat-template-file", template.to_str().unwrap()])
+    })
+    .await
+    .unwrap()
+}
+
+fn agent(server: &LlamaServer, runs: &Arc<Runs>) -> Agent {
+    let registry = Registry::builder()
+        .without_inventory()
+        .register(get_weather::TOOL)
+        .state_arc(Arc::clone(runs))
+        .build()
+        .unwrap();
+    let model =
+        OpenAiChat::new(&server.url, MODEL).body_field("max_tokens", serde_json::json!(120));
+    Agent::new(model, registry)
+        .tool_choice(ToolChoice::Required)
+        .prefill("<tool_call>\n")
+        .max_turns(3)
+}
+
+/// The run ended by the model's text or by `max_turns`, never by a protocol error.
+fn ended_well(outcome: &Result<tool_runtime::agent::Reply, AgentError>, server: &LlamaServer) {
+    assert!(
+        matches!(outcome, Ok(_) | Err(AgentError::MaxTurns(3))),
+        "{outcome:?}\n{}",
+        server.stderr()
+    );
+}
+
+#[tokio::test]
+async fn the_servers_tool_calls_run_and_their_results_go_back() {
+    let server = server().await;
+    let runs = Arc::new(Runs::default());
+    let mut agent = agent(&server, &runs);
+    let outcome = agent.run("What is the weather in Paris?").await;
+    ended_well(&outcome, &server);
+    // The first reply is a native call: the server parsed it, not our text reader.
+    let Turn::Model { calls, .. } = &agent.history()[1] else {
+        panic!("{:#?}", agent.history());
+    };
+    assert!(!calls.is_empty(), "{:#?}", agent.history());
+    assert!(calls.iter().all(|c| c.name == "get_weather"));
+    assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+    // Each result went back as a `tool` message with the server's call id.
+    for call in calls {
+        let returned = agent.messages().iter().any(|m| {
+            m["role"] == "tool"
+                && m["tool_call_id"] == call.id.as_str()
+                && m["content"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("18°C in "))
+        });
+        assert!(returned, "{:#?}", agent.messages());
+    }
+}
+
+#[tokio::test]
+async fn the_streamed_call_arrives_as_tool_call_deltas() {
+    let server = server().await;
+    let runs = Arc::new(Runs::default());
+    let mut agent = agent(&server, &runs);
+    let events: Vec<_> = agent
+        .stream("What is the weather in Paris?")
+        .collect()
+        .await;
+    let first_ready = events.iter().find_map(|e| match e {
+        Ok(AgentEvent::CallReady(call)) => Some(call.name.clone()),
+        _ => None,
+    });
+    assert_eq!(first_ready.as_deref(), Some("get_weather"), "{events:#?}");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Ok(AgentEvent::CallResult { output, .. }) if output.to_model_text().starts_with("18°C in ")
+    )));
+    let last = events.last().unwrap();
+    match last {
+        Ok(AgentEvent::Done(_)) | Err(AgentError::MaxTurns(3)) => {}
+        other => panic!("{other:?}\n{}", server.stderr()),
+    }
+}
