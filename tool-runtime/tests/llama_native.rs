@@ -14,7 +14,9 @@
 use futures_util::StreamExt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use tool_runtime::agent::{Agent, AgentError, AgentEvent, OpenAiChat, ToolChoice, Turn};
+use tool_runtime::agent::{
+    Agent, AgentError, AgentEvent, Anthropic, Model, OpenAiChat, ToolChoice, Turn,
+};
 use tool_runtime::{tool, Registry, State};
 use tool_test_support::llama::{llama, LlamaServer, MODEL};
 
@@ -43,14 +45,18 @@ async fn server() -> LlamaServer {
 }
 
 fn agent(server: &LlamaServer, runs: &Arc<Runs>) -> Agent {
+    let model =
+        OpenAiChat::new(&server.url, MODEL).body_field("max_tokens", serde_json::json!(120));
+    agent_with(Box::new(model), runs)
+}
+
+fn agent_with(model: Box<dyn Model>, runs: &Arc<Runs>) -> Agent {
     let registry = Registry::builder()
         .without_inventory()
         .register(get_weather::TOOL)
         .state_arc(Arc::clone(runs))
         .build()
         .unwrap();
-    let model =
-        OpenAiChat::new(&server.url, MODEL).body_field("max_tokens", serde_json::json!(120));
     Agent::new(model, registry)
         .tool_choice(ToolChoice::Required)
         .prefill("<tool_call>\n")
@@ -115,5 +121,34 @@ async fn the_streamed_call_arrives_as_tool_call_deltas() {
     match last {
         Ok(AgentEvent::Done(_)) | Err(AgentError::MaxTurns(3)) => {}
         other => panic!("{other:?}\n{}", server.stderr()),
+    }
+}
+
+#[tokio::test]
+async fn anthropics_messages_api_on_the_same_server_runs_the_call_too() {
+    // This llama-server also serves Anthropic's Messages API (`/v1/messages`), converting
+    // `tool_choice` `any` to `required` and the final assistant message to a prefill.
+    let server = server().await;
+    let runs = Arc::new(Runs::default());
+    let model = Anthropic::new(&server.url, MODEL).body_field("max_tokens", serde_json::json!(120));
+    let mut agent = agent_with(Box::new(model), &runs);
+    let outcome = agent.run("What is the weather in Paris?").await;
+    ended_well(&outcome, &server);
+    let Turn::Model { calls, .. } = &agent.history()[1] else {
+        panic!("{:#?}", agent.history());
+    };
+    assert!(!calls.is_empty(), "{:#?}", agent.history());
+    assert!(calls.iter().all(|c| c.name == "get_weather"));
+    assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+    // The results went back as Anthropic `tool_result` blocks with the server's ids.
+    for call in calls {
+        let returned = agent.messages().iter().any(|m| {
+            m["content"].as_array().is_some_and(|blocks| {
+                blocks
+                    .iter()
+                    .any(|b| b["type"] == "tool_result" && b["tool_use_id"] == call.id.as_str())
+            })
+        });
+        assert!(returned, "{:#?}", agent.messages());
     }
 }

@@ -129,3 +129,38 @@ async fn the_streamed_call_is_read_out_of_real_text_as_it_arrives() {
     );
     assert_eq!(runs.0.load(Ordering::SeqCst), 2);
 }
+
+#[tokio::test]
+async fn a_run_cancelled_mid_stream_closes_and_the_server_serves_the_next() {
+    let mut server = tokio::task::spawn_blocking(|| LlamaServer::start(&[]))
+        .await
+        .unwrap();
+    let registry = Registry::builder().without_inventory().build().unwrap();
+    let token = tool_runtime::pipeline::CancellationToken::new();
+    // No grammar, room for a long answer: the model streams prose until it is stopped.
+    let model = OpenAiChat::new(&server.url, MODEL).body_field("max_tokens", json!(2000));
+    let mut agent = Agent::new(model, registry)
+        .text_tools(TextFormat::Hermes)
+        .cancel_on(token.clone());
+    let mut stream = agent.stream("Write a very long story about a lighthouse keeper.");
+    let mut texts = 0;
+    let mut last = None;
+    while let Some(event) = stream.next().await {
+        if matches!(event, Ok(AgentEvent::Text(_))) {
+            texts += 1;
+            if texts == 3 {
+                token.cancel();
+            }
+        }
+        last = Some(event);
+    }
+    drop(stream);
+    assert!(texts >= 3, "the model streamed no text: {last:?}");
+    assert!(matches!(last, Some(Err(AgentError::Cancelled))), "{last:?}");
+    assert!(server.is_running());
+    // The same server answers the next request.
+    let model = OpenAiChat::new(&server.url, MODEL).body_field("max_tokens", json!(8));
+    let registry = Registry::builder().without_inventory().build().unwrap();
+    let reply = Agent::new(model, registry).run("Say hi.").await;
+    assert!(reply.is_ok(), "{reply:?}\n{}", server.stderr());
+}
