@@ -278,8 +278,8 @@ impl Agent {
     /// documents it; llama.cpp's server continues a final assistant message too, and
     /// `"<tool_call>\n"` there makes a small model write a call where
     /// [`tool_choice`](Agent::tool_choice) `Required` alone still lets it write prose first
-    /// (docs/agent.md). Sent by the OpenAI Chat and Anthropic transports, with native tools
-    /// only; the reply is read as the server returns it, so the prefill is not part of the
+    /// (docs/agent.md). Sent by the OpenAI Chat, Responses and Anthropic transports, with
+    /// native tools only; the reply is read as the server returns it, so the prefill is not part of the
     /// turn's text.
     #[must_use]
     pub fn prefill(mut self, text: impl Into<String>) -> Agent {

@@ -31,9 +31,9 @@ pub struct ModelRequest<'a> {
     /// each transport sends it in its provider's shape ([`ToolChoice`](crate::ToolChoice)).
     pub tool_choice: Option<&'a crate::ToolChoice>,
     /// The start of the model's reply, written for it: an assistant message at the end of
-    /// the conversation, which the model continues. The OpenAI Chat transport sends it (for
-    /// llama.cpp's server, which continues a final assistant message) and the Anthropic one
-    /// (which documents it); the others send none.
+    /// the conversation, which the model continues. The OpenAI Chat and Responses transports
+    /// send it (for llama.cpp's server, which continues a final assistant message) and the
+    /// Anthropic one (which documents it); the others send none.
     pub prefill: Option<&'a str>,
 }
 

@@ -152,3 +152,48 @@ async fn anthropics_messages_api_on_the_same_server_runs_the_call_too() {
         assert!(returned, "{:#?}", agent.messages());
     }
 }
+
+#[tokio::test]
+async fn the_responses_api_on_the_same_server_runs_the_call_too() {
+    // This llama-server also serves OpenAI's Responses API (`/v1/responses`); the prefill is
+    // an assistant message closing the input.
+    let server = server().await;
+    for streamed in [false, true] {
+        let runs = Arc::new(Runs::default());
+        let model = tool_runtime::agent::OpenAiResponses::new(&server.url, MODEL)
+            .body_field("max_output_tokens", serde_json::json!(120));
+        let mut agent = agent_with(Box::new(model), &runs);
+        let outcome = if streamed {
+            let events: Vec<_> = agent
+                .stream("What is the weather in Paris?")
+                .collect()
+                .await;
+            match events.into_iter().last() {
+                Some(Ok(AgentEvent::Done(reply))) => Ok(reply),
+                Some(Err(error)) => Err(error),
+                other => panic!("{other:?}"),
+            }
+        } else {
+            agent.run("What is the weather in Paris?").await
+        };
+        ended_well(&outcome, &server);
+        let Turn::Model { calls, .. } = &agent.history()[1] else {
+            panic!("{:#?}", agent.history());
+        };
+        assert!(
+            !calls.is_empty(),
+            "streamed {streamed}: {:#?}",
+            agent.history()
+        );
+        assert!(calls.iter().all(|c| c.name == "get_weather"));
+        assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+        // The results went back as `function_call_output` items with the server's call ids.
+        for call in calls {
+            let returned = agent
+                .messages()
+                .iter()
+                .any(|m| m["type"] == "function_call_output" && m["call_id"] == call.id.as_str());
+            assert!(returned, "{:#?}", agent.messages());
+        }
+    }
+}

@@ -56,7 +56,11 @@ impl Wire for OpenAiResponses {
         if let Some(system) = request.system {
             fields.push(("instructions", Field::Str(system)));
         }
-        fields.push(("input", Field::List(None, request.messages, None)));
+        // A prefill is an assistant message closing the input: llama.cpp's server continues it.
+        let prefill = request
+            .prefill
+            .map(|text| json!({"type": "message", "role": "assistant", "content": text}));
+        fields.push(("input", Field::List(None, request.messages, prefill)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));
         }

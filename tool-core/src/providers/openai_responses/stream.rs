@@ -32,6 +32,9 @@ pub struct OpenAiResponsesStream {
     call_ids: HashMap<String, u64>,
     /// Text by `(output_index, content_index)`.
     text: BTreeMap<(u64, u64), String>,
+    /// The index given to each item id that came without an `output_index`: llama.cpp's
+    /// server names its items by `item.id` and `item_id` only.
+    unindexed: HashMap<String, u64>,
 }
 
 #[derive(Debug)]
@@ -50,6 +53,30 @@ impl OpenAiResponsesStream {
     /// An accumulator with nothing received yet.
     pub fn new() -> OpenAiResponsesStream {
         OpenAiResponsesStream::default()
+    }
+
+    /// The index of the item an event is about: its `output_index`; where the event has none,
+    /// the index its item id was given before, else the next one after every index in use.
+    /// `None` for an `output_index` that isn't a non-negative integer, or neither.
+    fn index_of(&self, top: &Map<String, Value>, id: Option<&str>) -> Option<u64> {
+        match top.get("output_index") {
+            Some(given) => index(Some(given)),
+            None => {
+                let id = id?;
+                Some(self.unindexed.get(id).copied().unwrap_or_else(|| {
+                    let items = self.items.last_key_value().map_or(0, |(at, _)| at + 1);
+                    let text = self.text.last_key_value().map_or(0, |((at, _), _)| at + 1);
+                    items.max(text)
+                }))
+            }
+        }
+    }
+
+    /// Keeps the index given to an item id that came without an `output_index`.
+    fn remember(&mut self, top: &Map<String, Value>, id: Option<&str>, at: u64) {
+        if let (None, Some(id)) = (top.get("output_index"), id) {
+            self.unindexed.entry(id.to_owned()).or_insert(at);
+        }
     }
 
     /// The item an argument event is about: by `output_index`, or by `item_id`.
@@ -91,20 +118,19 @@ impl Accumulate for OpenAiResponsesStream {
     fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, StreamError> {
         let top = READ.object(Some(event), "")?;
         let kind = READ.string(top.get("type"), "/type")?.unwrap_or_default();
-        let output_index = || {
-            index(top.get("output_index")).ok_or_else(|| {
-                StreamError::from(RouteError::shape(
-                    Provider::OpenAiResponses,
-                    "/output_index",
-                    "a non-negative integer",
-                    top.get("output_index"),
-                ))
-            })
+        let shape_error = || {
+            StreamError::from(RouteError::shape(
+                Provider::OpenAiResponses,
+                "/output_index",
+                "a non-negative integer",
+                top.get("output_index"),
+            ))
         };
         match kind {
             "response.output_item.added" | "response.output_item.done" => {
-                let at = output_index()?;
                 let item = READ.object(top.get("item"), "/item")?;
+                let id = item.get("id").and_then(Value::as_str);
+                let at = self.index_of(top, id).ok_or_else(shape_error)?;
                 let is_call = READ.string(item.get("type"), "/item/type")? == Some("function_call");
                 // Another item at an index already in use would overwrite that item, or be
                 // dropped for it, losing a call (found by fuzzing): refuse it, leaving the
@@ -126,12 +152,14 @@ impl Accumulate for OpenAiResponsesStream {
                     }
                 }
                 if !is_call {
+                    self.remember(top, id, at);
                     if kind.ends_with(".done") {
                         self.items.insert(at, Item::Other(item.clone()));
                     }
                     return Ok(Vec::new());
                 }
                 function_call(item, "/item", 0)?;
+                self.remember(top, id, at);
                 if let Some(id) = item.get("id").and_then(Value::as_str) {
                     // The same id at every event of an index (checked above), so this is
                     // the item's id for good.
@@ -187,10 +215,10 @@ impl Accumulate for OpenAiResponsesStream {
             }
             "response.output_text.delta" | "response.refusal.delta" => {
                 let piece = READ.string(top.get("delta"), "/delta")?.unwrap_or_default();
-                let at = (
-                    output_index()?,
-                    index(top.get("content_index")).unwrap_or(0),
-                );
+                let id = top.get("item_id").and_then(Value::as_str);
+                let item = self.index_of(top, id).ok_or_else(shape_error)?;
+                self.remember(top, id, item);
+                let at = (item, index(top.get("content_index")).unwrap_or(0));
                 self.text.entry(at).or_default().push_str(piece);
                 Ok(if piece.is_empty() {
                     Vec::new()
@@ -245,6 +273,48 @@ impl Accumulate for OpenAiResponsesStream {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// llama.cpp's server streams without `output_index`: items by `item.id`, deltas by
+    /// `item_id` (as its `/v1/responses` sent them to `tests/llama_native.rs`).
+    #[test]
+    fn items_without_an_output_index_are_keyed_by_their_ids() {
+        let mut stream = OpenAiResponsesStream::new();
+        let text = json!({"type": "message", "id": "msg_1", "role": "assistant", "content": []});
+        stream
+            .push(&json!({"type": "response.output_item.added", "item": text}))
+            .unwrap();
+        stream.push(&json!({"type": "response.output_text.delta", "item_id": "msg_1", "delta": "Let me "})).unwrap();
+        stream.push(&json!({"type": "response.output_text.delta", "item_id": "msg_1", "delta": "look."})).unwrap();
+        for id in ["fc_1", "fc_2"] {
+            let item = json!({"type": "function_call", "id": id, "call_id": format!("call_{id}"), "name": "f", "arguments": "", "status": "in_progress"});
+            stream
+                .push(&json!({"type": "response.output_item.added", "item": item}))
+                .unwrap();
+            stream.push(&json!({"type": "response.function_call_arguments.delta", "item_id": id, "delta": "{\"a\": 1}"})).unwrap();
+        }
+        let done = json!({"type": "function_call", "id": "fc_1", "call_id": "call_fc_1", "name": "f", "arguments": "{\"a\": 1}", "status": "completed"});
+        let events = stream
+            .push(&json!({"type": "response.output_item.done", "item": done}))
+            .unwrap();
+        assert!(
+            matches!(&events[..], [StreamEvent::Call(c)] if c.id == "call_fc_1"),
+            "{events:?}"
+        );
+        // An output_index that is there but not a number is still refused.
+        let bad = json!({"type": "response.output_item.added", "output_index": "x", "item": text});
+        assert!(stream.push(&bad).is_err());
+        let routed = stream.finish();
+        assert_eq!(routed.text, "Let me look.");
+        let calls: Vec<_> = routed
+            .calls
+            .iter()
+            .map(|c| (c.id.as_str(), c.arguments.as_str()))
+            .collect();
+        assert_eq!(
+            calls,
+            [("call_fc_1", "{\"a\": 1}"), ("call_fc_2", "{\"a\": 1}")]
+        );
+    }
 
     #[test]
     fn arguments_done_replaces_the_deltas_and_the_done_item_wins() {
