@@ -34,8 +34,8 @@
 //! `resources` (resources, templates and prompts beside the tools); with the `agent` feature,
 //! `agent` (the model in the loop: `Agent` and HTTP transports for each provider); with the
 //! `code` feature, `code` (code mode: one tool that runs the model's Python, whose functions
-//! are the tools). The
-//! workspace's `docs/` has a guide for each; `docs/how-tool-calls-work.md` follows one call
+//! are the tools), and with `code-workers` its `WorkerPool` (the Python in worker processes
+//! that may crash without the host). The workspace's `docs/` has a guide for each; `docs/how-tool-calls-work.md` follows one call
 //! through every stage.
 //!
 //! This crate builds no code of its own: it re-exports `tool-core` (the call, the registry and
