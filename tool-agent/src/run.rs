@@ -159,19 +159,16 @@ impl Agent {
         if !span.is_disabled() {
             span.record("otel.name", format!("chat {}", self.model.model_name()));
         }
+        let first_native = turn == 1 && self.text_tools.is_none();
         let request = ModelRequest {
             system: self.full_system(),
             messages: self.conversation.messages(),
             tools: self.tools(),
+            // What shapes the first reply of a run; the choice and the prefill only with
+            // native tools.
             grammar: self.grammar.as_deref().filter(|_| turn == 1),
-            tool_choice: self
-                .tool_choice
-                .as_ref()
-                .filter(|_| turn == 1 && self.text_tools.is_none()),
-            prefill: self
-                .prefill
-                .as_deref()
-                .filter(|_| turn == 1 && self.text_tools.is_none()),
+            tool_choice: self.tool_choice.as_ref().filter(|_| first_native),
+            prefill: self.prefill.as_deref().filter(|_| first_native),
         };
         let sent = async {
             match events {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use tool_runtime::agent::{
     Agent, AgentError, AgentEvent, Anthropic, Model, OpenAiChat, ToolChoice, Turn,
 };
-use tool_runtime::{tool, Registry, State};
+use tool_runtime::{tool, Registry, State, ToolCall};
 use tool_test_support::llama::{llama, LlamaServer, MODEL};
 
 /// How many times the tool ran.
@@ -72,6 +72,18 @@ fn ended_well(outcome: &Result<tool_runtime::agent::Reply, AgentError>, server: 
     );
 }
 
+/// The first reply's calls: native calls the server parsed (not our text reader), at least
+/// one, each of `get_weather`, each run.
+fn first_calls<'a>(agent: &'a Agent, runs: &Runs, context: &str) -> &'a [ToolCall] {
+    let Turn::Model { calls, .. } = &agent.history()[1] else {
+        panic!("{:#?}", agent.history());
+    };
+    assert!(!calls.is_empty(), "{context}{:#?}", agent.history());
+    assert!(calls.iter().all(|c| c.name == "get_weather"));
+    assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+    calls
+}
+
 #[tokio::test]
 async fn the_servers_tool_calls_run_and_their_results_go_back() {
     let server = server().await;
@@ -80,12 +92,7 @@ async fn the_servers_tool_calls_run_and_their_results_go_back() {
     let outcome = agent.run("What is the weather in Paris?").await;
     ended_well(&outcome, &server);
     // The first reply is a native call: the server parsed it, not our text reader.
-    let Turn::Model { calls, .. } = &agent.history()[1] else {
-        panic!("{:#?}", agent.history());
-    };
-    assert!(!calls.is_empty(), "{:#?}", agent.history());
-    assert!(calls.iter().all(|c| c.name == "get_weather"));
-    assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+    let calls = first_calls(&agent, &runs, "");
     // Each result went back as a `tool` message with the server's call id.
     for call in calls {
         let returned = agent.messages().iter().any(|m| {
@@ -134,12 +141,7 @@ async fn anthropics_messages_api_on_the_same_server_runs_the_call_too() {
     let mut agent = agent_with(Box::new(model), &runs);
     let outcome = agent.run("What is the weather in Paris?").await;
     ended_well(&outcome, &server);
-    let Turn::Model { calls, .. } = &agent.history()[1] else {
-        panic!("{:#?}", agent.history());
-    };
-    assert!(!calls.is_empty(), "{:#?}", agent.history());
-    assert!(calls.iter().all(|c| c.name == "get_weather"));
-    assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+    let calls = first_calls(&agent, &runs, "");
     // The results went back as Anthropic `tool_result` blocks with the server's ids.
     for call in calls {
         let returned = agent.messages().iter().any(|m| {
@@ -177,16 +179,7 @@ async fn the_responses_api_on_the_same_server_runs_the_call_too() {
             agent.run("What is the weather in Paris?").await
         };
         ended_well(&outcome, &server);
-        let Turn::Model { calls, .. } = &agent.history()[1] else {
-            panic!("{:#?}", agent.history());
-        };
-        assert!(
-            !calls.is_empty(),
-            "streamed {streamed}: {:#?}",
-            agent.history()
-        );
-        assert!(calls.iter().all(|c| c.name == "get_weather"));
-        assert!(runs.0.load(Ordering::SeqCst) >= calls.len());
+        let calls = first_calls(&agent, &runs, &format!("streamed {streamed}: "));
         // The results went back as `function_call_output` items with the server's call ids.
         for call in calls {
             let returned = agent

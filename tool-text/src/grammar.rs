@@ -193,6 +193,8 @@ impl Rules {
 
 /// `text` as a GBNF string literal (llama.cpp's `grammars/README.md`: `\"`, `\\`, `\n`, `\r`,
 /// `\t`, and `\uXXXX` for any other control character).
+/// Not JSON's escaping (`serde_json` writes `\b` and `\f`, which GBNF doesn't read) nor
+/// TOML's (the TensorZero config's).
 fn literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');

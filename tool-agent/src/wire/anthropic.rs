@@ -70,7 +70,7 @@ impl Wire for Anthropic {
         // A prefill is the start of the assistant's turn, which Anthropic continues.
         let prefill = request
             .prefill
-            .map(|text| json!({"role": "assistant", "content": text}));
+            .map(|text| crate::messages::assistant(Self::PROVIDER, text));
         fields.push(("messages", Field::List(None, request.messages, prefill)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));

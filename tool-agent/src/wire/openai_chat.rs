@@ -59,7 +59,7 @@ impl Wire for OpenAiChat {
         // assistant message (vLLM with `continue_final_message`).
         let prefill = request
             .prefill
-            .map(|text| json!({"role": "assistant", "content": text}));
+            .map(|text| crate::messages::assistant(Self::PROVIDER, text));
         let mut fields = self.http.chat_fields(request, prefill);
         // llama.cpp's field, only when asked for: OpenAI's own API refuses fields it doesn't know.
         if let Some(grammar) = request.grammar {

@@ -59,7 +59,7 @@ impl Wire for OpenAiResponses {
         // A prefill is an assistant message closing the input: llama.cpp's server continues it.
         let prefill = request
             .prefill
-            .map(|text| json!({"type": "message", "role": "assistant", "content": text}));
+            .map(|text| crate::messages::assistant(Self::PROVIDER, text));
         fields.push(("input", Field::List(None, request.messages, prefill)));
         if let Some(tools) = request.tools {
             fields.push(("tools", Field::Raw(tools)));

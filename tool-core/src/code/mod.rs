@@ -121,35 +121,6 @@ pub(crate) enum Engine {
     Workers(WorkerPool),
 }
 
-impl Engine {
-    /// One run, within the wall-time limit.
-    async fn run(
-        &self,
-        calls: &dyn Calls,
-        limits: &CodeLimits,
-        code: &str,
-        call_id: Option<&str>,
-    ) -> ToolOutput {
-        let run = async {
-            match self {
-                Engine::InProcess => run::run(calls, limits, code, call_id).await,
-                #[cfg(feature = "code-workers")]
-                Engine::Workers(pool) => workers::run(pool, calls, limits, code, call_id).await,
-            }
-        };
-        match tokio::time::timeout(limits.wall, run).await {
-            Ok(output) => output,
-            Err(_) => ToolOutput::error(
-                crate::ErrorCode::Timeout,
-                format!(
-                    "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
-                    limits.wall
-                ),
-            ),
-        }
-    }
-}
-
 impl CodeSettings {
     /// The code tool's name (default `run_python`; the seed projects call it `python_exec`).
     #[must_use]
@@ -189,7 +160,10 @@ impl Registry {
     /// [`code_tool`](Self::code_tool) with a name and limits of your own.
     pub fn code_tool_with(self: &Arc<Self>, settings: CodeSettings) -> DynamicTool {
         let registry = Arc::clone(self);
-        let runner = Arc::new((settings.limits, settings.engine));
+        let tool = Arc::new(CodeTool {
+            limits: settings.limits,
+            engine: settings.engine,
+        });
         let description = description(self.specs());
         let flags = flags(self.specs());
         DynamicTool::new(
@@ -198,12 +172,8 @@ impl Registry {
             input_schema(),
             move |args: Value, cx| {
                 let registry = Arc::clone(&registry);
-                let runner = Arc::clone(&runner);
-                async move {
-                    let code = args["code"].as_str().unwrap_or_default();
-                    let (limits, engine) = &*runner;
-                    engine.run(&*registry, limits, code, cx.call_id()).await
-                }
+                let tool = Arc::clone(&tool);
+                async move { tool.run(&*registry, &args, cx.call_id()).await }
             },
         )
         .with_flags(flags)
@@ -227,11 +197,37 @@ fn flags<'a>(specs: impl Iterator<Item = &'a ToolSpec>) -> ToolFlags {
     flags
 }
 
-/// The code tool inside the registry whose tools it calls (the code tool beside the tools):
-/// it reaches them through the call's context, not a registry of its own.
+/// The code tool: how each snippet runs (its limits, its engine). Beside the tools it calls
+/// it is the registry's own tool and reaches them through the call's context; alone it runs
+/// inside a [`DynamicTool`] over the registry of the tools.
 pub(crate) struct CodeTool {
     pub(crate) limits: CodeLimits,
     pub(crate) engine: Engine,
+}
+
+impl CodeTool {
+    /// One run of the `code` argument against `calls`, within the wall-time limit.
+    async fn run(&self, calls: &dyn Calls, args: &Value, call_id: Option<&str>) -> ToolOutput {
+        let code = args["code"].as_str().unwrap_or_default();
+        let limits = &self.limits;
+        let run = async {
+            match &self.engine {
+                Engine::InProcess => run::run(calls, limits, code, call_id).await,
+                #[cfg(feature = "code-workers")]
+                Engine::Workers(pool) => workers::run(pool, calls, limits, code, call_id).await,
+            }
+        };
+        match tokio::time::timeout(limits.wall, run).await {
+            Ok(output) => output,
+            Err(_) => ToolOutput::error(
+                crate::ErrorCode::Timeout,
+                format!(
+                    "the code ran past its limit of {:?}, tool calls included: do less in one snippet",
+                    limits.wall
+                ),
+            ),
+        }
+    }
 }
 
 impl RuntimeTool for CodeTool {
@@ -246,10 +242,9 @@ impl RuntimeTool for CodeTool {
                 "code mode runs only inside a registry",
             ));
         };
-        Pending::Async(Box::pin(async move {
-            let code = args["code"].as_str().unwrap_or_default();
-            self.engine.run(calls, &self.limits, code, cx.call_id).await
-        }))
+        Pending::Async(Box::pin(
+            async move { self.run(calls, &args, cx.call_id).await },
+        ))
     }
 }
 

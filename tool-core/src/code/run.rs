@@ -9,6 +9,7 @@ use super::{CodeLimits, ASYNC_SUFFIX};
 use crate::context::Calls;
 use crate::error::ErrorCode;
 use crate::output::ToolOutput;
+use crate::spec::ToolSpec;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
@@ -147,14 +148,14 @@ impl<'r> Run<'r> {
                 )),
             ));
         }
-        let awaitable = name
-            .strip_suffix(ASYNC_SUFFIX)
-            .filter(|t| self.registry.spec(t).is_some() && self.registry.spec(name).is_none());
-        if let Some(tool) = awaitable {
-            let request = self.request(tool, args, kwargs);
+        let Some(tool) = self.tool(name) else {
+            return Answer::Now(ExtFunctionResult::NotFound(name.to_owned()));
+        };
+        let request = request(&tool, args, kwargs);
+        let call_id = self.inner_id();
+        if tool.awaitable {
             let registry = self.registry;
-            let call_id = self.inner_id();
-            let tool = tool.to_owned();
+            let tool = tool.name.to_owned();
             self.started.push(Box::pin(async move {
                 let result = match request {
                     Ok(args) => {
@@ -167,11 +168,10 @@ impl<'r> Run<'r> {
             }));
             return Answer::Started;
         }
-        Answer::Now(match self.request(name, args, kwargs) {
+        Answer::Now(match request {
             Ok(json) => {
-                let call_id = self.inner_id();
-                let output = self.registry.call(name, Some(&call_id), &json).await;
-                to_result(name, output)
+                let output = self.registry.call(tool.name, Some(&call_id), &json).await;
+                to_result(tool.name, output)
             }
             Err(problem) => problem,
         })
@@ -196,31 +196,31 @@ impl<'r> Run<'r> {
 
     /// A name the code uses and doesn't define: a tool, a tool's `_async` form, or nothing.
     pub(super) fn lookup(&self, name: &str) -> NameLookupResult {
-        let tool = self.registry.spec(name).or_else(|| {
-            name.strip_suffix(ASYNC_SUFFIX)
-                .and_then(|base| self.registry.spec(base))
-        });
-        match tool {
-            Some(spec) => NameLookupResult::Value(MontyObject::Function {
+        match self.tool(name) {
+            Some(tool) => NameLookupResult::Value(MontyObject::Function {
                 name: name.to_owned(),
-                docstring: Some(spec.description().to_owned()),
+                docstring: Some(tool.spec.description().to_owned()),
             }),
             None => NameLookupResult::Undefined,
         }
     }
 
-    /// The call's JSON arguments, or the `TypeError` the code gets instead.
-    fn request(
-        &self,
-        tool: &str,
-        args: &[MontyObject],
-        kwargs: &[(MontyObject, MontyObject)],
-    ) -> Result<String, ExtFunctionResult> {
-        let Some(spec) = self.registry.spec(tool) else {
-            return Err(ExtFunctionResult::NotFound(tool.to_owned()));
-        };
-        arguments(tool, &params(spec.input_schema()), args, kwargs).map_err(|problem| {
-            ExtFunctionResult::Error(MontyException::new(ExcType::TypeError, Some(problem.0)))
+    /// The tool a name in the code calls: a tool by that name, else the tool whose awaitable
+    /// form it is (`read_file_async`), else none.
+    fn tool<'n>(&self, name: &'n str) -> Option<Tool<'n, 'r>> {
+        if let Some(spec) = self.registry.spec(name) {
+            return Some(Tool {
+                name,
+                spec,
+                awaitable: false,
+            });
+        }
+        let base = name.strip_suffix(ASYNC_SUFFIX)?;
+        let spec = self.registry.spec(base)?;
+        Some(Tool {
+            name: base,
+            spec,
+            awaitable: true,
         })
     }
 
@@ -228,6 +228,26 @@ impl<'r> Run<'r> {
     fn inner_id(&self) -> String {
         format!("{}#{}", self.call_id.unwrap_or("code"), self.calls)
     }
+}
+
+/// A tool a name in the code calls.
+struct Tool<'n, 'r> {
+    /// The tool's name.
+    name: &'n str,
+    spec: &'r ToolSpec,
+    /// Called by its `_async` name: started beside the code, which gets an awaitable.
+    awaitable: bool,
+}
+
+/// The call's JSON arguments, or the `TypeError` the code gets instead.
+fn request(
+    tool: &Tool<'_, '_>,
+    args: &[MontyObject],
+    kwargs: &[(MontyObject, MontyObject)],
+) -> Result<String, ExtFunctionResult> {
+    arguments(tool.name, &params(tool.spec.input_schema()), args, kwargs).map_err(|problem| {
+        ExtFunctionResult::Error(MontyException::new(ExcType::TypeError, Some(problem.0)))
+    })
 }
 
 /// The interpreter's limits from the run's.

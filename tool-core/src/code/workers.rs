@@ -60,13 +60,12 @@ impl WorkerPool {
         workers: usize,
     ) -> Result<WorkerPool, WorkerPoolError> {
         let binary = binary.into();
+        // One warm worker from the start, no checkout timeout (a run that waits for a worker
+        // is bounded by its wall-time limit): the pool's defaults.
         let mut config = PoolConfig::subprocess(&binary);
-        config.min_processes = 1;
         config.max_processes = workers.max(1);
         // A recycled worker bounds what a slow leak in one could grow to.
         config.max_checkouts_per_worker = Some(1_000);
-        // A run that waits for a worker is bounded by its wall-time limit instead.
-        config.checkout_timeout = None;
         let pool = Pool::new(config).await.map_err(|source| WorkerPoolError {
             binary: binary.display().to_string(),
             source,

@@ -182,9 +182,7 @@ fn build(builder: RegistryBuilder) -> Result<Registry, BuildError> {
     for note in &notes {
         tracing::warn!("{note}");
     }
-    let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
-    let exported = ExportNames::new(tools.iter().map(|t| t.spec.name.as_str()));
-    let catalog = tools.iter().map(|t| Arc::clone(&t.spec)).collect();
+    let (names, exported, catalog) = lookups(&tools);
     Ok(Registry {
         tools,
         index,
@@ -223,11 +221,18 @@ impl Registry {
         }
         self.index.insert(entry.spec.name.clone(), self.tools.len());
         self.tools.push(entry);
-        self.names = NameIndex::new(self.tools.iter().map(|t| t.spec.name.as_str()));
-        self.exported = ExportNames::new(self.tools.iter().map(|t| t.spec.name.as_str()));
-        self.catalog = self.tools.iter().map(|t| Arc::clone(&t.spec)).collect();
+        (self.names, self.exported, self.catalog) = lookups(&self.tools);
         Ok(())
     }
+}
+
+/// What the registry derives from its tools to find them: by a name as a model may spell it,
+/// by the name an export gives it, and every spec in order.
+fn lookups(tools: &[Entry]) -> (NameIndex, ExportNames, Arc<[Arc<ToolSpec>]>) {
+    let names = NameIndex::new(tools.iter().map(|t| t.spec.name.as_str()));
+    let exported = ExportNames::new(tools.iter().map(|t| t.spec.name.as_str()));
+    let catalog = tools.iter().map(|t| Arc::clone(&t.spec)).collect();
+    (names, exported, catalog)
 }
 
 /// Checks one tool and prepares its entry; `None` (with the problems recorded) when it can't
