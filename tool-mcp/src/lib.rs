@@ -52,7 +52,9 @@ mod transport;
 pub use tool_core::mcp::{BoxError, ImportNote, McpError, McpImport, McpProtocol, McpTools};
 // What the server names from the core, under the paths it used inside tool-runtime.
 pub use serve::McpServer;
-pub use tasks::TaskStoreError;
+#[cfg(feature = "redis")]
+pub use tasks::RedisConfig;
+pub use tasks::{TaskStore, TaskStoreError, Unavailable};
 use tool_core::mcp::{content, lock};
 use tool_core::{
     client, error, notify, output, pipeline, resources, results, spec, Provider, Registry,

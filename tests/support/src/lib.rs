@@ -5,6 +5,8 @@
 //! - [`mcp_clients`]: the MCP clients and servers nobody here wrote, installed on first use;
 //! - [`sessionless`]: one raw protocol 2026-07-28 request, for tests of its wire shapes;
 //! - [`gateways`]: TensorZero's gateway and LiteLLM's proxy, installed on first use;
+//! - [`llama`]: llama.cpp's server with a small model, built on first use;
+//! - [`redis`]: a real Redis on a free port, installed on first use;
 //! - [`stdin`]: running a program with input on its stdin;
 //! - [`big_json`]: a large JSON output built as text;
 //! - [`floods`]: replies of thousands of calls, for the agent's bounds;
@@ -28,6 +30,7 @@ pub mod llama;
 pub mod mcp_clients;
 pub mod memory;
 pub mod openapi;
+pub mod redis;
 pub mod replies;
 pub mod rules;
 pub mod sales;

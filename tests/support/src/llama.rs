@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Where the install script put everything.
@@ -48,9 +48,11 @@ pub fn llama() -> &'static Llama {
     })
 }
 
-/// A running `llama-server`, killed when dropped.
+/// A running `llama-server`, killed when dropped. One runs at a time in a test binary:
+/// `start` waits for the one before to be dropped.
 pub struct LlamaServer {
     child: Child,
+    _slot: Slot,
     /// The OpenAI-compatible base URL, `http://127.0.0.1:N/v1`.
     pub url: String,
     /// The server's own root, `http://127.0.0.1:N`.
@@ -64,6 +66,9 @@ impl LlamaServer {
     /// once it answers `/health` (at most 120 s).
     pub fn start(args: &[&str]) -> LlamaServer {
         let llama = llama();
+        // Each server spins two threads on two cores: tests that ran theirs side by side
+        // starved each other (CI saw a token a second, against 26) past the turn timeout.
+        let slot = Slot::take();
         let port = free_port();
         let mut child = Command::new(&llama.server)
             .arg("--model")
@@ -88,6 +93,7 @@ impl LlamaServer {
         let stderr = drain_stderr(&mut child);
         let mut server = LlamaServer {
             child,
+            _slot: slot,
             url: format!("http://127.0.0.1:{port}/v1"),
             root: format!("http://127.0.0.1:{port}"),
             stderr,
@@ -124,6 +130,34 @@ impl Drop for LlamaServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The right to run a server in this process, handed back when dropped. A flag and a
+/// condition variable rather than a `MutexGuard`, which could not cross the threads a test
+/// starts its server on.
+struct Slot;
+
+static BUSY: Mutex<bool> = Mutex::new(false);
+static FREED: Condvar = Condvar::new();
+
+impl Slot {
+    /// Waits (unbounded: each holder's server and turns are bounded) until no other server of
+    /// this process runs.
+    fn take() -> Slot {
+        let mut busy = BUSY.lock().unwrap_or_else(|e| e.into_inner());
+        while *busy {
+            busy = FREED.wait(busy).unwrap_or_else(|e| e.into_inner());
+        }
+        *busy = true;
+        Slot
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        *BUSY.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        FREED.notify_one();
     }
 }
 

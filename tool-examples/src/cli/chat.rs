@@ -272,12 +272,7 @@ async fn turn(agent: &mut Agent, prompt: &str, out: &mut dyn Write) -> Result<bo
             Ok(_) => {}
             Err(error) => {
                 writeln!(out)?;
-                let mut message = error.to_string();
-                let mut source = std::error::Error::source(&error);
-                while let Some(cause) = source {
-                    message.push_str(&format!(": {cause}"));
-                    source = cause.source();
-                }
+                let message = super::said(&error);
                 eprintln!("error: {}", terminal::text(&message));
                 return Ok(false);
             }

@@ -337,6 +337,22 @@ async fn code_mode(builder: RegistryBuilder, code: Code) -> Result<RegistryBuild
 /// JSON a tool returned too, which `ToolOutput` keeps as raw text.
 /// The JSON is escaped for a terminal (`terminal::json`): tool names, descriptions and outputs
 /// can come from outside the program.
+/// `error` and each of its sources, joined by `: `: each said once, on one line.
+pub(crate) fn said(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        // Some errors say their source in their own message too: said once.
+        let cause_text = cause.to_string();
+        if !text.ends_with(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let value = serde_json::to_value(value)?;
     let text = serde_json::to_string_pretty(&value)?;

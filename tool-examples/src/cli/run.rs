@@ -149,11 +149,8 @@ fn route(
 
 fn unreadable(error: RouteError) -> CliError {
     // The error and its sources (a JSON parser's line and column), each said once.
-    let mut message = format!("the model output could not be routed: {error}");
-    let mut source = std::error::Error::source(&error);
-    while let Some(cause) = source {
-        message.push_str(&format!(": {cause}"));
-        source = cause.source();
-    }
-    CliError::Input(message)
+    CliError::Input(format!(
+        "the model output could not be routed: {}",
+        super::said(&error)
+    ))
 }

@@ -4,7 +4,7 @@ use super::CliError;
 use clap::Args;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
-use tool_runtime::mcp::{HttpOptions, HttpServer, McpServer};
+use tool_runtime::mcp::{HttpOptions, HttpServer, McpServer, TaskStore};
 use tool_runtime::Registry;
 
 /// The arguments of `serve`.
@@ -39,6 +39,15 @@ pub(super) struct ServeArgs {
     #[arg(long = "body-timeout", value_name = "SECONDS", requires = "http",
           default_value_t = HttpOptions::DEFAULT_BODY_TIMEOUT.as_secs_f64())]
     body_timeout: f64,
+    /// Where tasks are kept: `memory` (the default: each process its own), or a Redis URL
+    /// (`redis://HOST:PORT/DB`) shared by every process started with it, so that any of
+    /// them answers for any task behind a load balancer. Redis down at start is an error.
+    #[arg(long = "task-store", value_name = "URL", default_value = "memory")]
+    task_store: String,
+    /// Seconds a process's lease on its running tasks lasts (with a Redis `--task-store`):
+    /// when the process dies, the others report its tasks failed within this time.
+    #[arg(long = "task-lease", value_name = "SECONDS", default_value_t = 10.0)]
+    task_lease: f64,
     /// Serve the MCP conformance suite's test tools (`test_simple_text`, ...) instead of the
     /// example tools.
     #[arg(long)]
@@ -54,10 +63,53 @@ fn parse_addr(text: &str) -> Result<SocketAddr, String> {
         .map_err(|_| format!("`{text}` is not an address such as 127.0.0.1:8080, nor a port"))
 }
 
+/// The store `--task-store` names: memory, or Redis (connected now: down is an error here,
+/// not at the first task).
+async fn task_store(url: &str, lease: f64) -> Result<TaskStore, CliError> {
+    if url == "memory" {
+        return Ok(TaskStore::memory());
+    }
+    if !url.starts_with("redis://") {
+        return Err(CliError::Setup(format!(
+            "--task-store takes `memory` or a URL such as redis://127.0.0.1:6379/0, not `{url}`"
+        )));
+    }
+    redis_store(url, lease).await
+}
+
+#[cfg(feature = "redis")]
+async fn redis_store(url: &str, lease: f64) -> Result<TaskStore, CliError> {
+    let lease = std::time::Duration::try_from_secs_f64(lease).map_err(|_| {
+        CliError::Setup(format!(
+            "--task-lease takes a number of seconds, not {lease}"
+        ))
+    })?;
+    let config = tool_runtime::mcp::RedisConfig::new(url).lease(lease);
+    let store = TaskStore::redis(config)
+        .await
+        .map_err(|e| CliError::Setup(format!("--task-store: {}", super::said(&e))))?;
+    eprintln!(
+        "tool-examples: tasks are kept in Redis at {}",
+        store.location()
+    );
+    Ok(store)
+}
+
+#[cfg(not(feature = "redis"))]
+async fn redis_store(_: &str, _: f64) -> Result<TaskStore, CliError> {
+    Err(CliError::Setup(
+        "--task-store redis://...: this build has no Redis support (tool-examples' `redis` feature)"
+            .to_owned(),
+    ))
+}
+
 /// Serves until the client disconnects (stdio) or the process is stopped (HTTP).
 pub(super) async fn run(registry: Registry, args: &ServeArgs) -> Result<ExitCode, CliError> {
     let tools = registry.len();
-    let server = McpServer::new(registry).named("tool-examples", env!("CARGO_PKG_VERSION"));
+    let store = task_store(&args.task_store, args.task_lease).await?;
+    let server = McpServer::new(registry)
+        .named("tool-examples", env!("CARGO_PKG_VERSION"))
+        .task_store(store);
     let failed = |e: tool_runtime::mcp::McpError| CliError::Setup(e.to_string());
     match args.http {
         None => {

@@ -60,7 +60,7 @@ pub struct McpServer {
     /// Seals protocol 2026-07-28's `requestState`.
     pub(crate) request_states: Arc<RequestStates>,
     /// Calls running as tasks; shared by every session (each task answers only its own).
-    pub(crate) tasks: Arc<crate::tasks::store::TaskStore>,
+    pub(crate) tasks: Arc<crate::tasks::store::Tasks>,
     /// How long a question to the client waits for its answer ([`McpServer::ask_timeout`]).
     pub(crate) ask_timeout: std::time::Duration,
 }
@@ -82,9 +82,7 @@ impl McpServer {
             log_level: Arc::new(Mutex::new(LogLevel::Info)),
             subscriptions: Arc::default(),
             request_states: Arc::new(RequestStates::random()),
-            tasks: Arc::new(crate::tasks::store::TaskStore::new(
-                super::tasks::DEFAULT_LIMITS,
-            )),
+            tasks: Arc::new(crate::tasks::TaskStore::memory().bind(super::tasks::DEFAULT_LIMITS)),
             ask_timeout: crate::client::DEFAULT_ASK_TIMEOUT,
         }
     }
@@ -419,7 +417,7 @@ impl ServerHandler for McpServer {
         request: GetTaskParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.get_task_state(&request, &cx)
+        self.get_task_state(&request, &cx).await
     }
 
     async fn update_task(
@@ -427,7 +425,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.update_task_inputs(request, &cx)
+        self.update_task_inputs(request, &cx).await
     }
 
     async fn cancel_task(
@@ -435,7 +433,7 @@ impl ServerHandler for McpServer {
         request: CancelTaskParams,
         cx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.cancel_task_call(&request, &cx)
+        self.cancel_task_call(&request, &cx).await
     }
 
     async fn list_resources(

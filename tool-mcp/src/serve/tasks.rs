@@ -17,8 +17,11 @@ use super::server::{finish, Ran};
 use crate::error::ErrorCode;
 use crate::spec::TaskSupport;
 use crate::tasks::client::{DeferredTask, TaskClient};
+use crate::tasks::json::{json_len, object};
 use crate::tasks::limits::Limits;
-use crate::tasks::store::{json_len, object, AnswerError, Owner, PeerAddress};
+use crate::tasks::limits::{said, AnswerError, TaskStoreError};
+use crate::tasks::owner::{Owner, PeerAddress};
+use crate::tasks::TaskStore;
 use crate::McpServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
@@ -104,9 +107,21 @@ impl McpServer {
         })
     }
 
-    /// The server with a new, empty task store keeping tasks within `limits`.
+    /// Where the server keeps its tasks (default [`TaskStore::memory`]): give every process
+    /// of a fleet the same [`TaskStore::redis`] and any of them answers for any task (see
+    /// `docs/mcp.md`, "A fleet of servers"). The limits set before or after apply to it;
+    /// `max_tasks` and `max_tasks_per_client` count across every process sharing it.
+    #[must_use]
+    pub fn task_store(mut self, store: TaskStore) -> McpServer {
+        let limits = self.tasks.limits();
+        self.tasks = Arc::new(store.bind(limits));
+        self
+    }
+
+    /// The server's tasks kept within `limits`, in the same store (a new, empty one in
+    /// memory; the same Redis).
     pub(crate) fn with_task_limits(mut self, limits: Limits) -> McpServer {
-        self.tasks = Arc::new(crate::tasks::store::TaskStore::new(limits));
+        self.tasks = Arc::new(self.tasks.store().bind(limits));
         self
     }
 }
@@ -137,7 +152,7 @@ impl McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         match self.task_start(&request, &cx)? {
             None => self.call(request, cx).await,
-            Some(Start::Now) => self.start_task(request, cx),
+            Some(Start::Now) => self.start_task(request, cx).await,
             Some(Start::Deferred) => self.call_deferred(request, cx).await,
         }
     }
@@ -164,7 +179,7 @@ impl McpServer {
     }
 
     /// Answers with a new task at once; the call runs on, its questions waiting in the task.
-    fn start_task(
+    async fn start_task(
         &self,
         request: CallToolRequestParams,
         cx: RequestContext<RoleServer>,
@@ -174,7 +189,8 @@ impl McpServer {
         let (task, cancel) = self
             .tasks
             .create(owner(&cx), json_len(&request.arguments))
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            .await
+            .map_err(|e| refused(&e))?;
         let client = TaskClient::new(Arc::clone(&self.tasks), task.task_id.clone(), capabilities);
         // The call runs on after this request is answered: its own context, cancelled by
         // `tasks/cancel` or the task's expiry instead of by the request's end.
@@ -185,7 +201,7 @@ impl McpServer {
             let ran = server
                 .run_call(request, call_cx, crate::client::Client::new(client))
                 .await;
-            server.tasks.finish(&id, server.settled(ran));
+            server.tasks.finish(&id, server.settled(ran)).await;
         });
         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
     }
@@ -215,7 +231,7 @@ impl McpServer {
             let ran = server.run_call(request, call_cx, client).await;
             match deferred.task_id() {
                 Some(id) => {
-                    server.tasks.finish(&id, server.settled(ran));
+                    server.tasks.finish(&id, server.settled(ran)).await;
                     None
                 }
                 None => Some(ran),
@@ -230,7 +246,7 @@ impl McpServer {
                 }
                 // No room for the task: the call is stopped (the guard), and the client
                 // told why, rather than the call going on as a plain one.
-                Err(full) => Err(ErrorData::internal_error(full.to_string(), None)),
+                Err(full) => Err(refused(&full)),
             },
             () = cx.ct.cancelled() => Err(ErrorData::internal_error("the request was cancelled", None)),
             joined = &mut run => match joined {
@@ -241,7 +257,7 @@ impl McpServer {
                         stop_plain_call.disarm();
                         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
                     }
-                    Ok(Err(full)) => Err(ErrorData::internal_error(full.to_string(), None)),
+                    Ok(Err(full)) => Err(refused(&full)),
                     Err(_) => Err(ErrorData::internal_error("the task was lost", None)),
                 },
                 Err(panicked) => Err(ErrorData::internal_error(panicked.to_string(), None)),
@@ -270,43 +286,40 @@ impl McpServer {
 
     /// `tasks/get`: the task with its result or error inlined once it has settled, and the
     /// questions it waits on while it does.
-    pub(crate) fn get_task_state(
+    pub(crate) async fn get_task_state(
         &self,
         request: &GetTaskParams,
         cx: &RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        known(
-            &request.task_id,
-            self.tasks.get(&request.task_id, &owner(cx)),
-        )
-        .map(GetTaskResult::new)
+        let found = self.tasks.get(&request.task_id, &owner(cx)).await;
+        known(&request.task_id, found.map_err(|e| refused(&e))?).map(GetTaskResult::new)
     }
 
     /// `tasks/cancel`: stops a running task's call; a settled task is acknowledged as is.
-    pub(crate) fn cancel_task_call(
+    pub(crate) async fn cancel_task_call(
         &self,
         request: &CancelTaskParams,
         cx: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        known(
-            &request.task_id,
-            self.tasks.cancel(&request.task_id, &owner(cx)),
-        )
+        let found = self.tasks.cancel(&request.task_id, &owner(cx)).await;
+        known(&request.task_id, found.map_err(|e| refused(&e))?)
     }
 
     /// `tasks/update`: the client's answers to the questions the task waits on.
-    pub(crate) fn update_task_inputs(
+    pub(crate) async fn update_task_inputs(
         &self,
         request: UpdateTaskParams,
         cx: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let answered = self
             .tasks
-            .answer(&request.task_id, &owner(cx), request.input_responses);
+            .answer(&request.task_id, &owner(cx), request.input_responses)
+            .await;
         match answered {
             Ok(()) => Ok(()),
             Err(AnswerError::Unknown) => known(&request.task_id, None),
             Err(AnswerError::Invalid(why)) => Err(ErrorData::invalid_params(why, None)),
+            Err(AnswerError::Unavailable(error)) => Err(refused(&error)),
         }
     }
 }
@@ -330,6 +343,12 @@ pub(crate) fn owner(cx: &RequestContext<RoleServer>) -> Owner {
         session,
         address: parts.extensions.get::<PeerAddress>().map(|peer| peer.0),
     }
+}
+
+/// A task refused, or a store that could not answer, as the client is told it: the
+/// error's whole chain (a Redis failure says what was being done and why).
+fn refused(error: &TaskStoreError) -> ErrorData {
+    ErrorData::internal_error(said(error), None)
 }
 
 /// What the store found for a task id the client gave, or the spec's `-32602` for an id

@@ -395,3 +395,7 @@ async fn a_deferred_task_asks_in_rounds_then_answers_with_the_task() {
     .unwrap();
     stop.cancel();
 }
+
+#[cfg(feature = "redis")]
+#[path = "tasks_redis_tests.rs"]
+mod redis;

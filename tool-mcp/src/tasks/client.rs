@@ -4,7 +4,8 @@
 //! as a plain call does until the tool continues as a task.
 
 use super::limits::TaskStoreError;
-use super::store::{Owner, TaskStore};
+use super::owner::Owner;
+use super::store::{Begun, Tasks};
 use crate::client::{BoxError, Client, ClientCapabilities, ClientFuture, ClientRequests};
 use crate::lock::lock;
 use crate::rounds::input_required::input_request;
@@ -16,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 /// Asks the client of task `id` through the task store.
 pub(crate) struct TaskClient {
-    store: Arc<TaskStore>,
+    store: Arc<Tasks>,
     id: String,
     /// What the client declared on the request that started the call.
     capabilities: ClientCapabilities,
@@ -24,7 +25,7 @@ pub(crate) struct TaskClient {
 
 impl TaskClient {
     pub(crate) fn new(
-        store: Arc<TaskStore>,
+        store: Arc<Tasks>,
         id: String,
         capabilities: ClientCapabilities,
     ) -> TaskClient {
@@ -49,11 +50,10 @@ impl ClientRequests for TaskClient {
                 return Box::pin(async move { Err(error) });
             }
         };
-        let answer = match self.store.ask(&self.id, key, method, request) {
-            Ok(answer) => answer,
-            Err(refused) => return Box::pin(async move { Err(refused.into()) }),
-        };
+        let (store, id) = (Arc::clone(&self.store), self.id.clone());
+        let (key, method) = (key.map(str::to_owned), method.to_owned());
         Box::pin(async move {
+            let answer = store.ask(&id, key.as_deref(), &method, request).await?;
             answer
                 .await
                 .map_err(|_| BoxError::from("the task ended before the client answered"))
@@ -71,7 +71,7 @@ impl ClientRequests for TaskClient {
 /// [`TaskClient`] from then on.
 pub(crate) struct DeferredTask {
     before: Client,
-    store: Arc<TaskStore>,
+    store: Arc<Tasks>,
     owner: Owner,
     /// What the call's arguments count in the task's bytes.
     arguments: usize,
@@ -96,7 +96,7 @@ impl DeferredTask {
     /// who called, and what the call's arguments count.
     pub(crate) fn new(
         before: Client,
-        store: Arc<TaskStore>,
+        store: Arc<Tasks>,
         from: (Owner, usize),
         cancel: CancellationToken,
     ) -> (
@@ -168,14 +168,22 @@ impl ClientRequests for Shared {
         let State::Plain(started) = &mut *state else {
             return true;
         };
-        let created = deferred.store.create_with(
+        let begun = deferred.store.begin(
             deferred.owner.clone(),
             deferred.arguments,
             deferred.cancel.clone(),
         );
-        let task = match created {
-            Ok(task) => task,
-            Err(full) => {
+        let id = match begun {
+            Begun::Created(Ok(task)) => {
+                let id = task.task_id.clone();
+                // A request that stopped waiting (its client went away) never learns the
+                // task's id: the task runs on, and its expiry cleans it up.
+                if let Some(started) = started.take() {
+                    let _ = started.send(Ok(task));
+                }
+                id
+            }
+            Begun::Created(Err(full)) => {
                 // No room for the task: the request answers with the error and the call
                 // stops. Going on as a plain call would break `task = "required"`, and
                 // would hold the request for a call meant to run in the background.
@@ -185,13 +193,23 @@ impl ClientRequests for Shared {
                 deferred.cancel.cancel();
                 return false;
             }
+            Begun::Pending { id, record } => {
+                // A shared store: the record is written while the call goes on; the request
+                // answers once it exists (or with why it couldn't), and a refused task
+                // stops the call as above, a moment later.
+                let (started, cancel) = (started.take(), deferred.cancel.clone());
+                tokio::spawn(async move {
+                    let recorded = record.await;
+                    if recorded.is_err() {
+                        cancel.cancel();
+                    }
+                    if let Some(started) = started {
+                        let _ = started.send(recorded);
+                    }
+                });
+                id
+            }
         };
-        let id = task.task_id.clone();
-        // A request that stopped waiting (its client went away) never learns the task's id:
-        // the task runs on, and its expiry cleans it up.
-        if let Some(started) = started.take() {
-            let _ = started.send(Ok(task));
-        }
         let client = TaskClient::new(
             Arc::clone(&deferred.store),
             id.clone(),

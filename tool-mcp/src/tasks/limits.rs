@@ -1,5 +1,6 @@
 //! What a server's task store may keep (how many tasks, how many bytes, for how long, in
-//! all and per client), and the error a client past a bound gets.
+//! all and per client), the error a client past a bound gets, and why a question or an
+//! answer was refused.
 
 use std::time::Duration;
 
@@ -47,6 +48,59 @@ pub enum TaskStoreError {
     /// start one.
     #[error("the session has ended: its tasks are gone")]
     SessionEnded,
+    /// A shared store (Redis) could not be reached, or did not answer in time: the
+    /// request is refused rather than answered from a guess.
+    #[error("the task store is unavailable")]
+    Unavailable(#[source] Unavailable),
+}
+
+/// Why a shared task store could not answer: what was being done, and the client's error.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{doing}")]
+pub struct Unavailable {
+    doing: String,
+    #[source]
+    source: std::sync::Arc<dyn std::error::Error + Send + Sync>,
+}
+
+impl Unavailable {
+    /// `doing` failed with `source`.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn new(
+        doing: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Unavailable {
+        Unavailable {
+            doing: doing.into(),
+            source: std::sync::Arc::from(source.into()),
+        }
+    }
+}
+
+/// Two failures are the same when they say the same: the client's errors can't be compared.
+impl PartialEq for Unavailable {
+    fn eq(&self, other: &Unavailable) -> bool {
+        self.doing == other.doing && self.source.to_string() == other.source.to_string()
+    }
+}
+
+impl Eq for Unavailable {}
+
+/// `error` and each of its sources, joined by `: `: what a client is told, since the
+/// JSON-RPC error it gets has one message.
+pub(crate) fn said(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        // Some errors say their source in their own message too: said once.
+        let cause_text = cause.to_string();
+        if !text.ends_with(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 /// What a task store keeps, and for how long.
@@ -64,4 +118,32 @@ pub(crate) struct Limits {
     pub(crate) bytes: usize,
     /// Bytes kept by one client's tasks.
     pub(crate) bytes_per_client: usize,
+}
+
+/// Why a `tasks/update` was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum AnswerError {
+    /// No such task for this owner, or it expired.
+    Unknown,
+    /// An answer to a waiting question is not a result of that question's kind; none of
+    /// the answers were taken.
+    Invalid(String),
+    /// The store could not be reached: no answer was taken.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    Unavailable(TaskStoreError),
+}
+
+/// Why a question could not wait in its task.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum AskError {
+    /// The task has settled or is gone: nobody could answer.
+    #[error("the task has ended: nobody can answer")]
+    Ended,
+    /// The question doesn't fit in the bytes left to the task's client.
+    #[error("the question can't wait in the task: {0}")]
+    TooLarge(#[source] TaskStoreError),
+    /// The store could not be reached to keep the question.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    #[error("the question can't wait in the task")]
+    Unavailable(#[source] TaskStoreError),
 }

@@ -1,697 +1,274 @@
-//! [`TaskStore`]: the tasks an [`McpServer`](crate::McpServer) runs, bounded in time, number
-//! and bytes, in all and per client.
-//!
-//! A task is kept until its TTL has passed since it was created: then a timer drops it and
-//! cancels its call if still running, whether or not any request comes. At most
-//! `max` tasks are kept at once, and at most `max_per_client` for one client (its HTTP
-//! session, or for a sessionless client its address): a client can't take every slot. The
-//! bytes a task keeps (its arguments while its call runs, the questions it waits on, its
-//! result once settled) count against a budget per client and one in all. Past a bound, the
-//! client's own settled tasks are dropped first (oldest first), then, for the bounds in all,
-//! anyone's settled tasks; a running task is never pushed out, and when only running tasks
-//! are left a new one is refused ([`TaskStoreError`]) rather than pushing out one a client
-//! still waits on.
-//!
-//! Each task remembers its owner (the live HTTP session that created it, when the protocol
-//! has sessions) and answers nobody else; sessionless clients are told apart by the task id
-//! alone, 122 random bits no other client can guess. A session's end cancels and drops its
-//! tasks, and once the store [tracks sessions](TaskStore::track_sessions) a task is created
-//! for a session only while it is live.
-//!
-//! A task's call may wait on its client: each question it asks is kept here under a key
-//! unique over the task's life, the task is `input_required` while any waits, and
-//! [`answer`](TaskStore::answer) (the client's `tasks/update`) hands each answer to the
-//! question waiting for it.
+//! [`TaskStore`]: where a server keeps its tasks, in its own memory (the default) or in
+//! Redis (feature `redis`), shared by every process of a fleet; and [`Tasks`], the one
+//! interface the server reaches either through, with the server's limits.
 
-use rmcp::model::{DetailedTask, InputRequest, InputResponses, Task, TaskPayload, TaskStatus};
-use rmcp::task_manager::current_timestamp;
+use super::limits::{AnswerError, AskError, Limits, TaskStoreError};
+use super::memory::MemoryTasks;
+use super::owner::Owner;
+use futures_util::future::BoxFuture;
+use rmcp::model::{DetailedTask, InputRequest, InputResponses, Task, TaskPayload};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 use tokio::sync::oneshot;
-use tokio_util::sync::{CancellationToken, DropGuard};
+use tokio_util::sync::CancellationToken;
 
-use super::limits::{Limits, TaskStoreError};
-
-/// Who made a request: the HTTP session it came on (then only that session sees its tasks),
-/// and the address it came from (what tells sessionless clients apart for their share).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Owner {
-    /// The live session, or `None` for a sessionless client (stdio, protocol 2026-07-28).
-    pub(crate) session: Option<String>,
-    /// The peer's address, when the transport knows it.
-    pub(crate) address: Option<IpAddr>,
+/// Where an [`McpServer`](crate::McpServer) keeps the calls it runs as tasks
+/// ([`McpServer::task_store`](crate::McpServer::task_store)).
+///
+/// - [`TaskStore::memory`] (the default): in the server's own memory. Nothing to install;
+///   a task is known only to the process that runs it, and goes with it.
+/// - [`TaskStore::redis`] (feature `redis`): in Redis, shared by every process started with
+///   the same store. Any process answers `tasks/get`, `tasks/update` and `tasks/cancel` for
+///   any task; the process running a task hears cancellations and answers from the others;
+///   a task whose process died is reported `failed`, saying so, once that process's lease
+///   runs out; a stored result outlives every process.
+///
+/// ```no_run
+/// # async fn example(registry: tool_runtime::Registry) -> Result<(), Box<dyn std::error::Error>> {
+/// use tool_runtime::mcp::{McpServer, TaskStore};
+///
+/// let store = TaskStore::redis("redis://127.0.0.1:6379/0").await?;
+/// let server = McpServer::new(registry).task_store(store);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TaskStore {
+    kind: Kind,
 }
 
-impl Owner {
-    /// A request of session `id`.
-    #[cfg(test)]
-    pub(crate) fn session(id: &str) -> Owner {
-        Owner {
-            session: Some(id.to_owned()),
-            address: None,
-        }
-    }
-
-    /// Whose share the tasks of this owner count against.
-    fn share(&self) -> Share {
-        match &self.session {
-            Some(session) => Share::Session(session.clone()),
-            None => Share::Address(self.address),
-        }
-    }
-}
-
-/// The peer address of an HTTP request, which the server puts in the request's extensions:
-/// it tells sessionless clients apart for their share of the tasks.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PeerAddress(pub(crate) IpAddr);
-
-/// One client, as the shares count it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Share {
-    Session(String),
-    /// Sessionless clients of one address are one client (all of stdio's, with none).
-    Address(Option<IpAddr>),
-}
-
-/// The tasks of one server, shared by its sessions.
-#[derive(Debug)]
-pub(crate) struct TaskStore {
-    /// Shared with the timers that expire tasks, which hold it weakly.
-    state: Arc<Mutex<State>>,
-    limits: Limits,
-}
-
-#[derive(Debug, Default)]
-struct State {
-    tasks: HashMap<String, Entry>,
-    /// What each client's tasks keep; a client with none has no entry.
-    usage: HashMap<Share, Usage>,
-    /// Bytes kept by every task together.
-    bytes: usize,
-    /// The live sessions, once a session manager reports them
-    /// ([`TaskStore::track_sessions`]); `None` trusts the transport's session id.
-    live: Option<HashSet<String>>,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Usage {
-    tasks: usize,
-    bytes: usize,
-}
-
-#[derive(Debug)]
-struct Entry {
-    owner: Owner,
-    task: Task,
-    /// `None` while the call runs.
-    outcome: Option<TaskPayload>,
-    cancel: CancellationToken,
-    created: Instant,
-    /// When it settled: the oldest settled tasks make way first.
-    settled: Option<Instant>,
-    /// What the arguments count while the call runs (its future holds them).
-    arguments: usize,
-    /// What the task keeps now, counted in its client's usage and in all: the arguments
-    /// while it runs, its questions, its outcome.
-    bytes: usize,
-    /// The questions the call waits on, by key.
-    questions: BTreeMap<String, Question>,
-    /// Every key given so far, answered or not: a key names one question in a task's life.
-    keys: BTreeSet<String>,
-    /// How many unnamed questions of each kind were asked: their keys.
-    unnamed: BTreeMap<&'static str, usize>,
-    /// Stops the timer that expires the task, when the task goes first.
-    _timer: Option<DropGuard>,
-}
-
-/// A question a task's call waits on.
-#[derive(Debug)]
-struct Question {
-    /// The method, for checking the answer's shape.
-    method: String,
-    request: InputRequest,
-    /// What the question counts in the task's bytes.
-    bytes: usize,
-    answer: oneshot::Sender<Value>,
-}
-
-/// Why a `tasks/update` was refused.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum AnswerError {
-    /// No such task for this owner, or it expired.
-    Unknown,
-    /// An answer to a waiting question is not a result of that question's kind; none of
-    /// the answers were taken.
-    Invalid(String),
-}
-
-/// Why a question could not wait in its task.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum AskError {
-    /// The task has settled or is gone: nobody could answer.
-    #[error("the task has ended: nobody can answer")]
-    Ended,
-    /// The question doesn't fit in the bytes left to the task's client.
-    #[error("the question can't wait in the task: {0}")]
-    TooLarge(#[source] TaskStoreError),
+#[derive(Clone, Debug, Default)]
+enum Kind {
+    #[default]
+    Memory,
+    #[cfg(feature = "redis")]
+    Redis(Arc<super::redis::Redis>),
 }
 
 impl TaskStore {
-    /// A store keeping tasks within `limits`.
-    pub(crate) fn new(limits: Limits) -> TaskStore {
-        TaskStore {
-            state: Arc::default(),
-            limits,
+    /// Tasks in the server's own memory (the default).
+    pub fn memory() -> TaskStore {
+        TaskStore { kind: Kind::Memory }
+    }
+
+    /// Tasks in Redis at `config` (a URL such as `redis://127.0.0.1:6379/0`, or a
+    /// [`RedisConfig`](crate::RedisConfig) for the lease, the key prefix and the timeout),
+    /// shared by every process opened on the same database and prefix. Connects now, takes
+    /// this process's lease and subscribes to its channel; needs a Tokio runtime, and
+    /// Redis 7 or later (RESP3).
+    ///
+    /// # Errors
+    ///
+    /// [`TaskStoreError::Unavailable`] when Redis can't be reached within the config's
+    /// timeout, naming the URL (its password hidden) and why.
+    #[cfg(feature = "redis")]
+    pub async fn redis(config: impl Into<crate::RedisConfig>) -> Result<TaskStore, TaskStoreError> {
+        let redis = super::redis::Redis::connect(config.into()).await?;
+        Ok(TaskStore {
+            kind: Kind::Redis(redis),
+        })
+    }
+
+    /// Where the tasks are, for logs: `memory`, or the Redis URL with its password hidden.
+    pub fn location(&self) -> String {
+        match &self.kind {
+            Kind::Memory => "memory".to_owned(),
+            #[cfg(feature = "redis")]
+            Kind::Redis(redis) => redis.config().shown_url(),
         }
     }
 
-    /// What the store keeps.
+    /// The store with a server's limits.
+    pub(crate) fn bind(&self, limits: Limits) -> Tasks {
+        let backend = match &self.kind {
+            Kind::Memory => Backend::Memory(MemoryTasks::new(limits)),
+            #[cfg(feature = "redis")]
+            Kind::Redis(redis) => {
+                Backend::Redis(super::redis::RedisTasks::new(Arc::clone(redis), limits))
+            }
+        };
+        Tasks {
+            store: self.clone(),
+            backend,
+        }
+    }
+}
+
+/// A server's tasks: its store, with its limits.
+#[derive(Debug)]
+pub(crate) struct Tasks {
+    store: TaskStore,
+    backend: Backend,
+}
+
+#[derive(Debug)]
+enum Backend {
+    Memory(MemoryTasks),
+    #[cfg(feature = "redis")]
+    Redis(super::redis::RedisTasks),
+}
+
+/// A task being created: either created already, or its id known and its record on the way.
+pub(crate) enum Begun {
+    /// Created (or refused) already.
+    Created(Result<Task, TaskStoreError>),
+    /// Task `id`, whose record the future writes.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    Pending {
+        id: String,
+        record: BoxFuture<'static, Result<Task, TaskStoreError>>,
+    },
+}
+
+impl Tasks {
+    /// The store these tasks live in.
+    pub(crate) fn store(&self) -> &TaskStore {
+        &self.store
+    }
+
     pub(crate) fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// From now on, a task is created for a session only while the session manager says it
-    /// is live ([`session_started`](Self::session_started) to
-    /// [`session_ended`](Self::session_ended)).
-    pub(crate) fn track_sessions(&self) {
-        self.lock().live.get_or_insert_with(HashSet::new);
-    }
-
-    /// Session `id` was opened.
-    pub(crate) fn session_started(&self, id: &str) {
-        let mut state = self.lock();
-        state
-            .live
-            .get_or_insert_with(HashSet::new)
-            .insert(id.to_owned());
-    }
-
-    /// Session `id` ended: its tasks are cancelled and dropped, nobody can reach them, and
-    /// it can start no more.
-    pub(crate) fn session_ended(&self, id: &str) {
-        let mut state = self.lock();
-        if let Some(live) = &mut state.live {
-            live.remove(id);
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.limits(),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.limits(),
         }
-        let gone: Vec<String> = state
-            .tasks
-            .iter()
-            .filter(|(_, e)| e.owner.session.as_deref() == Some(id))
-            .map(|(task, _)| task.clone())
-            .collect();
-        for task in gone {
-            state.remove(&task);
+    }
+
+    /// See [`MemoryTasks::track_sessions`].
+    pub(crate) fn track_sessions(&self) {
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.track_sessions(),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.redis.runner.track_sessions(),
+        }
+    }
+
+    /// See [`MemoryTasks::session_started`].
+    pub(crate) fn session_started(&self, id: &str) {
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.session_started(id),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.redis.runner.session_started(id),
+        }
+    }
+
+    /// See [`MemoryTasks::session_ended`].
+    pub(crate) fn session_ended(&self, id: &str) {
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.session_ended(id),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.session_ended(id),
         }
     }
 
     /// Records a new working task for `owner`, whose call holds `arguments` bytes of
     /// arguments: its seed state for `CreateTaskResult`, and the token that cancels its
-    /// call. The task is visible to [`get`](Self::get) before this returns, as the spec
-    /// requires of a created task.
-    pub(crate) fn create(
+    /// call. Any process of the store finds it before this returns.
+    pub(crate) async fn create(
         &self,
         owner: Owner,
         arguments: usize,
     ) -> Result<(Task, CancellationToken), TaskStoreError> {
         let cancel = CancellationToken::new();
-        self.create_with(owner, arguments, cancel.clone())
-            .map(|task| (task, cancel))
+        let task = match &self.backend {
+            Backend::Memory(tasks) => tasks.create_with(owner, arguments, cancel.clone()),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.create(owner, arguments, cancel.clone()).await,
+        }?;
+        Ok((task, cancel))
     }
 
-    /// Records a new working task for `owner` whose call `cancel` stops: a call that was
-    /// running before it became a task already has its token.
-    pub(crate) fn create_with(
-        &self,
+    /// Starts creating a task for a call that is running already (`defer_task`, whose
+    /// `continue_as_task` can't wait): in memory it is created now; in Redis its id is
+    /// known now and its record comes with the future.
+    pub(crate) fn begin(
+        self: &Arc<Self>,
         owner: Owner,
         arguments: usize,
         cancel: CancellationToken,
-    ) -> Result<Task, TaskStoreError> {
-        let mut state = self.lock();
-        state.sweep(self.limits.ttl);
-        if let (Some(session), Some(live)) = (&owner.session, &state.live) {
-            if !live.contains(session) {
-                return Err(TaskStoreError::SessionEnded);
-            }
-        }
-        let share = owner.share();
-        state.room(&self.limits, &share, 1, arguments)?;
-        let now = current_timestamp();
-        let task = Task::new(new_id(), TaskStatus::Working, now.clone(), now)
-            .with_ttl_ms(millis(self.limits.ttl))
-            .with_poll_interval_ms(millis(self.limits.poll_interval).max(1));
-        let created = Instant::now();
-        state.charge(&share, 1, arguments);
-        state.tasks.insert(
-            task.task_id.clone(),
-            Entry {
-                owner,
-                task: task.clone(),
-                outcome: None,
-                cancel,
-                created,
-                settled: None,
-                arguments,
-                bytes: arguments,
-                questions: BTreeMap::new(),
-                keys: BTreeSet::new(),
-                unnamed: BTreeMap::new(),
-                _timer: self.expire_at_ttl(&task.task_id),
-            },
-        );
-        Ok(task)
-    }
-
-    /// A timer that drops task `id` at its TTL, cancelling its call, whether or not any
-    /// request comes; it ends with the task when the task goes first. `None` outside a
-    /// Tokio runtime, where only requests sweep.
-    fn expire_at_ttl(&self, id: &str) -> Option<DropGuard> {
-        let runtime = tokio::runtime::Handle::try_current().ok()?;
-        let (state, id, ttl) = (Arc::downgrade(&self.state), id.to_owned(), self.limits.ttl);
-        let gone = CancellationToken::new();
-        let guard = gone.clone().drop_guard();
-        runtime.spawn(async move {
-            tokio::select! {
-                () = gone.cancelled() => {}
-                () = tokio::time::sleep(ttl) => {
-                    if let Some(state) = state.upgrade() {
-                        // Taken out under the lock, dropped after it: dropping the entry
-                        // cancels this timer's own token, which takes no lock.
-                        let expired = lock(&state).remove(&id);
-                        drop(expired);
-                    }
+    ) -> Begun {
+        match &self.backend {
+            Backend::Memory(tasks) => Begun::Created(tasks.create_with(owner, arguments, cancel)),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => match tasks.begin(&owner, arguments, cancel) {
+                Err(refused) => Begun::Created(Err(refused)),
+                Ok((id, task)) => {
+                    let (this, forget) = (Arc::clone(self), id.clone());
+                    let record = Box::pin(async move {
+                        let Backend::Redis(tasks) = &this.backend else {
+                            unreachable!("matched as Redis above")
+                        };
+                        tasks.record(&owner, task).await.inspect_err(|_| {
+                            tasks.redis.runner.forget(&forget);
+                        })
+                    });
+                    Begun::Pending { id, record }
                 }
-            }
-        });
-        Some(guard)
+            },
+        }
     }
 
-    /// Keeps a question of task `id`'s call for its client, under `key` (made unique in the
-    /// task's life) or `sampling-1`, `elicitation-1`, ... when unnamed: the task is
-    /// `input_required` until it is answered. The answer comes through the receiver. Refused
-    /// when the task has settled or is gone (nobody could answer), or when the question
-    /// doesn't fit in its client's bytes.
-    pub(crate) fn ask(
+    /// Keeps a question of task `id`'s call for its client; the answer comes through the
+    /// receiver. See [`MemoryTasks::ask`].
+    pub(crate) async fn ask(
         &self,
         id: &str,
         key: Option<&str>,
         method: &str,
         request: InputRequest,
     ) -> Result<oneshot::Receiver<Value>, AskError> {
-        let mut state = self.lock();
-        let share = match state.tasks.get(id) {
-            Some(entry) if entry.outcome.is_none() => entry.owner.share(),
-            _ => return Err(AskError::Ended),
-        };
-        let bytes = json_len(&request);
-        state
-            .room(&self.limits, &share, 0, bytes)
-            .map_err(AskError::TooLarge)?;
-        // Making room drops only settled tasks: this one still runs.
-        let entry = state.tasks.get_mut(id).ok_or(AskError::Ended)?;
-        let key = match key {
-            Some(key) => key.to_owned(),
-            None => crate::rounds::input_required::unnamed_key(&mut entry.unnamed, method),
-        };
-        let key = unique(&entry.keys, key);
-        entry.keys.insert(key.clone());
-        let (answer, answered) = oneshot::channel();
-        entry.questions.insert(
-            key,
-            Question {
-                method: method.to_owned(),
-                request,
-                bytes,
-                answer,
-            },
-        );
-        entry.bytes += bytes;
-        entry.task.status = TaskStatus::InputRequired;
-        entry.task.last_updated_at = current_timestamp();
-        state.charge(&share, 0, bytes);
-        Ok(answered)
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.ask(id, key, method, request),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.ask(id, key, method, request).await,
+        }
     }
 
-    /// The client's answers (`tasks/update`) to task `id`'s questions: each goes to the
-    /// question waiting under its key, and the task works again once none waits. Keys that
-    /// name no waiting question (unknown, answered already) are ignored, as the spec says.
-    pub(crate) fn answer(
+    /// The client's answers (`tasks/update`). See [`MemoryTasks::answer`].
+    pub(crate) async fn answer(
         &self,
         id: &str,
         owner: &Owner,
         responses: InputResponses,
     ) -> Result<(), AnswerError> {
-        let mut state = self.lock();
-        state.sweep(self.limits.ttl);
-        let entry = state
-            .tasks
-            .get_mut(id)
-            .filter(|e| e.owner.session == owner.session)
-            .ok_or(AnswerError::Unknown)?;
-        // Every answer checked before any is taken: a refused update changes nothing.
-        for (key, answer) in &responses {
-            if let Some(question) = entry.questions.get(key) {
-                crate::rounds::input_required::fits(&question.method, answer)
-                    .map_err(|why| AnswerError::Invalid(format!("inputResponses.{key}: {why}")))?;
-            }
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.answer(id, owner, responses),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.answer(id, owner, responses).await,
         }
-        let (mut answered, mut freed) = (false, 0);
-        for (key, answer) in responses {
-            if let Some(question) = entry.questions.remove(&key) {
-                // A call that stopped waiting (cancelled) has no receiver: nothing to tell.
-                let _ = question.answer.send(answer);
-                freed += question.bytes;
-                answered = true;
-            }
-        }
-        if answered && entry.outcome.is_none() && entry.questions.is_empty() {
-            entry.task.status = TaskStatus::Working;
-            entry.task.last_updated_at = current_timestamp();
-        }
-        entry.bytes -= freed;
-        let share = entry.owner.share();
-        state.release(&share, 0, freed);
-        Ok(())
     }
 
-    /// Settles a task with what its call gave; a task already settled (cancelled) or gone
-    /// (expired) keeps what it has. An outcome larger than the bytes left to its client
-    /// settles the task `failed`, saying so, rather than keeping it past the budget.
-    pub(crate) fn finish(&self, id: &str, outcome: TaskPayload) {
-        let mut state = self.lock();
-        let Some(entry) = state.tasks.get(id).filter(|e| e.outcome.is_none()) else {
-            return;
-        };
-        let (share, kept) = (entry.owner.share(), entry.bytes);
-        // The call has ended: its arguments and questions are gone, its outcome stays.
-        state.release(&share, 0, kept);
-        let bytes = payload_len(&outcome);
-        let (outcome, bytes) = match state.room(&self.limits, &share, 0, bytes) {
-            Ok(()) => (outcome, bytes),
-            Err(error) => {
-                let why = format!("the task's result ({bytes} bytes) is not kept: {error}");
-                let failed = TaskPayload::Failed {
-                    error: object(rmcp::model::ErrorData::internal_error(why, None)),
-                };
-                let bytes = payload_len(&failed);
-                (failed, bytes)
-            }
-        };
-        state.charge(&share, 0, bytes);
-        if let Some(entry) = state.tasks.get_mut(id) {
-            entry.settle(outcome, bytes);
+    /// Settles a task with what its call gave. See [`MemoryTasks::finish`].
+    pub(crate) async fn finish(&self, id: &str, outcome: TaskPayload) {
+        match &self.backend {
+            Backend::Memory(tasks) => tasks.finish(id, outcome),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.finish(id, outcome).await,
         }
     }
 
     /// The task as `tasks/get` shows it, if `owner` may see it and it hasn't expired.
-    pub(crate) fn get(&self, id: &str, owner: &Owner) -> Option<DetailedTask> {
-        let mut state = self.lock();
-        state.sweep(self.limits.ttl);
-        let entry = state
-            .tasks
-            .get_mut(id)
-            .filter(|e| e.owner.session == owner.session)?;
-        let freed = withdraw_unwaited(entry);
-        let share = entry.owner.share();
-        state.release(&share, 0, freed);
-        let entry = state.tasks.get(id)?;
-        let payload = match &entry.outcome {
-            Some(outcome) => outcome.clone(),
-            None if entry.questions.is_empty() => TaskPayload::Working,
-            None => TaskPayload::InputRequired {
-                input_requests: entry
-                    .questions
-                    .iter()
-                    .map(|(key, q)| (key.clone(), q.request.clone()))
-                    .collect(),
-            },
-        };
-        Some(DetailedTask::new(entry.task.clone(), payload))
-    }
-
-    /// Cancels a running task (settling it `cancelled` at once, its call stopped through its
-    /// token); a settled task is left as it is. `None` if `owner` can't see the task.
-    pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Option<()> {
-        let mut state = self.lock();
-        state.sweep(self.limits.ttl);
-        let entry = state
-            .tasks
-            .get_mut(id)
-            .filter(|e| e.owner.session == owner.session)?;
-        if entry.outcome.is_none() {
-            let (share, kept) = (entry.owner.share(), entry.bytes);
-            entry.cancel.cancel();
-            let bytes = payload_len(&TaskPayload::Cancelled);
-            entry.settle(TaskPayload::Cancelled, bytes);
-            state.release(&share, 0, kept);
-            state.charge(&share, 0, bytes);
-        }
-        Some(())
-    }
-
-    /// How many tasks are kept, expired ones not counted.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        let mut state = self.lock();
-        state.sweep(self.limits.ttl);
-        state.tasks.len()
-    }
-
-    /// The bytes every task keeps together, and those of `owner`'s client.
-    #[cfg(test)]
-    pub(crate) fn bytes(&self, owner: &Owner) -> (usize, usize) {
-        let state = self.lock();
-        let client = state.usage.get(&owner.share()).map_or(0, |u| u.bytes);
-        (state.bytes, client)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        lock(&self.state)
-    }
-}
-
-impl Entry {
-    /// The call ended with `outcome`, which counts `bytes`: its questions go.
-    fn settle(&mut self, outcome: TaskPayload, bytes: usize) {
-        self.task.status = outcome.status();
-        self.task.last_updated_at = current_timestamp();
-        self.outcome = Some(outcome);
-        self.settled = Some(Instant::now());
-        self.questions.clear();
-        self.arguments = 0;
-        self.bytes = bytes;
-    }
-}
-
-impl State {
-    fn charge(&mut self, share: &Share, tasks: usize, bytes: usize) {
-        let usage = self.usage.entry(share.clone()).or_default();
-        usage.tasks += tasks;
-        usage.bytes += bytes;
-        self.bytes += bytes;
-    }
-
-    fn release(&mut self, share: &Share, tasks: usize, bytes: usize) {
-        if let Some(usage) = self.usage.get_mut(share) {
-            usage.tasks = usage.tasks.saturating_sub(tasks);
-            usage.bytes = usage.bytes.saturating_sub(bytes);
-            if usage.tasks == 0 && usage.bytes == 0 {
-                self.usage.remove(share);
-            }
-        }
-        self.bytes = self.bytes.saturating_sub(bytes);
-    }
-
-    /// Takes task `id` out, its call cancelled and what it kept given back. The entry is
-    /// returned so that the caller may drop it after the lock.
-    fn remove(&mut self, id: &str) -> Option<Entry> {
-        let entry = self.tasks.remove(id)?;
-        entry.cancel.cancel();
-        self.release(&entry.owner.share(), 1, entry.bytes);
-        Some(entry)
-    }
-
-    /// Drops the tasks whose TTL has passed, stopping those still running: the spec lets a
-    /// server forget a task after its TTL, and a call nobody can ask about has no reader.
-    /// The timers do this too; a request sweeps in case one is late.
-    fn sweep(&mut self, ttl: Duration) {
-        let expired: Vec<String> = self
-            .tasks
-            .iter()
-            .filter(|(_, e)| e.created.elapsed() >= ttl)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in expired {
-            self.remove(&id);
+    pub(crate) async fn get(
+        &self,
+        id: &str,
+        owner: &Owner,
+    ) -> Result<Option<DetailedTask>, TaskStoreError> {
+        match &self.backend {
+            Backend::Memory(tasks) => Ok(tasks.get(id, owner)),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.get(id, owner).await,
         }
     }
 
-    /// Makes room for `tasks` more tasks keeping `bytes` more bytes for `share`: past the
-    /// client's bounds its own oldest settled tasks go, past the bounds in all anyone's;
-    /// a running task never does. The error says which bound has no room.
-    fn room(
-        &mut self,
-        limits: &Limits,
-        share: &Share,
-        tasks: usize,
-        bytes: usize,
-    ) -> Result<(), TaskStoreError> {
-        // Larger than a whole budget: no eviction would make room, so none is made.
-        if bytes > limits.bytes_per_client {
-            return Err(TaskStoreError::ClientBytes {
-                needed: bytes,
-                left: limits.bytes_per_client,
-                max: limits.bytes_per_client,
-            });
-        }
-        if bytes > limits.bytes {
-            return Err(TaskStoreError::Bytes {
-                needed: bytes,
-                left: limits.bytes,
-                max: limits.bytes,
-            });
-        }
-        loop {
-            let usage = self.usage.get(share).copied().unwrap_or_default();
-            let short = if usage.tasks + tasks > limits.max_per_client {
-                TaskStoreError::ClientFull {
-                    max: limits.max_per_client,
-                }
-            } else if usage.bytes + bytes > limits.bytes_per_client {
-                TaskStoreError::ClientBytes {
-                    needed: bytes,
-                    left: limits.bytes_per_client.saturating_sub(usage.bytes),
-                    max: limits.bytes_per_client,
-                }
-            } else {
-                break;
-            };
-            self.evict(Some(share)).ok_or(short)?;
-        }
-        loop {
-            let short = if self.tasks.len() + tasks > limits.max {
-                TaskStoreError::Full { max: limits.max }
-            } else if self.bytes + bytes > limits.bytes {
-                TaskStoreError::Bytes {
-                    needed: bytes,
-                    left: limits.bytes.saturating_sub(self.bytes),
-                    max: limits.bytes,
-                }
-            } else {
-                break;
-            };
-            self.evict(None).ok_or(short)?;
-        }
-        Ok(())
-    }
-
-    /// Drops the task that settled first (of `share` only, if given); `None` when no such
-    /// task has settled.
-    fn evict(&mut self, share: Option<&Share>) -> Option<()> {
-        let oldest = self
-            .tasks
-            .iter()
-            .filter_map(|(id, e)| e.settled.map(|at| (at, id, e)))
-            .filter(|(_, _, e)| share.is_none_or(|share| e.owner.share() == *share))
-            .min_by_key(|(at, _, _)| *at)
-            .map(|(_, id, _)| id.clone())?;
-        self.remove(&oldest).map(drop)
-    }
-}
-
-fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    // A panic while holding the lock leaves the map consistent enough: every change is one
-    // insert, one remove or a few fields, and the counts saturate.
-    state
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A result or error as the JSON object a `DetailedTask` inlines.
-pub(crate) fn object(value: impl serde::Serialize) -> rmcp::model::JsonObject {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::Object(object)) => object,
-        // Both types serialize to objects; this is only what the types can't promise.
-        Ok(_) | Err(_) => rmcp::model::JsonObject::default(),
-    }
-}
-
-/// The length of `value` as JSON, counted without writing it out: what a task keeps is
-/// counted in the bytes its client would read.
-pub(crate) fn json_len(value: &impl serde::Serialize) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+    /// Cancels a running task. `None` if `owner` can't see it.
+    pub(crate) async fn cancel(
+        &self,
+        id: &str,
+        owner: &Owner,
+    ) -> Result<Option<()>, TaskStoreError> {
+        match &self.backend {
+            Backend::Memory(tasks) => Ok(tasks.cancel(id, owner)),
+            #[cfg(feature = "redis")]
+            Backend::Redis(tasks) => tasks.cancel(id, owner).await,
         }
     }
-    let mut count = Count(0);
-    // Writing to a counter fails only if the value can't serialize, and then it keeps
-    // nothing more than what was counted.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
 }
-
-/// What a task's outcome counts: its result or error as JSON (a status alone counts
-/// nothing more than the task itself).
-fn payload_len(outcome: &TaskPayload) -> usize {
-    match outcome {
-        TaskPayload::Completed { result } => json_len(result),
-        TaskPayload::Failed { error } => json_len(error),
-        TaskPayload::InputRequired { input_requests } => json_len(input_requests),
-        _ => 0,
-    }
-}
-
-/// Drops the questions the call no longer waits on (their deadline passed: the
-/// [`ask`](TaskStore::ask) receiver was dropped), so that `tasks/get` lists only questions an
-/// answer still reaches; the task works again once none is left. Returns the bytes the
-/// dropped questions counted, for the caller to release from the client's usage.
-fn withdraw_unwaited(entry: &mut Entry) -> usize {
-    let before = entry.questions.len();
-    let mut freed = 0;
-    entry.questions.retain(|_, question| {
-        let waited = !question.answer.is_closed();
-        if !waited {
-            freed += question.bytes;
-        }
-        waited
-    });
-    entry.bytes -= freed;
-    if entry.questions.len() < before && entry.questions.is_empty() && entry.outcome.is_none() {
-        entry.task.status = TaskStatus::Working;
-        entry.task.last_updated_at = current_timestamp();
-    }
-    freed
-}
-
-/// `key`, or `key-2`, `key-3`, ... when a question of the task had it already.
-fn unique(keys: &BTreeSet<String>, key: String) -> String {
-    let mut candidate = key.clone();
-    let mut n = 1;
-    while keys.contains(&candidate) {
-        n += 1;
-        candidate = format!("{key}-{n}");
-    }
-    candidate
-}
-
-/// A random (version 4) UUID: task ids are the only key sessionless clients have.
-fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
-#[cfg(test)]
-#[path = "store_tests.rs"]
-mod tests;

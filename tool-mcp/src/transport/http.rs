@@ -333,7 +333,7 @@ impl HttpServer {
                 let evicted = place.evicted.clone();
                 let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
                     // Who sent it: a sessionless client's share of the tasks.
-                    let peer = crate::tasks::store::PeerAddress(peer.ip());
+                    let peer = crate::tasks::owner::PeerAddress(peer.ip());
                     request.extensions_mut().insert(peer);
                     let service = service.clone();
                     let sessions = Arc::clone(&sessions);

@@ -6,7 +6,7 @@
 //! `DELETE`, the session's idle timeout and the server's stop (rmcp closes the session when
 //! its service ends).
 
-use crate::tasks::store::TaskStore;
+use crate::tasks::store::Tasks;
 use futures_util::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
@@ -22,12 +22,12 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub(crate) struct Sessions {
     local: LocalSessionManager,
-    tasks: Arc<TaskStore>,
+    tasks: Arc<Tasks>,
 }
 
 impl Sessions {
     /// Sessions whose starts and ends `tasks` learns; it tracks sessions from now on.
-    pub(crate) fn new(tasks: Arc<TaskStore>) -> Sessions {
+    pub(crate) fn new(tasks: Arc<Tasks>) -> Sessions {
         tasks.track_sessions();
         Sessions {
             local: LocalSessionManager::default(),

@@ -12,8 +12,8 @@ fn limits(ttl_ms: u64, max: usize) -> Limits {
     }
 }
 
-fn store(ttl_ms: u64, max: usize) -> TaskStore {
-    TaskStore::new(limits(ttl_ms, max))
+fn store(ttl_ms: u64, max: usize) -> MemoryTasks {
+    MemoryTasks::new(limits(ttl_ms, max))
 }
 
 fn anyone() -> Owner {
@@ -84,7 +84,7 @@ fn past_the_cap_a_new_task_is_refused_until_one_expires() {
 /// running one never does, and other clients still get theirs.
 #[test]
 fn a_client_keeps_its_share_and_its_settled_tasks_make_way() {
-    let store = TaskStore::new(Limits {
+    let store = MemoryTasks::new(Limits {
         max_per_client: 2,
         ..limits(60_000, 5)
     });
@@ -128,7 +128,7 @@ fn a_client_keeps_its_share_and_its_settled_tasks_make_way() {
 /// per client and in all; what doesn't fit is refused, or the task fails saying so.
 #[test]
 fn the_bytes_tasks_keep_are_bounded_per_client_and_in_all() {
-    let store = TaskStore::new(Limits {
+    let store = MemoryTasks::new(Limits {
         bytes: 2_500,
         bytes_per_client: 1_500,
         ..limits(60_000, 10)
@@ -258,7 +258,7 @@ fn elicitation() -> InputRequest {
 }
 
 /// The keys of the questions task `id` waits on, as `tasks/get` lists them.
-fn waiting(store: &TaskStore, id: &str) -> Vec<String> {
+fn waiting(store: &MemoryTasks, id: &str) -> Vec<String> {
     let got = serde_json::to_value(store.get(id, &anyone()).unwrap()).unwrap();
     got["inputRequests"]
         .as_object()
