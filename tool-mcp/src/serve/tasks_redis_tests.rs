@@ -30,15 +30,25 @@ async fn member(
     (addr, stop)
 }
 
+/// Two servers of the fleet, each serving `tools()`.
+async fn two(
+    tools: impl Fn() -> Vec<DynamicTool>,
+    redis: &RedisServer,
+) -> [(std::net::SocketAddr, tokio_util::sync::CancellationToken); 2] {
+    [
+        member(tools(), redis.url()).await,
+        member(tools(), redis.url()).await,
+    ]
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_started_on_one_server_is_read_and_cancelled_through_the_other() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
     let stopped = Arc::new(AtomicBool::new(false));
-    let wait = || tool("wait", TaskSupport::Optional, Arc::clone(&stopped));
-    let (a, stop_a) = member(vec![wait()], redis.url()).await;
-    let (b, stop_b) = member(vec![wait()], redis.url()).await;
+    let wait = || vec![tool("wait", TaskSupport::Optional, Arc::clone(&stopped))];
+    let [(a, stop_a), (b, stop_b)] = two(wait, &redis).await;
     let stopped_seen = Arc::clone(&stopped);
     tokio::task::spawn_blocking(move || {
         let id = started(a, "wait", json!({"ms": 50}));
@@ -74,8 +84,7 @@ async fn a_question_asked_on_one_server_is_answered_through_the_other() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (a, stop_a) = member(vec![asking("confirm", 2, false)], redis.url()).await;
-    let (b, stop_b) = member(vec![asking("confirm", 2, false)], redis.url()).await;
+    let [(a, stop_a), (b, stop_b)] = two(|| vec![asking("confirm", 2, false)], &redis).await;
     tokio::task::spawn_blocking(move || {
         let id = started(a, "confirm", json!({}));
         let got = waiting(b, &id, &["q1", "q2"]);
@@ -117,9 +126,8 @@ async fn redis_restarting_mid_run_is_a_clear_error_then_the_task_is_found() {
         return;
     };
     let stopped = Arc::new(AtomicBool::new(false));
-    let wait = || tool("wait", TaskSupport::Optional, Arc::clone(&stopped));
-    let (a, stop_a) = member(vec![wait()], redis.url()).await;
-    let (b, stop_b) = member(vec![wait()], redis.url()).await;
+    let wait = || vec![tool("wait", TaskSupport::Optional, Arc::clone(&stopped))];
+    let [(a, stop_a), (b, stop_b)] = two(wait, &redis).await;
     let redis = Arc::new(std::sync::Mutex::new(redis));
     tokio::task::spawn_blocking(move || {
         let id = started(a, "wait", json!({"ms": 1500}));

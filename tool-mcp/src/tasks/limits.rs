@@ -120,6 +120,28 @@ pub(crate) struct Limits {
     pub(crate) bytes_per_client: usize,
 }
 
+impl Limits {
+    /// Whether one item (arguments, a question, a result) of `bytes` fits in a whole budget,
+    /// the client's and the one in all: one that doesn't, no eviction would make room for.
+    pub(crate) fn fits(&self, bytes: usize) -> Result<(), TaskStoreError> {
+        if bytes > self.bytes_per_client {
+            return Err(TaskStoreError::ClientBytes {
+                needed: bytes,
+                left: self.bytes_per_client,
+                max: self.bytes_per_client,
+            });
+        }
+        if bytes > self.bytes {
+            return Err(TaskStoreError::Bytes {
+                needed: bytes,
+                left: self.bytes,
+                max: self.bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Why a `tasks/update` was refused.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum AnswerError {

@@ -481,20 +481,7 @@ impl State {
         bytes: usize,
     ) -> Result<(), TaskStoreError> {
         // Larger than a whole budget: no eviction would make room, so none is made.
-        if bytes > limits.bytes_per_client {
-            return Err(TaskStoreError::ClientBytes {
-                needed: bytes,
-                left: limits.bytes_per_client,
-                max: limits.bytes_per_client,
-            });
-        }
-        if bytes > limits.bytes {
-            return Err(TaskStoreError::Bytes {
-                needed: bytes,
-                left: limits.bytes,
-                max: limits.bytes,
-            });
-        }
+        limits.fits(bytes)?;
         loop {
             let usage = self.usage.get(share).copied().unwrap_or_default();
             let short = if usage.tasks + tasks > limits.max_per_client {

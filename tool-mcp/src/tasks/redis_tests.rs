@@ -28,6 +28,20 @@ async fn process(redis: &RedisServer, lease: Duration, max: usize) -> RedisTasks
     RedisTasks::new(Redis::connect(config).await.unwrap(), limits(max))
 }
 
+/// Two processes of the fleet on `redis`, with a 10 s lease and room for `max` tasks.
+async fn two(redis: &RedisServer, max: usize) -> (RedisTasks, RedisTasks) {
+    let lease = Duration::from_secs(10);
+    (
+        process(redis, lease, max).await,
+        process(redis, lease, max).await,
+    )
+}
+
+/// A new task of `tasks`, created for anyone.
+async fn created(tasks: &RedisTasks, cancel: CancellationToken) -> Task {
+    tasks.create(anyone(), 0, cancel).await.unwrap()
+}
+
 fn anyone() -> Owner {
     Owner::default()
 }
@@ -68,10 +82,7 @@ async fn a_task_created_by_one_process_is_read_and_settled_through_another() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (a, b) = (
-        process(&redis, Duration::from_secs(10), 10).await,
-        process(&redis, Duration::from_secs(10), 10).await,
-    );
+    let (a, b) = two(&redis, 10).await;
     let task = a
         .create(anyone(), 10, CancellationToken::new())
         .await
@@ -98,10 +109,7 @@ async fn max_tasks_counts_every_process_and_settled_tasks_make_way() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (a, b) = (
-        process(&redis, Duration::from_secs(10), 2).await,
-        process(&redis, Duration::from_secs(10), 2).await,
-    );
+    let (a, b) = two(&redis, 2).await;
     let first = a
         .create(anyone(), 0, CancellationToken::new())
         .await
@@ -124,14 +132,8 @@ async fn a_question_asked_in_one_process_is_answered_through_another() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (a, b) = (
-        process(&redis, Duration::from_secs(10), 10).await,
-        process(&redis, Duration::from_secs(10), 10).await,
-    );
-    let task = a
-        .create(anyone(), 0, CancellationToken::new())
-        .await
-        .unwrap();
+    let (a, b) = two(&redis, 10).await;
+    let task = created(&a, CancellationToken::new()).await;
     let answer = a
         .ask(&task.task_id, None, "elicitation/create", elicitation())
         .await
@@ -170,10 +172,7 @@ async fn a_cancel_through_another_process_stops_the_call() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let (a, b) = (
-        process(&redis, Duration::from_secs(10), 10).await,
-        process(&redis, Duration::from_secs(10), 10).await,
-    );
+    let (a, b) = two(&redis, 10).await;
     let cancel = CancellationToken::new();
     let task = a.create(anyone(), 0, cancel.clone()).await.unwrap();
     b.cancel(&task.task_id, &anyone()).await.unwrap().unwrap();
@@ -194,10 +193,7 @@ async fn a_task_whose_process_stopped_is_failed_by_another_saying_so() {
     let lease = Duration::from_millis(400);
     let a = process(&redis, lease, 10).await;
     let b = process(&redis, lease, 10).await;
-    let task = a
-        .create(anyone(), 0, CancellationToken::new())
-        .await
-        .unwrap();
+    let task = created(&a, CancellationToken::new()).await;
     // A stops: its connection and the loop that renews its lease go (as at a `kill -9`,
     // where nothing more is said to Redis either).
     drop(a);
@@ -221,10 +217,7 @@ async fn redis_down_is_a_clear_error_and_a_result_is_stored_once_it_is_back() {
     };
     // A lease longer than the outage: the task must not be failed for it.
     let a = process(&redis, Duration::from_secs(30), 10).await;
-    let task = a
-        .create(anyone(), 0, CancellationToken::new())
-        .await
-        .unwrap();
+    let task = created(&a, CancellationToken::new()).await;
     redis.stop();
     let error = a.get(&task.task_id, &anyone()).await.unwrap_err();
     let said = said(&error);
@@ -256,10 +249,7 @@ async fn a_stored_result_outlives_every_process_and_a_redis_restart() {
         return;
     };
     let a = process(&redis, Duration::from_secs(10), 10).await;
-    let task = a
-        .create(anyone(), 0, CancellationToken::new())
-        .await
-        .unwrap();
+    let task = created(&a, CancellationToken::new()).await;
     a.finish(&task.task_id, completed("kept")).await;
     drop(a);
     redis.restart();
@@ -292,15 +282,11 @@ async fn after_redis_lost_its_data_a_live_processs_new_task_is_not_failed() {
     let Some(redis) = RedisServer::start() else {
         return;
     };
-    let a = process(&redis, Duration::from_secs(10), 10).await;
-    let b = process(&redis, Duration::from_secs(10), 10).await;
+    let (a, b) = two(&redis, 10).await;
     // As a Redis restarted without persistence: every key gone, leases included, while
     // both processes live on (their next renewal is seconds away).
     assert!(redis.command(&["FLUSHALL"]).starts_with("+OK"));
-    let task = a
-        .create(anyone(), 0, CancellationToken::new())
-        .await
-        .unwrap();
+    let task = created(&a, CancellationToken::new()).await;
     let seen = b.get(&task.task_id, &anyone()).await.unwrap().unwrap();
     assert_eq!(seen.status(), TaskStatus::Working);
 }

@@ -261,7 +261,7 @@ impl RedisTasks {
         if !self.redis.runner.is_live(owner) {
             return Err(TaskStoreError::SessionEnded);
         }
-        fits(&self.limits, arguments)?;
+        self.limits.fits(arguments)?;
         let now = current_timestamp();
         let task = Task::new(new_id(), TaskStatus::Working, now.clone(), now)
             .with_ttl_ms(millis(self.limits.ttl))
@@ -325,7 +325,7 @@ impl RedisTasks {
         request: InputRequest,
     ) -> Result<oneshot::Receiver<Value>, AskError> {
         let bytes = json_len(&request);
-        fits(&self.limits, bytes).map_err(AskError::TooLarge)?;
+        self.limits.fits(bytes).map_err(AskError::TooLarge)?;
         let question = serde_json::json!({"method": method, "request": request}).to_string();
         let (key, answered) = self
             .redis
@@ -407,7 +407,7 @@ impl RedisTasks {
             return;
         };
         let bytes = payload_len(&outcome);
-        let outcome = match fits(&self.limits, bytes) {
+        let outcome = match self.limits.fits(bytes) {
             Ok(()) => outcome,
             Err(error) => TaskPayload::Failed {
                 error: object(ErrorData::internal_error(
@@ -538,26 +538,6 @@ impl RedisTasks {
             }
         });
     }
-}
-
-/// Whether a task may keep `bytes` more: each item is checked against the bytes one client
-/// may keep (what they add up to is Redis's memory).
-fn fits(limits: &Limits, bytes: usize) -> Result<(), TaskStoreError> {
-    if bytes > limits.bytes_per_client {
-        return Err(TaskStoreError::ClientBytes {
-            needed: bytes,
-            left: limits.bytes_per_client,
-            max: limits.bytes_per_client,
-        });
-    }
-    if bytes > limits.bytes {
-        return Err(TaskStoreError::Bytes {
-            needed: bytes,
-            left: limits.bytes,
-            max: limits.bytes,
-        });
-    }
-    Ok(())
 }
 
 /// A settled outcome as the record keeps it: its status, and the result or error object.
