@@ -3,6 +3,7 @@
 mod approve;
 mod call;
 mod chat;
+mod conformance_client;
 mod demo;
 mod list;
 mod run;
@@ -110,6 +111,13 @@ enum Command {
     /// http://127.0.0.1:8000/v1 --model NAME` (vLLM, llama.cpp, Ollama, LM Studio,
     /// TensorZero...); `--prompt` for one shot (exit 0 when the model answered, 1 otherwise).
     Chat(chat::ChatArgs),
+    /// The MCP conformance suite's client: connect to URL with the import, list the tools,
+    /// call the scenario's (`MCP_CONFORMANCE_SCENARIO`); for `conformance client --command`.
+    #[command(name = "conformance-client", hide = true)]
+    ConformanceClient {
+        /// The server's URL, which the suite appends.
+        url: String,
+    },
 }
 
 /// Exit code of `call` when the output is an error (clap's own usage errors exit with 2).
@@ -192,6 +200,7 @@ pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliEr
         Command::Chat(args) => {
             chat::run(registry(root, yes, &env, &mcp, code).await?, &args, out).await
         }
+        Command::ConformanceClient { url } => conformance_client::run(&url).await,
         Command::Serve(args) => {
             let builder = if args.conformance {
                 tool_examples::conformance::builder()

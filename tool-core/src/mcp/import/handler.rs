@@ -90,6 +90,10 @@ impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
         let mut config = ClientConfig::default();
         config.client_info = Implementation::new("tool-runtime", env!("CARGO_PKG_VERSION"));
+        // What an `initialize` offers: rmcp's default is its newest version, 2026-07-28,
+        // which has no `initialize` (the conformance suite's `initialize` scenario refuses
+        // it). Protocol 2026-07-28 itself is asked for by the lifecycle (`McpProtocol`).
+        config.protocol_version = rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE;
         config.capabilities = Asks::capabilities();
         config
     }

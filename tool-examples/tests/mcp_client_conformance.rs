@@ -1,0 +1,239 @@
+//! The official MCP conformance suite's client scenarios, both suites, every scenario they
+//! list: `conformance client --command "tool-examples conformance-client" --scenario NAME`
+//! starts the scenario's server and runs our import against it
+//! (`tool-examples/src/cli/conformance_client.rs`), one scenario at a time (the suite's
+//! `--suite` runs them all at once, and `sse-retry` times a reconnection to 250 ms).
+//!
+//! Each scenario's outcome is written below: a pass, or a failure with its reason. A
+//! scenario that fails where a pass is written fails the test, and so does one that passes
+//! where a failure is written (the list must stay true), or one the suite lists and this
+//! file doesn't (a new suite's scenarios get a line each).
+
+// A test: an unwrap that fails is the failure report.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+use tool_test_support::mcp_clients::{clients, run_bounded};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tool-examples");
+
+/// What a scenario is expected to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    Pass,
+    /// Fails, for this reason.
+    Fail(&'static str),
+}
+
+use Expect::{Fail, Pass};
+
+/// Why the authorization scenarios fail: the import has no OAuth yet.
+const NO_OAUTH: &str = "OAuth 2.1 for HTTP imports is not built yet (issue 38): the import \
+                        sends no token, so the server's 401 ends the run";
+
+/// The extensions nobody in the Rust SDK passes either (rmcp's own expected failures).
+const EXTENSION: &str = "an authorization extension (DPoP, workload identity, enterprise-managed \
+                         authorization) the import does not implement";
+
+/// `$schema` is dropped from an imported schema on purpose (`mcp/import/schema_in.rs`: a
+/// draft marker switches the validator's dialect, and no model API takes it), so the echoed
+/// schema lacks it. The scenario is reported outside the 2026-07-28 requirements.
+const SCHEMA_CLEANED: &str = "the import cleans imported schemas (drops `$schema`) for the model \
+                              APIs it exports to; the echo sends the cleaned one";
+
+/// `@modelcontextprotocol/conformance` 0.1.16.
+const SUITE: &[(&str, Expect)] = &[
+    ("initialize", Pass),
+    ("tools_call", Pass),
+    ("elicitation-sep1034-client-defaults", Pass),
+    ("sse-retry", Pass),
+    ("auth/metadata-default", Fail(NO_OAUTH)),
+    ("auth/metadata-var1", Fail(NO_OAUTH)),
+    ("auth/metadata-var2", Fail(NO_OAUTH)),
+    ("auth/metadata-var3", Fail(NO_OAUTH)),
+    ("auth/basic-cimd", Fail(NO_OAUTH)),
+    ("auth/scope-from-www-authenticate", Fail(NO_OAUTH)),
+    ("auth/scope-from-scopes-supported", Fail(NO_OAUTH)),
+    ("auth/scope-omitted-when-undefined", Fail(NO_OAUTH)),
+    ("auth/scope-step-up", Fail(NO_OAUTH)),
+    ("auth/scope-retry-limit", Fail(NO_OAUTH)),
+    ("auth/token-endpoint-auth-basic", Fail(NO_OAUTH)),
+    ("auth/token-endpoint-auth-post", Fail(NO_OAUTH)),
+    ("auth/token-endpoint-auth-none", Fail(NO_OAUTH)),
+    ("auth/pre-registration", Fail(NO_OAUTH)),
+    ("auth/2025-03-26-oauth-metadata-backcompat", Fail(NO_OAUTH)),
+    ("auth/2025-03-26-oauth-endpoint-fallback", Fail(NO_OAUTH)),
+    // Passes because the import never authorizes: it can't be sent to the wrong resource.
+    ("auth/resource-mismatch", Pass),
+    ("auth/offline-access-scope", Fail(NO_OAUTH)),
+    ("auth/offline-access-not-supported", Fail(NO_OAUTH)),
+    ("auth/client-credentials-jwt", Fail(NO_OAUTH)),
+    ("auth/client-credentials-basic", Fail(NO_OAUTH)),
+    ("auth/cross-app-access-complete-flow", Fail(EXTENSION)),
+];
+
+/// The pre-release suite (`conformance-alpha`, 0.2.0-alpha.12): protocol 2026-07-28's
+/// scenarios run with `MCP_CONFORMANCE_PROTOCOL_VERSION=2026-07-28`.
+const ALPHA: &[(&str, Expect)] = &[
+    ("initialize", Pass),
+    ("tools_call", Pass),
+    ("elicitation-sep1034-client-defaults", Pass),
+    ("sse-retry", Pass),
+    ("request-metadata", Pass),
+    ("auth/metadata-default", Fail(NO_OAUTH)),
+    ("auth/metadata-var1", Fail(NO_OAUTH)),
+    ("auth/metadata-var2", Fail(NO_OAUTH)),
+    ("auth/metadata-var3", Fail(NO_OAUTH)),
+    ("auth/basic-cimd", Fail(NO_OAUTH)),
+    ("auth/scope-from-www-authenticate", Fail(NO_OAUTH)),
+    ("auth/scope-from-scopes-supported", Fail(NO_OAUTH)),
+    ("auth/scope-omitted-when-undefined", Fail(NO_OAUTH)),
+    ("auth/scope-step-up", Fail(NO_OAUTH)),
+    ("auth/scope-retry-limit", Fail(NO_OAUTH)),
+    ("auth/token-endpoint-auth-basic", Fail(NO_OAUTH)),
+    ("auth/token-endpoint-auth-post", Fail(NO_OAUTH)),
+    ("auth/token-endpoint-auth-none", Fail(NO_OAUTH)),
+    ("auth/pre-registration", Fail(NO_OAUTH)),
+    ("auth/2025-03-26-oauth-metadata-backcompat", Fail(NO_OAUTH)),
+    ("auth/2025-03-26-oauth-endpoint-fallback", Fail(NO_OAUTH)),
+    ("auth/resource-mismatch", Fail(NO_OAUTH)),
+    ("auth/offline-access-scope", Fail(NO_OAUTH)),
+    ("auth/offline-access-not-supported", Fail(NO_OAUTH)),
+    ("auth/authorization-server-migration", Fail(NO_OAUTH)),
+    ("auth/iss-supported", Fail(NO_OAUTH)),
+    ("auth/iss-not-advertised", Fail(NO_OAUTH)),
+    ("auth/iss-supported-missing", Fail(NO_OAUTH)),
+    ("auth/iss-wrong-issuer", Fail(NO_OAUTH)),
+    ("auth/iss-unexpected", Fail(NO_OAUTH)),
+    ("auth/iss-normalized", Fail(NO_OAUTH)),
+    ("auth/metadata-issuer-mismatch", Fail(NO_OAUTH)),
+    ("auth/client-credentials-jwt", Fail(NO_OAUTH)),
+    ("auth/client-credentials-basic", Fail(NO_OAUTH)),
+    ("auth/enterprise-managed-authorization", Fail(EXTENSION)),
+    ("auth/dpop", Fail(EXTENSION)),
+    ("auth/dpop-nonce", Fail(EXTENSION)),
+    ("auth/wif-jwt-bearer", Fail(EXTENSION)),
+    ("sep-2322-client-request-state", Pass),
+    ("http-standard-headers", Pass),
+    ("http-custom-headers", Pass),
+    ("http-invalid-tool-headers", Pass),
+    ("json-schema-ref-no-deref", Pass),
+    ("json-schema-2020-12-preservation", Fail(SCHEMA_CLEANED)),
+    // Skills (SEP-2640): the import fetches no skill, so nothing is prefetched or unverified.
+    ("sep-2640-client-no-prefetch", Pass),
+    ("sep-2640-client-verify-digest", Pass),
+    ("sep-2640-client-verify-size", Pass),
+    ("sep-2640-client-verify-frontmatter", Pass),
+];
+
+/// One suite at a time: `sse-retry` measures a reconnection's timing.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The client scenarios `suite` lists.
+fn listed(suite: &Path) -> Vec<String> {
+    let out = run_bounded(
+        Command::new(&clients().node)
+            .arg(suite)
+            .args(["list", "--client"]),
+        Duration::from_secs(60),
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| line.strip_prefix("  - "))
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Runs every scenario of `suite` and compares each outcome with `expected`.
+fn run_suite(suite: &Path, expected: &[(&str, Expect)]) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let listed = listed(suite);
+    let unlisted: Vec<&String> = listed
+        .iter()
+        .filter(|name| !expected.iter().any(|(known, _)| known == name))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "scenarios this file doesn't list: {unlisted:?}"
+    );
+    let scratch = tempfile::tempdir().unwrap();
+    let mut wrong = Vec::new();
+    let (mut passed, mut failed) = (0, 0);
+    for (scenario, expect) in expected {
+        assert!(
+            listed.iter().any(|name| name == scenario),
+            "{scenario} is no longer listed: {listed:?}"
+        );
+        // `sse-retry` times our reconnection against a 250 ms window, which a loaded machine
+        // can miss: up to three tries for it, one for the others.
+        let tries = if *scenario == "sse-retry" { 3 } else { 1 };
+        let (mut passes, mut stdout) = (false, String::new());
+        for _ in 0..tries {
+            stdout = run_scenario(suite, scenario, scratch.path());
+            passes = stdout.contains("OVERALL: PASSED");
+            if passes {
+                break;
+            }
+        }
+        if passes {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        match (expect, passes) {
+            (Pass, true) | (Fail(_), false) => {}
+            (Pass, false) => {
+                let failures: String = stdout
+                    .lines()
+                    .filter(|line| {
+                        ["FAILURE", "WARNING", "Error", "OVERALL", "timed out"]
+                            .iter()
+                            .any(|word| line.contains(word))
+                    })
+                    .take(20)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                wrong.push(format!("{scenario} failed:\n{failures}"));
+            }
+            (Fail(why), true) => wrong.push(format!(
+                "{scenario} passes, where this file says it fails ({why}): say Pass"
+            )),
+        }
+    }
+    println!("{}: {passed} passed, {failed} failed", suite.display());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// Runs one scenario and gives what the suite printed (its verdict and checks go to stdout
+/// or stderr, by version: both).
+fn run_scenario(suite: &Path, scenario: &str, scratch: &Path) -> String {
+    let out = run_bounded(
+        Command::new(&clients().node)
+            .arg(suite)
+            .arg("client")
+            .arg("--command")
+            .arg(format!("{BINARY} conformance-client"))
+            .args(["--scenario", scenario])
+            .current_dir(scratch),
+        Duration::from_secs(120),
+    );
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_client_scenarios_of_the_conformance_suite() {
+    run_suite(&clients().conformance, SUITE);
+}
+
+#[test]
+fn the_client_scenarios_of_the_pre_release_suite() {
+    run_suite(&clients().conformance_alpha, ALPHA);
+}
