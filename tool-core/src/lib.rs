@@ -39,7 +39,7 @@ pub mod registry;
 pub mod resources;
 pub mod results;
 pub mod router;
-#[cfg(feature = "agent")]
+#[cfg(any(feature = "agent", feature = "mcp-oauth"))]
 #[doc(hidden)]
 pub mod tls;
 

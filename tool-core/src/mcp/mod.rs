@@ -11,4 +11,6 @@ mod import;
 pub mod lock;
 
 pub use error::{BoxError, McpError};
+#[cfg(feature = "mcp-oauth")]
+pub use import::{AuthorizationPrompt, McpOAuth};
 pub use import::{ImportNote, McpImport, McpProtocol, McpTools};

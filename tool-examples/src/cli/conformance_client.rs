@@ -41,6 +41,8 @@ pub(super) async fn run(url: &str) -> Result<ExitCode, CliError> {
         .named("server")
         .protocol(protocol)
         .on_elicitation(|request| async move { Ok(with_defaults(&request)) });
+    #[cfg(feature = "mcp-oauth")]
+    let import = import.oauth(sign_in());
     let tools = match import.connect().await {
         Ok(tools) => tools,
         Err(error) => {
@@ -131,6 +133,58 @@ fn plain_arguments(schema: &Value) -> Option<Value> {
         arguments.insert(name.to_owned(), value);
     }
     Some(Value::Object(arguments))
+}
+
+/// How the authorization scenarios sign in: as a client whose metadata document is at the
+/// URL the suite expects, with the context's pre-registered client when it gives one, and a
+/// stand-in for the browser ([`follow`]).
+#[cfg(feature = "mcp-oauth")]
+fn sign_in() -> tool_runtime::mcp::McpOAuth {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let mut oauth = tool_runtime::mcp::McpOAuth::new()
+        .client_name("tool-examples conformance client")
+        .client_metadata_url("https://conformance-test.local/client-metadata.json")
+        .authorize_with("http://localhost:3000/callback", follow)
+        .wait(std::time::Duration::from_secs(20));
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    if let Some(id) = context["client_id"].as_str() {
+        let secret = context["client_secret"].as_str().map(str::to_owned);
+        oauth = match secret {
+            // The context's client is a machine's in the client credentials scenarios.
+            Some(secret) if scenario.contains("client-credentials") => {
+                tool_runtime::mcp::McpOAuth::client_credentials(id, secret)
+            }
+            secret => oauth.client(id, secret),
+        };
+    }
+    oauth
+}
+
+/// The browser, as the suite's authorization servers need one: they approve at once and
+/// redirect; the redirect's `Location` is the callback URL.
+#[cfg(feature = "mcp-oauth")]
+async fn follow(
+    prompt: tool_runtime::mcp::AuthorizationPrompt,
+) -> Result<String, tool_runtime::mcp::BoxError> {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(std::time::Duration::from_secs(10))
+        .build()?;
+    let answer = client.get(&prompt.url).send().await?;
+    let location = answer
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .and_then(|value| value.to_str().ok())
+        .ok_or_else(|| {
+            format!(
+                "the authorization server answered {} without a redirect",
+                answer.status()
+            )
+        })?;
+    Ok(location.to_owned())
 }
 
 /// An elicitation answered as a user who accepts every default would: each property of the

@@ -33,6 +33,15 @@ pub(crate) struct Cli {
     /// named `{server}__{tool}`; repeat for more servers.
     #[arg(long = "mcp", global = true, value_name = "'COMMAND ARGS'")]
     mcp: Vec<String>,
+    /// Add the tools of the MCP server at this streamable-HTTP URL, named `{server}__{tool}`;
+    /// repeat for more servers.
+    #[arg(long = "mcp-url", global = true, value_name = "URL")]
+    mcp_url: Vec<String>,
+    /// Sign in to the `--mcp-url` servers that ask (OAuth 2.1): the authorization URL is
+    /// printed, and a listener on 127.0.0.1 takes the browser's redirect. Tokens are kept in
+    /// `$XDG_STATE_HOME/tool-examples/oauth/` (or `~/.local/state/...`), readable by you alone.
+    #[arg(long, global = true, requires = "mcp_url")]
+    oauth: bool,
     /// Pass this environment variable on to the programs exec_command runs (repeatable); by
     /// default they get only PATH, HOME, USER, LOGNAME, the locale, TERM, TMPDIR and TZ.
     #[arg(long = "pass-env", global = true, value_name = "NAME")]
@@ -153,7 +162,11 @@ impl From<io::Error> for CliError {
 pub(crate) async fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode, CliError> {
     let root = cli.root;
     let yes = cli.yes;
-    let mcp = cli.mcp;
+    let mcp = Imports {
+        commands: cli.mcp,
+        urls: cli.mcp_url,
+        oauth: cli.oauth,
+    };
     let env = cli.pass_env;
     let code = Code {
         mode: cli.code_mode,
@@ -250,7 +263,7 @@ async fn registry(
     root: Option<PathBuf>,
     yes: bool,
     env: &[String],
-    mcp: &[String],
+    mcp: &Imports,
     code: Code,
 ) -> Result<Registry, CliError> {
     build(examples(root, yes, env), mcp, code).await
@@ -264,21 +277,68 @@ fn examples(root: Option<PathBuf>, yes: bool, env: &[String]) -> RegistryBuilder
         .approver(approve::TerminalApprover { yes })
 }
 
-/// Builds, connecting every `--mcp` server first; what an import renamed or cleaned, and
+/// `--mcp`, `--mcp-url` and `--oauth`.
+#[derive(Debug, Default)]
+pub(crate) struct Imports {
+    commands: Vec<String>,
+    urls: Vec<String>,
+    oauth: bool,
+}
+
+impl Imports {
+    /// The import of `url`, signing in when `--oauth` says so.
+    fn http(&self, url: &str) -> Result<McpImport, CliError> {
+        let import = McpImport::http(url);
+        if !self.oauth {
+            return Ok(import);
+        }
+        #[cfg(feature = "mcp-oauth")]
+        {
+            let tokens = oauth_folder()?;
+            Ok(import.oauth(
+                tool_runtime::mcp::McpOAuth::new()
+                    .client_name("tool-examples")
+                    .token_folder(tokens),
+            ))
+        }
+        #[cfg(not(feature = "mcp-oauth"))]
+        Err(CliError::Setup(
+            "--oauth: this build has no sign-in (tool-examples' `mcp-oauth` feature)".to_owned(),
+        ))
+    }
+}
+
+/// Where `--oauth` keeps tokens: `$XDG_STATE_HOME/tool-examples/oauth`, or
+/// `~/.local/state/tool-examples/oauth`.
+#[cfg(feature = "mcp-oauth")]
+fn oauth_folder() -> Result<PathBuf, CliError> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))
+        .ok_or_else(|| {
+            CliError::Setup("--oauth: neither XDG_STATE_HOME nor HOME is set".to_owned())
+        })?;
+    Ok(state.join("tool-examples").join("oauth"))
+}
+
+/// Builds, connecting every `--mcp` and `--mcp-url` server first; what an import renamed or cleaned, and
 /// what the build left aside, is said on stderr.
 async fn build(
     mut builder: RegistryBuilder,
-    mcp: &[String],
+    mcp: &Imports,
     code: Code,
 ) -> Result<Registry, CliError> {
     let setup =
         |e: &dyn fmt::Display| CliError::Setup(format!("the registry could not be built: {e}"));
-    for line in mcp {
-        let tools = McpImport::command_line(line)
-            .map_err(|e| setup(&e))?
-            .connect()
-            .await
-            .map_err(|e| setup(&e))?;
+    let mut imports = Vec::new();
+    for line in &mcp.commands {
+        imports.push(McpImport::command_line(line).map_err(|e| setup(&e))?);
+    }
+    for url in &mcp.urls {
+        imports.push(mcp.http(url)?);
+    }
+    for import in imports {
+        let tools = import.connect().await.map_err(|e| setup(&e))?;
         for note in tools.notes() {
             let note = format!("{}: {note}", tools.prefix());
             eprintln!("note: {}", terminal::text(&note));

@@ -8,6 +8,8 @@ mod command;
 mod handler;
 mod http_client;
 mod local_names;
+#[cfg(feature = "mcp-oauth")]
+mod oauth;
 mod protocol;
 mod remote;
 mod resources;
@@ -15,6 +17,8 @@ mod rounds;
 mod schema_in;
 mod tools;
 
+#[cfg(feature = "mcp-oauth")]
+pub use oauth::{AuthorizationPrompt, McpOAuth};
 pub use protocol::McpProtocol;
 pub use tools::{ImportNote, McpTools};
 
@@ -69,8 +73,17 @@ pub struct McpImport {
 
 #[derive(Clone, Debug)]
 enum Source {
-    Stdio { command: String, args: Vec<String> },
-    Http { url: String, token: Option<String> },
+    Stdio {
+        command: String,
+        args: Vec<String>,
+    },
+    Http {
+        url: String,
+        token: Option<String>,
+        /// Signing in when the server asks (boxed: most imports don't).
+        #[cfg(feature = "mcp-oauth")]
+        oauth: Option<Box<McpOAuth>>,
+    },
 }
 
 impl McpImport {
@@ -112,11 +125,13 @@ impl McpImport {
     }
 
     /// A server reached over streamable HTTP at `url` (`http://127.0.0.1:3000/mcp`).
-    /// Plain `http` only: this build's HTTP client has no TLS.
+    /// `https` needs TLS, which the `agent` and `mcp-oauth` features bring.
     pub fn http(url: impl Into<String>) -> McpImport {
         McpImport::from_source(Source::Http {
             url: url.into(),
             token: None,
+            #[cfg(feature = "mcp-oauth")]
+            oauth: None,
         })
     }
 
@@ -136,6 +151,20 @@ impl McpImport {
     #[must_use]
     pub fn named(mut self, name: impl Into<String>) -> McpImport {
         self.name = Some(name.into());
+        self
+    }
+
+    /// Signs in when the server asks (HTTP servers only; feature `mcp-oauth`): a `401` to the
+    /// first request starts OAuth 2.1's authorization-code flow as `oauth` says (see
+    /// [`McpOAuth`]); the token then rides every request and is refreshed before it
+    /// expires. The time the user takes to sign in doesn't count against the connect
+    /// timeout (it has [`McpOAuth::wait`]).
+    #[cfg(feature = "mcp-oauth")]
+    #[must_use]
+    pub fn oauth(mut self, oauth: McpOAuth) -> McpImport {
+        if let Source::Http { oauth: slot, .. } = &mut self.source {
+            *slot = Some(Box::new(oauth));
+        }
         self
     }
 
@@ -278,10 +307,10 @@ impl McpImport {
                         .serve_with_lifecycle(transport, self.protocol.lifecycle())
                         .await
                 }
-                Source::Http { url, token } => {
+                Source::Http { url, token, .. } => {
                     // rmcp builds a reqwest client, which needs a TLS provider when the
                     // `agent` feature has turned rustls on.
-                    #[cfg(feature = "agent")]
+                    #[cfg(any(feature = "agent", feature = "mcp-oauth"))]
                     crate::tls::ensure_provider();
                     let mut config =
                         rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
@@ -299,13 +328,34 @@ impl McpImport {
                             source: Some(Box::new(e)),
                         }
                     })?;
-                    handler
-                        .clone()
-                        .serve_with_lifecycle(
-                            StreamableHttpClientTransport::with_client(http, config),
-                            self.protocol.lifecycle(),
-                        )
-                        .await
+                    #[cfg(feature = "mcp-oauth")]
+                    let signing = match &self.source {
+                        Source::Http { oauth, .. } => oauth.as_deref().cloned(),
+                        Source::Stdio { .. } => None,
+                    };
+                    #[cfg(not(feature = "mcp-oauth"))]
+                    let signing: Option<std::convert::Infallible> = None;
+                    match signing {
+                        None => {
+                            let transport = StreamableHttpClientTransport::with_client(http, config);
+                            handler
+                                .clone()
+                                .serve_with_lifecycle(transport, self.protocol.lifecycle())
+                                .await
+                        }
+                        // Signing in when the server asks, around our client.
+                        #[cfg(feature = "mcp-oauth")]
+                        Some(oauth) => {
+                            let http = self::oauth::SigningIn::new(http, url, oauth);
+                            let transport = StreamableHttpClientTransport::with_client(http, config);
+                            handler
+                                .clone()
+                                .serve_with_lifecycle(transport, self.protocol.lifecycle())
+                                .await
+                        }
+                        #[cfg(not(feature = "mcp-oauth"))]
+                        Some(never) => match never {},
+                    }
                 }
             }
             .map_err(|e| McpError::Protocol {
@@ -332,13 +382,23 @@ impl McpImport {
                     })?;
             Ok::<_, McpError>((client, tools, listed))
         };
-        let error = match tokio::time::timeout(self.connect_timeout, connecting).await {
+        // A sign-in waits for a user, for at most its own `wait`, on top of the connect time.
+        #[cfg(feature = "mcp-oauth")]
+        let limit = match &self.source {
+            Source::Http {
+                oauth: Some(oauth), ..
+            } => self.connect_timeout + oauth.wait,
+            _ => self.connect_timeout,
+        };
+        #[cfg(not(feature = "mcp-oauth"))]
+        let limit = self.connect_timeout;
+        let error = match tokio::time::timeout(limit, connecting).await {
             Ok(Ok(connected)) => Ok(connected),
             Ok(Err(error)) => Err(error),
             Err(_) => Err(McpError::Timeout {
                 server: server.clone(),
                 doing: "starting and listing its tools",
-                seconds: self.connect_timeout.as_secs_f64(),
+                seconds: limit.as_secs_f64(),
             }),
         };
         let (client, tools, listed) = match error {

@@ -1,0 +1,144 @@
+//! The sign-in itself: rmcp's discovery, registration and authorization-code exchange
+//! around the user's part, and the step-up to more scopes.
+
+use super::loopback::Listener;
+use super::{AuthorizationPrompt, McpOAuth};
+use crate::client::BoxError;
+use rmcp::transport::auth::{
+    AuthorizationCallback, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
+    OAuthState,
+};
+
+/// Where the browser comes back to: the program's own redirect (`authorize_with`), or the
+/// loopback listener's, on one port for the import's life (a step-up must come back to the
+/// redirect URI the client was registered with).
+pub(super) struct Redirect {
+    port: Option<u16>,
+}
+
+impl Redirect {
+    pub(super) fn new() -> Redirect {
+        Redirect { port: None }
+    }
+
+    /// The redirect URI, and who does the user's part.
+    async fn user(&mut self, oauth: &McpOAuth) -> Result<(String, User), BoxError> {
+        if let (Some(authorize), Some(redirect_uri)) = (&oauth.authorize, &oauth.redirect_uri) {
+            return Ok((redirect_uri.clone(), User::Callback(authorize.clone())));
+        }
+        let listener = Listener::bind(self.port.unwrap_or(0)).await?;
+        self.port = Some(listener.port());
+        Ok((listener.redirect_uri(), User::Loopback(listener)))
+    }
+}
+
+/// Who does the user's part.
+enum User {
+    Callback(super::Authorize),
+    Loopback(Listener),
+}
+
+impl User {
+    /// Shows `prompt` and waits (at most `oauth.wait`) for the callback URL.
+    async fn ask(self, prompt: AuthorizationPrompt, oauth: &McpOAuth) -> Result<String, BoxError> {
+        let answered = match self {
+            User::Callback(authorize) => tokio::time::timeout(oauth.wait, authorize(prompt)).await,
+            User::Loopback(listener) => {
+                tokio::time::timeout(oauth.wait, listener.prompt(prompt, true)).await
+            }
+        };
+        answered.map_err(|_| format!("nobody signed in within {:?}", oauth.wait))?
+    }
+}
+
+/// Signs in to the server at `url`, which answered `challenge` (its `WWW-Authenticate`):
+/// discovery from the resource's metadata, a client (pre-registered, a metadata document,
+/// or registered now), the user's authorization, and the token.
+pub(super) async fn sign_in(
+    url: &str,
+    challenge: &str,
+    oauth: &McpOAuth,
+    redirect: &mut Redirect,
+) -> Result<AuthorizationManager, BoxError> {
+    let mut manager = AuthorizationManager::new(url).await?;
+    if let Some(folder) = &oauth.tokens {
+        manager.set_credential_store(super::store::FileStore::new(folder, url));
+        // A token kept from an earlier run, for this server's authorization server: used
+        // (refreshed if it must be) without asking anyone.
+        if let Ok(found) = manager
+            .resolve_metadata_from_challenge(Some(challenge))
+            .await
+        {
+            manager.set_metadata(found.metadata);
+            if manager.initialize_from_store().await.unwrap_or(false)
+                && manager.get_access_token().await.is_ok()
+            {
+                return Ok(manager);
+            }
+        }
+    }
+    if let Some((client_id, client_secret)) = &oauth.machine {
+        let mut state = OAuthState::Unauthorized(manager);
+        let config = ClientCredentialsConfig::ClientSecret {
+            client_id: client_id.clone(),
+            client_secret: client_secret.clone(),
+            scopes: oauth.scopes.clone(),
+            resource: Some(url.to_owned()),
+        };
+        state.authenticate_client_credentials(config).await?;
+        return Ok(state
+            .into_authorization_manager()
+            .ok_or("the client credentials gave no token")?);
+    }
+    let (redirect_uri, user) = redirect.user(oauth).await?;
+    let mut request = AuthorizationRequest::new(redirect_uri.clone())
+        .with_client_name(oauth.client_name.clone())
+        .with_challenge(challenge);
+    if let Some(metadata_url) = &oauth.client_metadata_url {
+        request = request.with_client_metadata_url(metadata_url.clone());
+    }
+    if let Some((id, secret)) = &oauth.client {
+        request = request.with_preregistered_client(id.clone());
+        if let Some(secret) = secret {
+            request = request.with_client_secret(secret.clone());
+        }
+    }
+    if !oauth.scopes.is_empty() {
+        request = request.with_scopes(oauth.scopes.clone());
+    }
+    let mut state = OAuthState::Unauthorized(manager);
+    state.start_authorization(request).await?;
+    let prompt = AuthorizationPrompt {
+        url: state.get_authorization_url().await?,
+        redirect_uri,
+    };
+    let callback = user.ask(prompt, oauth).await?;
+    state.handle_callback_url(&callback).await?;
+    Ok(state
+        .into_authorization_manager()
+        .ok_or("the authorization finished without a token")?)
+}
+
+/// Asks the user again, for the scopes held and `required` (a `403` `insufficient_scope`),
+/// with the same client.
+pub(super) async fn step_up(
+    manager: &mut AuthorizationManager,
+    required: &str,
+    oauth: &McpOAuth,
+    redirect: &mut Redirect,
+) -> Result<(), BoxError> {
+    let (redirect_uri, user) = redirect.user(oauth).await?;
+    let prompt = AuthorizationPrompt {
+        url: manager.request_scope_upgrade(required).await?,
+        redirect_uri,
+    };
+    let callback = AuthorizationCallback::from_redirect_url(&user.ask(prompt, oauth).await?)?;
+    manager
+        .exchange_code_for_token_with_issuer(
+            &callback.code,
+            &callback.csrf_token,
+            callback.issuer.as_deref(),
+        )
+        .await?;
+    Ok(())
+}
