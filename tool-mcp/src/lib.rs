@@ -49,6 +49,8 @@ mod tasks;
 mod transport;
 
 // Importing lives in the core, beside the registry builder that connects it.
+#[cfg(feature = "oauth-jwt")]
+pub use tool_core::mcp::JwtAlgorithm;
 #[cfg(feature = "oauth")]
 pub use tool_core::mcp::{AuthorizationPrompt, McpOAuth};
 pub use tool_core::mcp::{BoxError, ImportNote, McpError, McpImport, McpProtocol, McpTools};

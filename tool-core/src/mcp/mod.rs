@@ -11,6 +11,8 @@ mod import;
 pub mod lock;
 
 pub use error::{BoxError, McpError};
+#[cfg(feature = "mcp-oauth-jwt")]
+pub use import::JwtAlgorithm;
 #[cfg(feature = "mcp-oauth")]
 pub use import::{AuthorizationPrompt, McpOAuth};
 pub use import::{ImportNote, McpImport, McpProtocol, McpTools};

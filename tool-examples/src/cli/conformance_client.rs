@@ -150,6 +150,16 @@ fn sign_in() -> tool_runtime::mcp::McpOAuth {
         .authorize_with("http://localhost:3000/callback", follow)
         .wait(std::time::Duration::from_secs(20));
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    #[cfg(feature = "mcp-oauth-jwt")]
+    if let (Some(id), Some(pem)) = (
+        context["client_id"].as_str(),
+        context["private_key_pem"].as_str(),
+    ) {
+        let algorithm = context["signing_algorithm"].as_str().unwrap_or("ES256");
+        if let Ok(algorithm) = algorithm.parse() {
+            return tool_runtime::mcp::McpOAuth::private_key_jwt(id, pem, algorithm);
+        }
+    }
     if let Some(id) = context["client_id"].as_str() {
         let secret = context["client_secret"].as_str().map(str::to_owned);
         oauth = match secret {

@@ -17,6 +17,8 @@ mod rounds;
 mod schema_in;
 mod tools;
 
+#[cfg(feature = "mcp-oauth-jwt")]
+pub use oauth::JwtAlgorithm;
 #[cfg(feature = "mcp-oauth")]
 pub use oauth::{AuthorizationPrompt, McpOAuth};
 pub use protocol::McpProtocol;

@@ -2,7 +2,7 @@
 //! around the user's part, and the step-up to more scopes.
 
 use super::loopback::Listener;
-use super::{AuthorizationPrompt, McpOAuth};
+use super::{AuthorizationPrompt, Machine, McpOAuth};
 use crate::client::BoxError;
 use rmcp::transport::auth::{
     AuthorizationCallback, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
@@ -77,16 +77,38 @@ pub(super) async fn sign_in(
             }
         }
     }
-    if let Some((client_id, client_secret)) = &oauth.machine {
+    if let Some(machine) = &oauth.machine {
         let mut state = OAuthState::Unauthorized(manager);
-        let config = ClientCredentialsConfig::ClientSecret {
-            client_id: client_id.clone(),
-            client_secret: client_secret.clone(),
-            scopes: oauth.scopes.clone(),
-            resource: Some(url.to_owned()),
+        let (scopes, resource) = (oauth.scopes.clone(), Some(url.to_owned()));
+        let config = match machine {
+            Machine::Secret { id, secret } => ClientCredentialsConfig::ClientSecret {
+                client_id: id.clone(),
+                client_secret: secret.clone(),
+                scopes,
+                resource,
+            },
+            #[cfg(feature = "mcp-oauth-jwt")]
+            Machine::Jwt { id, pem, algorithm } => ClientCredentialsConfig::PrivateKeyJwt {
+                client_id: id.clone(),
+                signing_key: pem.clone(),
+                signing_algorithm: jwt_algorithm(*algorithm),
+                token_endpoint_audience: None,
+                scopes,
+                resource,
+            },
         };
-        state.authenticate_client_credentials(config).await?;
-        return Ok(state
+        // rmcp's signed-assertion exchange holds a key parser that isn't `Sync` across an
+        // await, so its future isn't `Send`: it runs on a blocking thread of its own, driven
+        // by the runtime's handle.
+        let runtime = tokio::runtime::Handle::current();
+        let exchanged = tokio::task::spawn_blocking(move || {
+            runtime.block_on(async move {
+                state.authenticate_client_credentials(config).await?;
+                Ok::<_, BoxError>(state)
+            })
+        })
+        .await??;
+        return Ok(exchanged
             .into_authorization_manager()
             .ok_or("the client credentials gave no token")?);
     }
@@ -141,4 +163,18 @@ pub(super) async fn step_up(
         )
         .await?;
     Ok(())
+}
+
+/// Ours as rmcp's.
+#[cfg(feature = "mcp-oauth-jwt")]
+fn jwt_algorithm(algorithm: super::JwtAlgorithm) -> rmcp::transport::auth::JwtSigningAlgorithm {
+    use super::JwtAlgorithm::{ES256, ES384, RS256, RS384, RS512};
+    use rmcp::transport::auth::JwtSigningAlgorithm as Rmcp;
+    match algorithm {
+        RS256 => Rmcp::RS256,
+        RS384 => Rmcp::RS384,
+        RS512 => Rmcp::RS512,
+        ES256 => Rmcp::ES256,
+        ES384 => Rmcp::ES384,
+    }
 }

@@ -64,7 +64,7 @@ pub struct McpOAuth {
     pub(crate) redirect_uri: Option<String>,
     pub(crate) wait: Duration,
     /// A machine's own credentials (the client credentials grant) instead of a user's.
-    pub(crate) machine: Option<(String, String)>,
+    pub(crate) machine: Option<Machine>,
     /// Where tokens are kept between runs, if anywhere.
     pub(crate) tokens: Option<std::path::PathBuf>,
 }
@@ -80,7 +80,7 @@ impl std::fmt::Debug for McpOAuth {
             .field("authorize_with", &self.authorize.is_some())
             .field(
                 "client_credentials",
-                &self.machine.as_ref().map(|(id, _)| id),
+                &self.machine.as_ref().map(Machine::client_id),
             )
             .finish_non_exhaustive()
     }
@@ -118,7 +118,30 @@ impl McpOAuth {
     /// says (HTTP Basic, or in the body). No browser, no redirect.
     pub fn client_credentials(id: impl Into<String>, secret: impl Into<String>) -> McpOAuth {
         McpOAuth {
-            machine: Some((id.into(), secret.into())),
+            machine: Some(Machine::Secret {
+                id: id.into(),
+                secret: secret.into(),
+            }),
+            ..McpOAuth::new()
+        }
+    }
+
+    /// Signs in as a program with a signed assertion instead of a secret (the client
+    /// credentials grant with `private_key_jwt`, RFC 7523; feature `mcp-oauth-jwt`): `pem` is
+    /// the client's private key (PKCS#8), `algorithm` how it signs; the assertion's audience
+    /// is the authorization server's issuer.
+    #[cfg(feature = "mcp-oauth-jwt")]
+    pub fn private_key_jwt(
+        id: impl Into<String>,
+        pem: impl Into<Vec<u8>>,
+        algorithm: JwtAlgorithm,
+    ) -> McpOAuth {
+        McpOAuth {
+            machine: Some(Machine::Jwt {
+                id: id.into(),
+                pem: pem.into(),
+                algorithm,
+            }),
             ..McpOAuth::new()
         }
     }
@@ -194,6 +217,69 @@ impl McpOAuth {
     pub fn wait(mut self, wait: Duration) -> McpOAuth {
         self.wait = wait;
         self
+    }
+}
+
+/// A program's own credentials.
+#[derive(Clone)]
+pub(crate) enum Machine {
+    Secret {
+        id: String,
+        secret: String,
+    },
+    #[cfg(feature = "mcp-oauth-jwt")]
+    Jwt {
+        id: String,
+        pem: Vec<u8>,
+        algorithm: JwtAlgorithm,
+    },
+}
+
+impl Machine {
+    fn client_id(&self) -> &str {
+        match self {
+            Machine::Secret { id, .. } => id,
+            #[cfg(feature = "mcp-oauth-jwt")]
+            Machine::Jwt { id, .. } => id,
+        }
+    }
+}
+
+/// How a `private_key_jwt` assertion is signed ([`McpOAuth::private_key_jwt`]).
+#[cfg(feature = "mcp-oauth-jwt")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JwtAlgorithm {
+    /// RSA PKCS#1 v1.5 with SHA-256.
+    RS256,
+    /// RSA PKCS#1 v1.5 with SHA-384.
+    RS384,
+    /// RSA PKCS#1 v1.5 with SHA-512.
+    RS512,
+    /// ECDSA on P-256 with SHA-256.
+    ES256,
+    /// ECDSA on P-384 with SHA-384.
+    ES384,
+}
+
+#[cfg(feature = "mcp-oauth-jwt")]
+impl std::str::FromStr for JwtAlgorithm {
+    type Err = String;
+
+    /// `RS256`, `ES256`, ... as JOSE names them.
+    fn from_str(name: &str) -> Result<JwtAlgorithm, String> {
+        Ok(match name {
+            "RS256" => JwtAlgorithm::RS256,
+            "RS384" => JwtAlgorithm::RS384,
+            "RS512" => JwtAlgorithm::RS512,
+            "ES256" => JwtAlgorithm::ES256,
+            "ES384" => JwtAlgorithm::ES384,
+            other => {
+                return Err(format!(
+                    "{other} is not a signing algorithm this client has"
+                ))
+            }
+        })
     }
 }
 
