@@ -1,8 +1,9 @@
 //! [`SigningIn`]: the import's HTTP client, signing in when the server asks. Every request
-//! carries the token once there is one (refreshed by rmcp before it expires); a `401` with a
-//! challenge signs in and sends the request again, a `403` `insufficient_scope` asks the
-//! user for the scopes named and sends it again, once each per request, so a server that
-//! keeps refusing ends the request instead of sending the user round in circles.
+//! carries the token once there is one (refreshed by rmcp before it expires). A `401` with a
+//! challenge refreshes the token (or signs in again when it can't) and sends the request
+//! again; a `403` `insufficient_scope` asks the user for the scopes named and sends it again;
+//! once each per request, so a server that keeps refusing ends the request instead of
+//! sending the user round in circles.
 
 use super::flow::{self, Redirect};
 use super::McpOAuth;
@@ -39,6 +40,9 @@ struct State {
     redirect: Redirect,
     /// Counts the tokens obtained: a request refused under an older one just tries again.
     generation: u64,
+    /// Whether the last token came from a refresh: refused too, the next `401` signs in
+    /// again instead of refreshing once more (the authorization server may have moved).
+    refreshed: bool,
 }
 
 impl<C> SigningIn<C> {
@@ -52,6 +56,7 @@ impl<C> SigningIn<C> {
                     manager: None,
                     redirect: Redirect::new(),
                     generation: 0,
+                    refreshed: false,
                 }),
             }),
         }
@@ -67,11 +72,20 @@ impl<C> SigningIn<C> {
         (token, state.generation)
     }
 
-    /// Signs in after a `401` (`challenge`), unless another request did since `seen`.
+    /// Signs in after a `401` (`challenge`), unless another request did since `seen`: with
+    /// the refresh token first, when there is one (a token the server revoked or expired
+    /// early), and by the whole flow when that fails.
     async fn sign_in(&self, challenge: &str, seen: u64) -> Result<(), AuthError> {
         let mut state = self.shared.state.lock().await;
         if state.generation != seen {
             return Ok(());
+        }
+        if let (Some(manager), false) = (&state.manager, state.refreshed) {
+            if manager.refresh_token().await.is_ok() {
+                state.generation += 1;
+                state.refreshed = true;
+                return Ok(());
+            }
         }
         let shared = &self.shared;
         let manager = flow::sign_in(&shared.url, challenge, &shared.oauth, &mut state.redirect)
@@ -79,6 +93,7 @@ impl<C> SigningIn<C> {
             .map_err(|e| AuthError::AuthorizationFailed(e.to_string()))?;
         state.manager = Some(manager);
         state.generation += 1;
+        state.refreshed = false;
         Ok(())
     }
 
@@ -101,6 +116,7 @@ impl<C> SigningIn<C> {
         }
         .map_err(|e| AuthError::AuthorizationFailed(e.to_string()))?;
         state.generation += 1;
+        state.refreshed = false;
         Ok(())
     }
 }
