@@ -40,7 +40,7 @@ if [ -n "$TASKS" ] && ! [[ "$TASKS" =~ ^[0-9]+$ ]]; then
 fi
 bash scripts/install-balancer.sh
 [ -x .venv/bin/python ] || bash scripts/install-test-clients.sh
-cargo build --release --quiet -p tool-examples --bin tool-examples
+cargo build --release --quiet -p tool-examples --bin tool-examples --features redis
 TARGET=${CARGO_TARGET_DIR:-target}
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores" >&2
 out=$(.venv/bin/python tests/mcp_clients/balanced.py --binary "$TARGET/release/tool-examples" \
