@@ -108,7 +108,7 @@ impl McpServer {
     }
 
     /// Where the server keeps its tasks (default [`TaskStore::memory`]): give every process
-    /// of a fleet the same [`TaskStore::redis`] and any of them answers for any task (see
+    /// of a fleet the same `TaskStore::redis` and any of them answers for any task (see
     /// `docs/mcp.md`, "A fleet of servers"). The limits set before or after apply to it;
     /// `max_tasks` and `max_tasks_per_client` count across every process sharing it.
     #[must_use]

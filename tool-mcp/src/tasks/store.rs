@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 ///
 /// - [`TaskStore::memory`] (the default): in the server's own memory. Nothing to install;
 ///   a task is known only to the process that runs it, and goes with it.
-/// - [`TaskStore::redis`] (feature `redis`): in Redis, shared by every process started with
+/// - `TaskStore::redis` (feature `redis`): in Redis, shared by every process started with
 ///   the same store. Any process answers `tasks/get`, `tasks/update` and `tasks/cancel` for
 ///   any task; the process running a task hears cancellations and answers from the others;
 ///   a task whose process died is reported `failed`, saying so, once that process's lease
