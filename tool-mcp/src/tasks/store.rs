@@ -191,15 +191,13 @@ impl Tasks {
             #[cfg(feature = "redis")]
             Backend::Redis(tasks) => match tasks.begin(&owner, arguments, cancel) {
                 Err(refused) => Begun::Created(Err(refused)),
-                Ok((id, task)) => {
-                    let (this, forget) = (Arc::clone(self), id.clone());
+                Ok(task) => {
+                    let (this, id) = (Arc::clone(self), task.task_id.clone());
                     let record = Box::pin(async move {
                         let Backend::Redis(tasks) = &this.backend else {
                             unreachable!("matched as Redis above")
                         };
-                        tasks.record(&owner, task).await.inspect_err(|_| {
-                            tasks.redis.runner.forget(&forget);
-                        })
+                        tasks.record(&owner, task).await
                     });
                     Begun::Pending { id, record }
                 }

@@ -243,10 +243,8 @@ impl RedisTasks {
         arguments: usize,
         cancel: CancellationToken,
     ) -> Result<Task, TaskStoreError> {
-        let (id, task) = self.begin(&owner, arguments, cancel)?;
-        self.record(&owner, task).await.inspect_err(|_| {
-            self.redis.runner.forget(&id);
-        })
+        let task = self.begin(&owner, arguments, cancel)?;
+        self.record(&owner, task).await
     }
 
     /// The first half of [`create`](Self::create), which takes no Redis round trip: the
@@ -257,7 +255,7 @@ impl RedisTasks {
         owner: &Owner,
         arguments: usize,
         cancel: CancellationToken,
-    ) -> Result<(String, Task), TaskStoreError> {
+    ) -> Result<Task, TaskStoreError> {
         if !self.redis.runner.is_live(owner) {
             return Err(TaskStoreError::SessionEnded);
         }
@@ -271,11 +269,12 @@ impl RedisTasks {
         self.redis
             .runner
             .insert(id.clone(), Local::new(owner.clone(), cancel, expires));
-        Ok((id, task))
+        Ok(task)
     }
 
     /// The second half of [`create`](Self::create): the record, once the counts across
-    /// every process have room.
+    /// every process have room. A task refused (or Redis failing) leaves this process's
+    /// tasks too.
     pub(crate) async fn record(&self, owner: &Owner, task: Task) -> Result<Task, TaskStoreError> {
         let limits = &self.limits;
         let (ttl, max) = (millis(limits.ttl).to_string(), limits.max.to_string());
@@ -302,7 +301,13 @@ impl RedisTasks {
             .run(&self.redis.scripts.create, &args, || {
                 format!("creating task {id:?}")
             })
-            .await?;
+            .await
+            .inspect_err(|_| {
+                self.redis.runner.forget(&id);
+            })?;
+        if created != "ok" {
+            self.redis.runner.forget(&id);
+        }
         match created.as_str() {
             "ok" => {
                 self.redis.runner.recorded(&task.task_id);
