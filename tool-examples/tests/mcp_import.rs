@@ -792,8 +792,10 @@ async fn a_tool_with_custom_headers_imports_back_at_both_protocols() {
                 .build_async();
             let twice = bounded(30, twice).await.unwrap();
             let out = bounded(30, twice.call("again__far__route", &calls[1].to_string())).await;
+            let text = out.to_model_text();
             assert_eq!(
-                out.to_model_text().parse::<serde_json::Value>().unwrap(),
+                text.parse::<serde_json::Value>()
+                    .unwrap_or_else(|e| panic!("{e}: {out:?}")),
                 calls[1]
             );
             again_stop.cancel();
