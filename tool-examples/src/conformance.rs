@@ -77,23 +77,35 @@ pub fn builder() -> RegistryBuilder {
 }
 
 /// Scenario `json-schema-2020-12` checks that a schema's `$schema`, `$defs` and
-/// `additionalProperties` reach the client as written. A `#[tool]` fn's schema never has
-/// `$schema` (Gemini CLI's validator refuses it), so this one is a [`DynamicTool`], whose
-/// schema is served as given.
+/// `additionalProperties` reach the client as written (SEP-1613), and from protocol
+/// 2026-07-28 `$anchor`, `allOf`/`anyOf` and `if`/`then`/`else` too (SEP-2106): the
+/// scenario's own schema. A `#[tool]` fn's schema never has `$schema` (Gemini CLI's validator
+/// refuses it), so this one is a [`DynamicTool`], whose schema is served as given.
 pub fn json_schema_2020_12_tool() -> DynamicTool {
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {
             "address": {
+                "$anchor": "addressDef",
                 "type": "object",
                 "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
             }
         },
         "properties": {
             "name": {"type": "string"},
-            "address": {"$ref": "#/$defs/address"}
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
         },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {
+            "properties": {"contactMethod": {"const": "phone"}},
+            "required": ["contactMethod"]
+        },
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
         "additionalProperties": false
     });
     DynamicTool::new(

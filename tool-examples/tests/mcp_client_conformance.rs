@@ -51,19 +51,10 @@ const JWT: Expect = if cfg!(feature = "mcp-oauth-jwt") {
 
 /// 0.1.16's fixture serves authorization server metadata whose `issuer` (`<origin>/oauth`)
 /// is not the URL it was fetched from; RFC 8414 §3.3 says to refuse it, and rmcp does. The
-/// pre-release suite fixed the fixture, and passes there.
+/// suite fixed its fixture after 0.1.16 ("make 2025-03-26 backcompat mock RFC 8414
+/// §3.3-compliant", modelcontextprotocol/conformance#359), and the pre-release suite passes.
 const WRONG_ISSUER: &str = "the fixture's metadata names another issuer than its URL, which \
                             RFC 8414 requires a client to refuse (fixed in the pre-release suite)";
-
-/// The extensions nobody in the Rust SDK passes either (rmcp's own expected failures).
-const EXTENSION: &str = "an authorization extension (DPoP, workload identity, enterprise-managed \
-                         authorization) the import does not implement";
-
-/// `$schema` is dropped from an imported schema on purpose (`mcp/import/schema_in.rs`: a
-/// draft marker switches the validator's dialect, and no model API takes it), so the echoed
-/// schema lacks it. The scenario is reported outside the 2026-07-28 requirements.
-const SCHEMA_CLEANED: &str = "the import cleans imported schemas (drops `$schema`) for the model \
-                              APIs it exports to; the echo sends the cleaned one";
 
 /// `@modelcontextprotocol/conformance` 0.1.16.
 const SUITE: &[(&str, Expect)] = &[
@@ -96,7 +87,7 @@ const SUITE: &[(&str, Expect)] = &[
     ("auth/offline-access-not-supported", OAUTH),
     ("auth/client-credentials-jwt", JWT),
     ("auth/client-credentials-basic", OAUTH),
-    ("auth/cross-app-access-complete-flow", Fail(EXTENSION)),
+    ("auth/cross-app-access-complete-flow", OAUTH),
 ];
 
 /// The pre-release suite (`conformance-alpha`, 0.2.0-alpha.12): protocol 2026-07-28's
@@ -136,16 +127,16 @@ const ALPHA: &[(&str, Expect)] = &[
     ("auth/metadata-issuer-mismatch", OAUTH),
     ("auth/client-credentials-jwt", JWT),
     ("auth/client-credentials-basic", OAUTH),
-    ("auth/enterprise-managed-authorization", Fail(EXTENSION)),
-    ("auth/dpop", Fail(EXTENSION)),
-    ("auth/dpop-nonce", Fail(EXTENSION)),
-    ("auth/wif-jwt-bearer", Fail(EXTENSION)),
+    ("auth/enterprise-managed-authorization", OAUTH),
+    ("auth/dpop", OAUTH),
+    ("auth/dpop-nonce", OAUTH),
+    ("auth/wif-jwt-bearer", OAUTH),
     ("sep-2322-client-request-state", Pass),
     ("http-standard-headers", Pass),
     ("http-custom-headers", Pass),
     ("http-invalid-tool-headers", Pass),
     ("json-schema-ref-no-deref", Pass),
-    ("json-schema-2020-12-preservation", Fail(SCHEMA_CLEANED)),
+    ("json-schema-2020-12-preservation", Pass),
     // Skills (SEP-2640): the import fetches no skill, so nothing is prefetched or unverified.
     ("sep-2640-client-no-prefetch", Pass),
     ("sep-2640-client-verify-digest", Pass),

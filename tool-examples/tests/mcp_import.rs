@@ -262,13 +262,26 @@ async fn a_served_registry_imports_back_with_pages_content_and_progress() {
     }
     assert_eq!(progress, [0.0, 50.0, 100.0]);
 
-    // The schema a dynamic tool gave arrives whole, `$schema` included, and is cleaned.
+    // The schema a dynamic tool gave arrives whole, 2020-12's `$schema` and `$anchor` kept
+    // (SEP-1613, SEP-2106), and goes to a model API without the dialect marker.
     let schema = registry
         .get("conf__json_schema_2020_12_tool")
         .unwrap()
         .input_schema();
-    assert!(schema.get("$schema").is_none());
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert_eq!(schema["$defs"]["address"]["$anchor"], "addressDef");
     assert_eq!(schema["properties"]["address"]["$ref"], "#/$defs/address");
+    let exported = registry.export(Provider::OpenAiChat).to_value();
+    let exported = exported
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "conf__json_schema_2020_12_tool")
+        .unwrap();
+    assert!(exported["function"]["parameters"].get("$schema").is_none());
 
     // A wrong token is refused at connect time.
     let refused = bounded(30, McpImport::http(&url).bearer_token("wrong").connect()).await;

@@ -107,22 +107,32 @@ fn cli(url: &str, state: &std::path::Path) -> Child {
         .unwrap()
 }
 
-#[test]
-fn the_cli_signs_in_through_its_loopback_listener_then_from_the_kept_token() {
-    let clients = clients();
-    let mut child = Command::new(&clients.node)
-        .arg(&clients.conformance)
-        .args(["client", "--scenario", "auth/metadata-default"])
+/// `suite`'s `scenario` in its interactive mode (its servers up until stopped), the lines it
+/// prints, and its MCP server's URL.
+fn interactive(
+    suite: &std::path::Path,
+    scenario: &str,
+) -> (Scenario, mpsc::Receiver<String>, String) {
+    let mut child = Command::new(&clients().node)
+        .arg(suite)
+        .args(["client", "--scenario", scenario])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let scenario_lines = lines(child.stdout.take().unwrap());
-    let _scenario = Scenario(child);
-    let mut seen = Vec::new();
-    let line = first_with(&scenario_lines, "Server URL: ", &mut seen);
+    let scenario = Scenario(child);
+    let line = first_with(&scenario_lines, "Server URL: ", &mut Vec::new());
     let url = line.split("Server URL: ").nth(1).unwrap().trim().to_owned();
+    (scenario, scenario_lines, url)
+}
+
+#[test]
+fn the_cli_signs_in_through_its_loopback_listener_then_from_the_kept_token() {
+    let clients = clients();
+    // The lines are read to the end, or the scenario could block on a full pipe.
+    let (_scenario, _lines, url) = interactive(&clients.conformance, "auth/metadata-default");
     let state = tempfile::tempdir().unwrap();
 
     // First run: the user signs in.
@@ -177,4 +187,56 @@ fn the_cli_signs_in_through_its_loopback_listener_then_from_the_kept_token() {
     assert!(out.status.success(), "{stderr}\n{stdout}");
     assert!(stdout.contains("__test-tool"), "{stdout}");
     assert!(!stderr.contains("/authorize?"), "asked again: {stderr}");
+}
+
+/// A workload's JWT the authorization server refuses (here one it didn't sign: the pre-release
+/// suite's `auth/wif-jwt-bearer` scenario verifies with a key of its own) ends the import with
+/// the server's own error, after one token request: the suite warns `wif-no-retry` or
+/// `wif-grant-fallback` of a second, and neither is among its checks.
+#[test]
+fn a_refused_workload_jwt_is_the_imports_error_and_is_not_sent_again() {
+    let clients = clients();
+    let (scenario, scenario_lines, url) =
+        interactive(&clients.conformance_alpha, "auth/wif-jwt-bearer");
+    let pid = scenario.0.id();
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJzb21lb25lIn0.c2lnbmF0dXJl";
+    let imported = runtime.block_on(async {
+        tokio::time::timeout(
+            Duration::from_secs(60),
+            tool_runtime::mcp::McpImport::http(&url)
+                .oauth(tool_runtime::mcp::McpOAuth::workload_identity(
+                    "conformance-wif-workload",
+                    jwt,
+                ))
+                .connect(),
+        )
+        .await
+        .expect("the import ends within 60 s")
+    });
+    let error = imported
+        .expect_err("a refused JWT is no sign-in")
+        .to_string();
+    assert!(error.contains("invalid_grant"), "{error}");
+    assert!(!error.contains(jwt), "the JWT is never shown: {error}");
+
+    // The scenario says what it saw when it stops (SIGINT, as Ctrl-C).
+    let stopped = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    let mut checks = Vec::new();
+    while let Ok(line) = scenario_lines.recv_timeout(Duration::from_secs(10)) {
+        checks.push(line);
+    }
+    let checks = checks.join("\n");
+    assert!(checks.contains("wif-assertion-malformed"), "{checks}");
+    for second_try in ["wif-no-retry", "wif-grant-fallback"] {
+        assert!(!checks.contains(second_try), "{checks}");
+    }
 }

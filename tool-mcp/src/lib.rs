@@ -52,7 +52,7 @@ mod transport;
 #[cfg(feature = "oauth-jwt")]
 pub use tool_core::mcp::JwtAlgorithm;
 #[cfg(feature = "oauth")]
-pub use tool_core::mcp::{AuthorizationPrompt, McpOAuth};
+pub use tool_core::mcp::{AuthorizationPrompt, IdentityProvider, McpOAuth};
 pub use tool_core::mcp::{BoxError, ImportNote, McpError, McpImport, McpProtocol, McpTools};
 // What the server names from the core, under the paths it used inside tool-runtime.
 pub use serve::McpServer;

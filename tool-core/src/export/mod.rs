@@ -66,3 +66,16 @@ impl ToolSpec {
         })
     }
 }
+
+/// A schema as a model API takes it: without the root's `$schema` (an imported tool keeps
+/// JSON Schema 2020-12's marker, SEP-1613; no model API asks for it), cloned whole otherwise.
+pub(crate) fn for_model(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) if map.contains_key("$schema") => {
+            let mut map = map.clone();
+            map.remove("$schema");
+            Value::Object(map)
+        }
+        other => other.clone(),
+    }
+}

@@ -14,7 +14,8 @@ pub(crate) struct Planned<'r> {
     /// The name the provider sees (see `names.rs`).
     pub name: &'r str,
     pub spec: &'r ToolSpec,
-    /// The strict form when `strict`, else the schema as the registry holds it.
+    /// The strict form when `strict`, else the schema as the registry holds it (but for a
+    /// `$schema`, [`super::for_model`]).
     pub schema: Value,
     pub strict: bool,
 }
@@ -33,7 +34,7 @@ pub(crate) fn entries(tools: ToolList<'_>, target: Target, strict: bool) -> Vec<
         .map(|(i, spec)| {
             let (schema, strict) = match outcomes.next() {
                 Some(Ok(lowered)) => (lowered, true),
-                _ => (spec.input_schema().clone(), false),
+                _ => (super::for_model(spec.input_schema()), false),
             };
             Planned {
                 name: tools.name(NameRule::OpenAiAnthropic, i),

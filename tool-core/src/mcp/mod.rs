@@ -14,5 +14,5 @@ pub use error::{BoxError, McpError};
 #[cfg(feature = "mcp-oauth-jwt")]
 pub use import::JwtAlgorithm;
 #[cfg(feature = "mcp-oauth")]
-pub use import::{AuthorizationPrompt, McpOAuth};
+pub use import::{AuthorizationPrompt, IdentityProvider, McpOAuth};
 pub use import::{ImportNote, McpImport, McpProtocol, McpTools};

@@ -160,6 +160,23 @@ fn sign_in() -> tool_runtime::mcp::McpOAuth {
             return tool_runtime::mcp::McpOAuth::private_key_jwt(id, pem, algorithm);
         }
     }
+    // An enterprise user's ID token, and their identity provider (SEP-990).
+    if let (Some(token), Some(issuer), Some(endpoint), Some(idp_client)) = (
+        context["idp_id_token"].as_str(),
+        context["idp_issuer"].as_str(),
+        context["idp_token_endpoint"].as_str(),
+        context["idp_client_id"].as_str(),
+    ) {
+        let idp = tool_runtime::mcp::IdentityProvider::new(issuer, endpoint, idp_client);
+        let client = context["client_id"].as_str().unwrap_or_default();
+        let secret = context["client_secret"].as_str().map(str::to_owned);
+        return tool_runtime::mcp::McpOAuth::enterprise_managed(idp, token).client(client, secret);
+    }
+    // A workload's JWT (SEP-1933): the valid one; the others are for clients that test
+    // their own refusals.
+    if let (Some(id), Some(jwt)) = (context["client_id"].as_str(), context["valid_jwt"].as_str()) {
+        return tool_runtime::mcp::McpOAuth::workload_identity(id, jwt);
+    }
     if let Some(id) = context["client_id"].as_str() {
         let secret = context["client_secret"].as_str().map(str::to_owned);
         oauth = match secret {

@@ -20,7 +20,7 @@ mod tools;
 #[cfg(feature = "mcp-oauth-jwt")]
 pub use oauth::JwtAlgorithm;
 #[cfg(feature = "mcp-oauth")]
-pub use oauth::{AuthorizationPrompt, McpOAuth};
+pub use oauth::{AuthorizationPrompt, IdentityProvider, McpOAuth};
 pub use protocol::McpProtocol;
 pub use tools::{ImportNote, McpTools};
 

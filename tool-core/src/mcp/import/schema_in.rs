@@ -9,9 +9,13 @@
 //!   anything else), with `properties` unless a union or reference says what it holds; a root
 //!   that is a `$ref` to one of its definitions (Go's `invopop/jsonschema`) gets that
 //!   definition's keywords, so the root itself lists its properties;
-//! - `$schema`, `$id`, `$anchor`, `$dynamicAnchor` and `$comment` go: a draft marker would
-//!   switch the validator's dialect, an id changes how references resolve, and no provider
-//!   takes them;
+//! - `$schema` stays when it names JSON Schema 2020-12, the dialect the registry reads (SEP-1613:
+//!   a client keeps it; the exports to model APIs leave it out, and a registry serving the tool
+//!   again over MCP sends it on); another draft's marker goes, since its forms are translated
+//!   below and the marker would switch the validator's dialect back;
+//! - `$anchor` stays where its name is one (SEP-2106: a plain-name fragment a reference may
+//!   use); `$id`, `$dynamicAnchor` and `$comment` go: an id changes how references resolve,
+//!   and no provider takes them;
 //! - `definitions` become `$defs` and their references follow, the one place the exporters
 //!   look for definitions; a draft-07 tuple (`items: [..]`, `additionalItems`) becomes
 //!   `prefixItems` and `items`, its meaning in 2020-12;
@@ -87,6 +91,12 @@ const KNOWN: &[&str] = &[
     "writeOnly",
 ];
 
+/// How JSON Schema 2020-12 names itself in `$schema`: the one dialect marker kept.
+const DIALECT: &[&str] = &[
+    "https://json-schema.org/draft/2020-12/schema",
+    "https://json-schema.org/draft/2020-12/schema#",
+];
+
 /// MCP's extensions, kept beside the JSON Schema keywords.
 const MCP_EXTENSIONS: &[&str] = &[crate::registry::MCP_HEADER];
 
@@ -126,13 +136,20 @@ pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
             Map::new()
         }
     };
+    // Put back once the walk, which keeps no `$schema` below the root, is done.
+    let mut dialect = None;
     if let Some(draft) = root.remove("$schema") {
-        let draft = draft
-            .as_str()
-            .map_or_else(|| draft.to_string(), str::to_owned);
-        changes.add(format!(
-            "`$schema` {draft} dropped: the schema is read as JSON Schema 2020-12"
-        ));
+        match draft.as_str() {
+            Some(marker) if DIALECT.contains(&marker) => dialect = Some(draft),
+            _ => {
+                let draft = draft
+                    .as_str()
+                    .map_or_else(|| draft.to_string(), str::to_owned);
+                changes.add(format!(
+                    "`$schema` {draft} dropped: the schema is read as JSON Schema 2020-12"
+                ));
+            }
+        }
     }
     if let Some(definitions) = root.remove("definitions") {
         changes.add("`definitions` became `$defs`".to_owned());
@@ -172,6 +189,9 @@ pub(crate) fn clean(schema: &Value) -> (Value, Vec<String>) {
         changes.add(line);
     }
     walk(&mut root, &mut changes);
+    if let (Some(dialect), Value::Object(map)) = (dialect, &mut root) {
+        map.insert("$schema".into(), dialect);
+    }
     (root, changes.lines)
 }
 
@@ -210,6 +230,16 @@ impl Changes {
     }
 }
 
+/// Whether `name` is a plain-name fragment, as 2020-12 defines `$anchor`'s value (a letter or
+/// `_`, then letters, digits, `-`, `_` and `.`): one that isn't would fail the validator.
+fn is_anchor(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// Cleans one schema and everything below it.
 fn walk(schema: &mut Value, changes: &mut Changes) {
     let Value::Object(map) = schema else {
@@ -226,9 +256,14 @@ fn walk(schema: &mut Value, changes: &mut Changes) {
         changes.add("a draft-07 tuple (`items: [..]`) became `prefixItems`".to_owned());
     }
     let unknown: Vec<String> = map
-        .keys()
-        .filter(|k| !KNOWN.contains(&k.as_str()) && !MCP_EXTENSIONS.contains(&k.as_str()))
-        .cloned()
+        .iter()
+        .filter(|(k, v)| {
+            let kept = KNOWN.contains(&k.as_str())
+                || MCP_EXTENSIONS.contains(&k.as_str())
+                || (k.as_str() == "$anchor" && v.as_str().is_some_and(is_anchor));
+            !kept
+        })
+        .map(|(k, _)| k.clone())
         .collect();
     for key in unknown {
         map.remove(&key);
@@ -374,6 +409,29 @@ mod tests {
         assert!(schema.get("dependencies").is_none());
         assert_eq!(changes.len(), 4, "{changes:?}");
         assert!(crate::pipeline::validate::compile(&schema).is_ok());
+    }
+
+    #[test]
+    fn the_2020_12_vocabulary_is_kept() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {"address": {"$anchor": "addressDef", "type": "object"},
+                      "odd": {"$anchor": "not an anchor", "type": "string"}},
+            "properties": {"address": {"$ref": "#/$defs/address"}},
+            "allOf": [{"anyOf": [{"required": ["a"]}, {"required": ["b"]}]}],
+            "if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"required": ["c"]},
+            "additionalProperties": false
+        });
+        let (cleaned, changes) = clean(&schema);
+        let mut expected = schema.clone();
+        expected["$defs"]["odd"]
+            .as_object_mut()
+            .unwrap()
+            .remove("$anchor");
+        assert_eq!(cleaned, expected);
+        assert_eq!(changes, ["`$anchor` dropped"]);
+        assert!(crate::pipeline::validate::compile(&cleaned).is_ok());
     }
 
     #[test]

@@ -41,7 +41,10 @@ pub(crate) fn declarations(tools: ToolList<'_>, _strict: bool) -> Value {
                 }
                 Ok(None) => {}
                 Err(_) => {
-                    declaration.insert("parametersJsonSchema".into(), spec.input_schema().clone());
+                    declaration.insert(
+                        "parametersJsonSchema".into(),
+                        crate::export::for_model(spec.input_schema()),
+                    );
                 }
             }
             response(spec, &mut declaration);

@@ -23,6 +23,7 @@ const SILENT: &[&str] = &[
     "title",
     "$schema",
     "$id",
+    "$anchor",
     "$comment",
     "$defs",
     "definitions",

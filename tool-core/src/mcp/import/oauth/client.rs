@@ -5,7 +5,8 @@
 //! once each per request, so a server that keeps refusing ends the request instead of
 //! sending the user round in circles.
 
-use super::flow::{self, Redirect};
+use super::dpop::{DpopKey, NONCE_HEADER};
+use super::flow::{self, Redirect, Signed};
 use super::McpOAuth;
 use futures_util::stream::BoxStream;
 use hyper::header::{HeaderName, HeaderValue};
@@ -31,12 +32,16 @@ pub(crate) struct SigningIn<C> {
 struct Shared {
     url: String,
     oauth: McpOAuth,
+    /// Asks the MCP server for a DPoP nonce (`learn_nonce`); `None` if it couldn't be built.
+    probe: Option<reqwest::Client>,
     /// Held for a whole sign-in: requests refused at once wait for the one sign-in.
     state: Mutex<State>,
 }
 
 struct State {
     manager: Option<AuthorizationManager>,
+    /// The key the token is bound to, when the sign-in used DPoP.
+    dpop: Option<Arc<DpopKey>>,
     redirect: Redirect,
     /// Counts the tokens obtained: a request refused under an older one just tries again.
     generation: u64,
@@ -52,8 +57,10 @@ impl<C> SigningIn<C> {
             shared: Arc::new(Shared {
                 url: url.to_owned(),
                 oauth,
+                probe: probe_client(),
                 state: Mutex::new(State {
                     manager: None,
+                    dpop: None,
                     redirect: Redirect::new(),
                     generation: 0,
                     refreshed: false,
@@ -62,13 +69,23 @@ impl<C> SigningIn<C> {
         }
     }
 
-    /// The token to send (`None` before signing in) and its generation.
-    async fn token(&self) -> (Option<String>, u64) {
+    /// The token to send (`None` before signing in), the key it is bound to, and its
+    /// generation.
+    async fn token(&self) -> (Option<Token>, u64) {
         let state = self.shared.state.lock().await;
-        let token = match &state.manager {
-            Some(manager) => manager.get_access_token().await.ok(),
-            None => None,
+        let Some(manager) = &state.manager else {
+            return (None, state.generation);
         };
+        let Ok(token) = manager.get_access_token().await else {
+            return (None, state.generation);
+        };
+        // A server that took the proof but gave a bearer token anyway (§5: `token_type` says
+        // which) gets the token as a bearer token.
+        let dpop = match &state.dpop {
+            Some(key) if bound(manager).await => Some(Arc::clone(key)),
+            _ => None,
+        };
+        let token = Some(Token { token, dpop });
         (token, state.generation)
     }
 
@@ -88,10 +105,12 @@ impl<C> SigningIn<C> {
             }
         }
         let shared = &self.shared;
-        let manager = flow::sign_in(&shared.url, challenge, &shared.oauth, &mut state.redirect)
-            .await
-            .map_err(|e| AuthError::AuthorizationFailed(e.to_string()))?;
+        let Signed { manager, dpop } =
+            flow::sign_in(&shared.url, challenge, &shared.oauth, &mut state.redirect)
+                .await
+                .map_err(|e| AuthError::AuthorizationFailed(e.to_string()))?;
         state.manager = Some(manager);
+        state.dpop = dpop;
         state.generation += 1;
         state.refreshed = false;
         Ok(())
@@ -106,13 +125,19 @@ impl<C> SigningIn<C> {
         }
         let shared = &self.shared;
         let State {
-            manager, redirect, ..
+            manager,
+            redirect,
+            dpop,
+            ..
         } = &mut *state;
         match manager {
             Some(manager) => flow::step_up(manager, required, &shared.oauth, redirect).await,
             None => flow::sign_in(&shared.url, challenge, &shared.oauth, redirect)
                 .await
-                .map(|signed_in| *manager = Some(signed_in)),
+                .map(|signed| {
+                    *manager = Some(signed.manager);
+                    *dpop = signed.dpop;
+                }),
         }
         .map_err(|e| AuthError::AuthorizationFailed(e.to_string()))?;
         state.generation += 1;
@@ -122,32 +147,130 @@ impl<C> SigningIn<C> {
 }
 
 impl<C: StreamableHttpClient + Sync> SigningIn<C> {
-    /// Runs `call` with the token (or `fallback`, a static bearer token, before there is
-    /// one), and once more after signing in or stepping up when the server asks.
+    /// Runs `call` (a `method` request to `uri`) with the token (or `fallback`, a static
+    /// bearer token, before there is one), and once more after signing in or stepping up
+    /// when the server asks, or with the new nonce when it asks for one (DPoP, §9).
     async fn signed<T, F, Fut>(
         &self,
+        (method, uri): (&str, &str),
         fallback: Option<String>,
+        headers: &HashMap<HeaderName, HeaderValue>,
         call: F,
     ) -> Result<T, StreamableHttpError<C::Error>>
     where
-        F: Fn(Option<String>) -> Fut,
+        F: Fn(Option<String>, HashMap<HeaderName, HeaderValue>) -> Fut,
         Fut: Future<Output = Result<T, StreamableHttpError<C::Error>>>,
     {
-        let (token, seen) = self.token().await;
-        match call(token.or_else(|| fallback.clone())).await {
-            Err(StreamableHttpError::AuthRequired(refused)) => {
-                self.sign_in(&refused.www_authenticate_header, seen).await?;
+        let attempt = |token: Option<Token>| {
+            let mut headers = headers.clone();
+            let bearer = match token {
+                Some(Token {
+                    token,
+                    dpop: Some(key),
+                }) => {
+                    let nonce = key.resource_nonce.get();
+                    let proof = key.proof(method, uri, Some(&token), nonce.as_deref());
+                    // Without a proof the request goes without the token, and is refused.
+                    if let (Ok(proof), Ok(authorization)) =
+                        (proof, HeaderValue::from_str(&format!("DPoP {token}")))
+                    {
+                        headers.insert(hyper::header::AUTHORIZATION, authorization);
+                        if let Ok(proof) = HeaderValue::from_str(&proof) {
+                            headers.insert(HeaderName::from_static("dpop"), proof);
+                        }
+                    }
+                    None
+                }
+                Some(Token { token, dpop: None }) => Some(token),
+                None => fallback.clone(),
+            };
+            call(bearer, headers)
+        };
+        // Each at most once per request: a server that keeps refusing ends the request.
+        let (mut signed_in, mut stepped_up, mut renewed) = (false, false, false);
+        loop {
+            let (token, seen) = self.token().await;
+            let bound = token
+                .as_ref()
+                .and_then(|t| Some((t.dpop.clone()?, t.token.clone())));
+            match attempt(token).await {
+                Err(StreamableHttpError::AuthRequired(refused))
+                    if !renewed && refused.www_authenticate_header.contains("use_dpop_nonce") =>
+                {
+                    let Some((key, token)) = bound else {
+                        return Err(StreamableHttpError::AuthRequired(refused));
+                    };
+                    self.learn_nonce(uri, &key, &token).await;
+                    renewed = true;
+                }
+                Err(StreamableHttpError::AuthRequired(refused)) if !signed_in => {
+                    self.sign_in(&refused.www_authenticate_header, seen).await?;
+                    signed_in = true;
+                }
+                Err(StreamableHttpError::InsufficientScope(refused)) if !stepped_up => {
+                    let required = refused.required_scope.clone().unwrap_or_default();
+                    self.step_up(&refused.www_authenticate_header, &required, seen)
+                        .await?;
+                    stepped_up = true;
+                }
+                answered => return answered,
             }
-            Err(StreamableHttpError::InsufficientScope(refused)) => {
-                let required = refused.required_scope.clone().unwrap_or_default();
-                self.step_up(&refused.www_authenticate_header, &required, seen)
-                    .await?;
-            }
-            answered => return answered,
         }
-        let (token, _) = self.token().await;
-        call(token.or(fallback)).await
     }
+
+    /// Reads the MCP server's new DPoP nonce: rmcp's client reports a `401`'s challenge but
+    /// not its headers, so a `ping` with the same token and a proof without the nonce asks
+    /// for it again, and its `DPoP-Nonce` header is kept (one more request, only when the
+    /// server asks for a nonce).
+    async fn learn_nonce(&self, uri: &str, key: &DpopKey, token: &str) {
+        let (Some(probe), Ok(proof)) = (
+            &self.shared.probe,
+            key.proof("POST", uri, Some(token), None),
+        ) else {
+            return;
+        };
+        let asked = probe
+            .post(uri)
+            .header(hyper::header::AUTHORIZATION, format!("DPoP {token}"))
+            .header("DPoP", proof)
+            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .header(hyper::header::ACCEPT, "application/json, text/event-stream")
+            .body(r#"{"jsonrpc":"2.0","id":"dpop-nonce","method":"ping"}"#)
+            .send()
+            .await;
+        if let Ok(answer) = asked {
+            key.resource_nonce.keep(answer.headers().get(NONCE_HEADER));
+        }
+    }
+}
+
+/// The client that asks for a nonce: no redirects, a short time limit.
+fn probe_client() -> Option<reqwest::Client> {
+    crate::tls::ensure_provider();
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(std::time::Duration::from_secs(30))
+        .build()
+        .ok()
+}
+
+/// A token, and the key it is bound to when it is a DPoP token.
+struct Token {
+    token: String,
+    dpop: Option<Arc<DpopKey>>,
+}
+
+/// Whether the token `manager` holds is bound to a key (`token_type` `DPoP`, RFC 9449 §5).
+async fn bound(manager: &AuthorizationManager) -> bool {
+    manager
+        .get_credentials()
+        .await
+        .ok()
+        .and_then(|credentials| credentials.1)
+        .is_some_and(|token| {
+            use oauth2::TokenResponse;
+            token.token_type().as_ref().eq_ignore_ascii_case("dpop")
+        })
 }
 
 impl<C: StreamableHttpClient + Sync> StreamableHttpClient for SigningIn<C> {
@@ -203,16 +326,21 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for SigningIn<C> {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        self.signed(auth_header, |token| {
-            self.inner.post_message_with_response_limits(
-                uri.clone(),
-                message.clone(),
-                session_id.clone(),
-                token,
-                custom_headers.clone(),
-                limits,
-            )
-        })
+        self.signed(
+            ("POST", &uri),
+            auth_header,
+            &custom_headers,
+            |token, headers| {
+                self.inner.post_message_with_response_limits(
+                    uri.clone(),
+                    message.clone(),
+                    session_id.clone(),
+                    token,
+                    headers,
+                    limits,
+                )
+            },
+        )
         .await
     }
 
@@ -223,14 +351,15 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for SigningIn<C> {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), StreamableHttpError<Self::Error>> {
-        self.signed(auth_header, |token| {
-            self.inner.delete_session(
-                uri.clone(),
-                session_id.clone(),
-                token,
-                custom_headers.clone(),
-            )
-        })
+        self.signed(
+            ("DELETE", &uri),
+            auth_header,
+            &custom_headers,
+            |token, headers| {
+                self.inner
+                    .delete_session(uri.clone(), session_id.clone(), token, headers)
+            },
+        )
         .await
     }
 
@@ -242,15 +371,20 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for SigningIn<C> {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
-        self.signed(auth_header, |token| {
-            self.inner.get_stream(
-                uri.clone(),
-                session_id.clone(),
-                last_event_id.clone(),
-                token,
-                custom_headers.clone(),
-            )
-        })
+        self.signed(
+            ("GET", &uri),
+            auth_header,
+            &custom_headers,
+            |token, headers| {
+                self.inner.get_stream(
+                    uri.clone(),
+                    session_id.clone(),
+                    last_event_id.clone(),
+                    token,
+                    headers,
+                )
+            },
+        )
         .await
     }
 
@@ -263,16 +397,21 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for SigningIn<C> {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
-        self.signed(auth_header, |token| {
-            self.inner.get_stream_with_max_sse_event_size(
-                uri.clone(),
-                session_id.clone(),
-                last_event_id.clone(),
-                token,
-                custom_headers.clone(),
-                max_sse_event_size,
-            )
-        })
+        self.signed(
+            ("GET", &uri),
+            auth_header,
+            &custom_headers,
+            |token, headers| {
+                self.inner.get_stream_with_max_sse_event_size(
+                    uri.clone(),
+                    session_id.clone(),
+                    last_event_id.clone(),
+                    token,
+                    headers,
+                    max_sse_event_size,
+                )
+            },
+        )
         .await
     }
 }

@@ -1,6 +1,9 @@
 //! The sign-in itself: rmcp's discovery, registration and authorization-code exchange
 //! around the user's part, and the step-up to more scopes.
 
+use super::dpop::{self, DpopKey};
+use super::dpop_http::DpopHttp;
+use super::grants;
 use super::loopback::Listener;
 use super::{AuthorizationPrompt, Machine, McpOAuth};
 use crate::client::BoxError;
@@ -8,6 +11,7 @@ use rmcp::transport::auth::{
     AuthorizationCallback, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
     OAuthState,
 };
+use std::sync::Arc;
 
 /// Where the browser comes back to: the program's own redirect (`authorize_with`), or the
 /// loopback listener's, on one port for the import's life (a step-up must come back to the
@@ -51,6 +55,21 @@ impl User {
     }
 }
 
+/// A sign-in's outcome: the token's manager, and the key the token is bound to (DPoP).
+pub(super) struct Signed {
+    pub(super) manager: AuthorizationManager,
+    pub(super) dpop: Option<Arc<DpopKey>>,
+}
+
+impl From<AuthorizationManager> for Signed {
+    fn from(manager: AuthorizationManager) -> Signed {
+        Signed {
+            manager,
+            dpop: None,
+        }
+    }
+}
+
 /// Signs in to the server at `url`, which answered `challenge` (its `WWW-Authenticate`):
 /// discovery from the resource's metadata, a client (pre-registered, a metadata document,
 /// or registered now), the user's authorization, and the token.
@@ -59,9 +78,55 @@ pub(super) async fn sign_in(
     challenge: &str,
     oauth: &McpOAuth,
     redirect: &mut Redirect,
+) -> Result<Signed, BoxError> {
+    let manager = AuthorizationManager::new(url).await?;
+    let (manager, dpop) = match with_dpop(manager, url, challenge, oauth).await? {
+        Ok(bound) => bound,
+        Err(manager) => (manager, None),
+    };
+    Ok(Signed {
+        manager: without_dpop(manager, url, challenge, oauth, redirect, dpop.is_some()).await?,
+        dpop,
+    })
+}
+
+/// A manager whose token requests carry DPoP proofs, and its key, when `oauth` allows it
+/// and the authorization server binds ES256 keys; else `manager` back.
+async fn with_dpop(
+    manager: AuthorizationManager,
+    url: &str,
+    challenge: &str,
+    oauth: &McpOAuth,
+) -> Result<Result<(AuthorizationManager, Option<Arc<DpopKey>>), AuthorizationManager>, BoxError> {
+    if !oauth.dpop || oauth.machine.is_some() {
+        return Ok(Err(manager));
+    }
+    // Found by rmcp's own client, which confines addresses as ours does.
+    let offered = manager
+        .resolve_metadata_from_challenge(Some(challenge))
+        .await
+        .is_ok_and(|found| dpop::offered(&found.metadata.additional_fields));
+    if !offered {
+        return Ok(Err(manager));
+    }
+    let key = Arc::new(DpopKey::new()?);
+    let http = Arc::new(DpopHttp::new(Arc::clone(&key), url)?);
+    let bound = AuthorizationManager::new_with_oauth_http_client(url, http).await?;
+    Ok(Ok((bound, Some(key))))
+}
+
+/// The sign-in itself, on `manager`; `bound` when its tokens are bound to a key, which no
+/// token folder keeps.
+async fn without_dpop(
+    mut manager: AuthorizationManager,
+    url: &str,
+    challenge: &str,
+    oauth: &McpOAuth,
+    redirect: &mut Redirect,
+    bound: bool,
 ) -> Result<AuthorizationManager, BoxError> {
-    let mut manager = AuthorizationManager::new(url).await?;
-    if let Some(folder) = &oauth.tokens {
+    let folder = oauth.tokens.as_ref().filter(|_| !bound);
+    if let Some(folder) = folder {
         manager.set_credential_store(super::store::FileStore::new(folder, url));
         // A token kept from an earlier run, for this server's authorization server: used
         // (refreshed if it must be) without asking anyone.
@@ -78,7 +143,6 @@ pub(super) async fn sign_in(
         }
     }
     if let Some(machine) = &oauth.machine {
-        let mut state = OAuthState::Unauthorized(manager);
         let (scopes, resource) = (oauth.scopes.clone(), Some(url.to_owned()));
         let config = match machine {
             Machine::Secret { id, secret } => ClientCredentialsConfig::ClientSecret {
@@ -96,7 +160,16 @@ pub(super) async fn sign_in(
                 scopes,
                 resource,
             },
+            Machine::Enterprise { idp, id_token } => {
+                let metadata = discovered(&manager, challenge).await?;
+                return grants::enterprise(manager, metadata, url, oauth, idp, id_token).await;
+            }
+            Machine::Workload { id, jwt } => {
+                let metadata = discovered(&manager, challenge).await?;
+                return grants::workload(manager, metadata, url, oauth, id, jwt).await;
+            }
         };
+        let mut state = OAuthState::Unauthorized(manager);
         // rmcp's signed-assertion exchange holds a key parser that isn't `Sync` across an
         // await, so its future isn't `Send`: it runs on a blocking thread of its own, driven
         // by the runtime's handle.
@@ -139,6 +212,18 @@ pub(super) async fn sign_in(
     Ok(state
         .into_authorization_manager()
         .ok_or("the authorization finished without a token")?)
+}
+
+/// The authorization server's metadata, found from the resource's (the challenge's
+/// `resource_metadata`, or the well-known URLs).
+async fn discovered(
+    manager: &AuthorizationManager,
+    challenge: &str,
+) -> Result<rmcp::transport::auth::AuthorizationMetadata, BoxError> {
+    Ok(manager
+        .resolve_metadata_from_challenge(Some(challenge))
+        .await?
+        .metadata)
 }
 
 /// Asks the user again, for the scopes held and `required` (a `403` `insufficient_scope`),

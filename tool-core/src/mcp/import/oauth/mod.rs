@@ -11,8 +11,12 @@
 //! loopback listener on 127.0.0.1 (`loopback.rs`) with the URL printed on stderr. The token
 //! then rides every request, refreshed before it expires.
 
+mod addresses;
 mod client;
+mod dpop;
+mod dpop_http;
 mod flow;
+mod grants;
 mod loopback;
 mod store;
 
@@ -67,6 +71,8 @@ pub struct McpOAuth {
     pub(crate) machine: Option<Machine>,
     /// Where tokens are kept between runs, if anywhere.
     pub(crate) tokens: Option<std::path::PathBuf>,
+    /// Whether tokens are bound to a key when the authorization server can (DPoP).
+    pub(crate) dpop: bool,
 }
 
 impl std::fmt::Debug for McpOAuth {
@@ -110,6 +116,7 @@ impl McpOAuth {
             wait: McpOAuth::DEFAULT_WAIT,
             machine: None,
             tokens: None,
+            dpop: true,
         }
     }
 
@@ -141,6 +148,39 @@ impl McpOAuth {
                 id: id.into(),
                 pem: pem.into(),
                 algorithm,
+            }),
+            ..McpOAuth::new()
+        }
+    }
+
+    /// Signs in as a user of an enterprise identity provider, without a browser
+    /// (enterprise-managed authorization, SEP-990): the user's ID token from `idp` is
+    /// exchanged there for an identity assertion grant (RFC 8693), which the MCP server's
+    /// authorization server takes for a token (the JWT bearer grant, RFC 7523). The client
+    /// registered with that authorization server is [`client`](Self::client)'s, which this
+    /// needs; it authenticates as the server's metadata says (HTTP Basic, or in the body).
+    /// When the token expires the same ID token is exchanged again: a program whose users
+    /// sign in again at their provider builds a new import with the new ID token.
+    pub fn enterprise_managed(idp: IdentityProvider, id_token: impl Into<String>) -> McpOAuth {
+        McpOAuth {
+            machine: Some(Machine::Enterprise {
+                idp,
+                id_token: id_token.into(),
+            }),
+            ..McpOAuth::new()
+        }
+    }
+
+    /// Signs in as a workload with the JWT its platform issued it (workload identity
+    /// federation, SEP-1933: the JWT bearer grant of RFC 7523, the JWT's audience being the
+    /// MCP server's authorization server) as the public client `id`. A refusal (an expired
+    /// JWT, a wrong audience, a scope not granted) ends the sign-in with the server's error:
+    /// it is not retried, nor another grant tried.
+    pub fn workload_identity(id: impl Into<String>, jwt: impl Into<String>) -> McpOAuth {
+        McpOAuth {
+            machine: Some(Machine::Workload {
+                id: id.into(),
+                jwt: jwt.into(),
             }),
             ..McpOAuth::new()
         }
@@ -212,6 +252,17 @@ impl McpOAuth {
         self
     }
 
+    /// Whether the user's token is bound to a key this import holds (DPoP, RFC 9449), when
+    /// the authorization server's metadata says it binds ES256 keys (on by default). A bound
+    /// token is useless to whoever copies it without the key; every request carries a fresh
+    /// proof signed with it, and the nonce a server asks for. The key lives in memory only,
+    /// so a bound token is not kept in the [`token_folder`](Self::token_folder).
+    #[must_use]
+    pub fn dpop(mut self, on: bool) -> McpOAuth {
+        self.dpop = on;
+        self
+    }
+
     /// How long the user may take to sign in (default [`DEFAULT_WAIT`](Self::DEFAULT_WAIT)).
     #[must_use]
     pub fn wait(mut self, wait: Duration) -> McpOAuth {
@@ -220,12 +271,69 @@ impl McpOAuth {
     }
 }
 
-/// A program's own credentials.
+/// An enterprise identity provider the user signed in to
+/// ([`McpOAuth::enterprise_managed`]): its issuer, token endpoint and this program's client
+/// there (a public client unless [`client_secret`](Self::client_secret) is given).
+#[derive(Clone)]
+pub struct IdentityProvider {
+    pub(crate) issuer: String,
+    pub(crate) token_endpoint: String,
+    pub(crate) client_id: String,
+    pub(crate) client_secret: Option<String>,
+}
+
+impl IdentityProvider {
+    /// The provider whose issuer identifier is `issuer`, exchanging tokens at
+    /// `token_endpoint`, where this program is the client `client_id`.
+    pub fn new(
+        issuer: impl Into<String>,
+        token_endpoint: impl Into<String>,
+        client_id: impl Into<String>,
+    ) -> IdentityProvider {
+        IdentityProvider {
+            issuer: issuer.into(),
+            token_endpoint: token_endpoint.into(),
+            client_id: client_id.into(),
+            client_secret: None,
+        }
+    }
+
+    /// The client's secret at the provider (sent with HTTP Basic), for a confidential
+    /// client.
+    #[must_use]
+    pub fn client_secret(mut self, secret: impl Into<String>) -> IdentityProvider {
+        self.client_secret = Some(secret.into());
+        self
+    }
+}
+
+impl std::fmt::Debug for IdentityProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A client secret is never shown.
+        f.debug_struct("IdentityProvider")
+            .field("issuer", &self.issuer)
+            .field("token_endpoint", &self.token_endpoint)
+            .field("client_id", &self.client_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A program's own credentials, or a user's it was given.
 #[derive(Clone)]
 pub(crate) enum Machine {
     Secret {
         id: String,
         secret: String,
+    },
+    /// An enterprise ID token to exchange, and where.
+    Enterprise {
+        idp: IdentityProvider,
+        id_token: String,
+    },
+    /// A workload's JWT.
+    Workload {
+        id: String,
+        jwt: String,
     },
     #[cfg(feature = "mcp-oauth-jwt")]
     Jwt {
@@ -238,7 +346,8 @@ pub(crate) enum Machine {
 impl Machine {
     fn client_id(&self) -> &str {
         match self {
-            Machine::Secret { id, .. } => id,
+            Machine::Secret { id, .. } | Machine::Workload { id, .. } => id,
+            Machine::Enterprise { idp, .. } => &idp.client_id,
             #[cfg(feature = "mcp-oauth-jwt")]
             Machine::Jwt { id, .. } => id,
         }
@@ -291,7 +400,17 @@ mod tests {
     fn a_secret_never_shows_in_debug() {
         let pre = McpOAuth::new().client("app", Some("s3cret-one".to_owned()));
         let machine = McpOAuth::client_credentials("robot", "s3cret-two");
-        for shown in [format!("{pre:?}"), format!("{machine:?}")] {
+        let idp = IdentityProvider::new("https://idp", "https://idp/token", "app")
+            .client_secret("s3cret-three");
+        let enterprise = McpOAuth::enterprise_managed(idp.clone(), "s3cret-id-token");
+        let workload = McpOAuth::workload_identity("robot", "s3cret-jwt");
+        for shown in [
+            format!("{pre:?}"),
+            format!("{machine:?}"),
+            format!("{idp:?}"),
+            format!("{enterprise:?}"),
+            format!("{workload:?}"),
+        ] {
             assert!(!shown.contains("s3cret"), "{shown}");
         }
         assert!(format!("{machine:?}").contains("robot"));
