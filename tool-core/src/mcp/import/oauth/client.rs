@@ -171,9 +171,11 @@ impl<C: StreamableHttpClient + Sync> SigningIn<C> {
                     let nonce = key.resource_nonce.get();
                     let proof = key.proof(method, uri, Some(&token), nonce.as_deref());
                     // Without a proof the request goes without the token, and is refused.
-                    if let (Ok(proof), Ok(authorization)) =
+                    if let (Ok(proof), Ok(mut authorization)) =
                         (proof, HeaderValue::from_str(&format!("DPoP {token}")))
                     {
+                        // Never shown by a `Debug` of the request, as reqwest's bearer isn't.
+                        authorization.set_sensitive(true);
                         headers.insert(hyper::header::AUTHORIZATION, authorization);
                         if let Ok(proof) = HeaderValue::from_str(&proof) {
                             headers.insert(HeaderName::from_static("dpop"), proof);
@@ -194,10 +196,11 @@ impl<C: StreamableHttpClient + Sync> SigningIn<C> {
                 .as_ref()
                 .and_then(|t| Some((t.dpop.clone()?, t.token.clone())));
             match attempt(token).await {
+                // A nonce asked for is not a sign-in: learnt once, then the refusal stands.
                 Err(StreamableHttpError::AuthRequired(refused))
-                    if !renewed && refused.www_authenticate_header.contains("use_dpop_nonce") =>
+                    if refused.www_authenticate_header.contains("use_dpop_nonce") =>
                 {
-                    let Some((key, token)) = bound else {
+                    let (Some((key, token)), false) = (bound, renewed) else {
                         return Err(StreamableHttpError::AuthRequired(refused));
                     };
                     self.learn_nonce(uri, &key, &token).await;

@@ -61,15 +61,6 @@ pub(super) struct Signed {
     pub(super) dpop: Option<Arc<DpopKey>>,
 }
 
-impl From<AuthorizationManager> for Signed {
-    fn from(manager: AuthorizationManager) -> Signed {
-        Signed {
-            manager,
-            dpop: None,
-        }
-    }
-}
-
 /// Signs in to the server at `url`, which answered `challenge` (its `WWW-Authenticate`):
 /// discovery from the resource's metadata, a client (pre-registered, a metadata document,
 /// or registered now), the user's authorization, and the token.
@@ -80,26 +71,24 @@ pub(super) async fn sign_in(
     redirect: &mut Redirect,
 ) -> Result<Signed, BoxError> {
     let manager = AuthorizationManager::new(url).await?;
-    let (manager, dpop) = match with_dpop(manager, url, challenge, oauth).await? {
-        Ok(bound) => bound,
-        Err(manager) => (manager, None),
-    };
+    let (manager, dpop) = with_dpop(manager, url, challenge, oauth).await?;
     Ok(Signed {
-        manager: without_dpop(manager, url, challenge, oauth, redirect, dpop.is_some()).await?,
+        manager: authorize(manager, url, challenge, oauth, redirect, dpop.is_some()).await?,
         dpop,
     })
 }
 
 /// A manager whose token requests carry DPoP proofs, and its key, when `oauth` allows it
-/// and the authorization server binds ES256 keys; else `manager` back.
+/// and the authorization server binds ES256 keys; else `manager` back, without a key.
 async fn with_dpop(
     manager: AuthorizationManager,
     url: &str,
     challenge: &str,
     oauth: &McpOAuth,
-) -> Result<Result<(AuthorizationManager, Option<Arc<DpopKey>>), AuthorizationManager>, BoxError> {
+) -> Result<(AuthorizationManager, Option<Arc<DpopKey>>), BoxError> {
+    // The machine grants bind nothing: theirs are the servers' own tokens.
     if !oauth.dpop || oauth.machine.is_some() {
-        return Ok(Err(manager));
+        return Ok((manager, None));
     }
     // Found by rmcp's own client, which confines addresses as ours does.
     let offered = manager
@@ -107,17 +96,17 @@ async fn with_dpop(
         .await
         .is_ok_and(|found| dpop::offered(&found.metadata.additional_fields));
     if !offered {
-        return Ok(Err(manager));
+        return Ok((manager, None));
     }
     let key = Arc::new(DpopKey::new()?);
     let http = Arc::new(DpopHttp::new(Arc::clone(&key), url)?);
     let bound = AuthorizationManager::new_with_oauth_http_client(url, http).await?;
-    Ok(Ok((bound, Some(key))))
+    Ok((bound, Some(key)))
 }
 
-/// The sign-in itself, on `manager`; `bound` when its tokens are bound to a key, which no
-/// token folder keeps.
-async fn without_dpop(
+/// The sign-in itself, on `manager`: a kept token, a machine's grant, or the user's
+/// authorization; `bound` when its tokens are bound to a key, which no token folder keeps.
+async fn authorize(
     mut manager: AuthorizationManager,
     url: &str,
     challenge: &str,
