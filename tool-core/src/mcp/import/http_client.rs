@@ -11,6 +11,7 @@
 //!   request at once with an error that says it was too large and what the limit is. rmcp
 //!   ends the request with "Transport closed", which reads as a server that went away.
 
+use super::param_headers::ParamHeaders;
 use futures_util::stream::{BoxStream, StreamExt};
 use hyper::header::{HeaderName, HeaderValue};
 use rmcp::model::{
@@ -27,17 +28,19 @@ use std::sync::Arc;
 /// How many redirects within one origin are followed (reqwest's own default).
 const MAX_REDIRECTS: usize = 10;
 
-/// rmcp's reqwest client, refusing cross-origin redirects and naming oversized answers.
+/// rmcp's reqwest client, refusing cross-origin redirects, naming oversized answers, and
+/// adding the `Mcp-Param-*` headers rmcp may leave out (`param_headers.rs`).
 #[derive(Clone, Debug)]
 pub(crate) struct ImportClient {
     http: reqwest::Client,
+    params: ParamHeaders,
 }
 
 impl ImportClient {
     /// A client that follows redirects within the origin of the request only, as rmcp's
     /// default client does (307 and 308, which keep the method and body, at most 10 hops, no
     /// idle connections kept: see the module's comment on pooling), and says why it stops.
-    pub(crate) fn new() -> Result<ImportClient, reqwest::Error> {
+    pub(crate) fn new(params: ParamHeaders) -> Result<ImportClient, reqwest::Error> {
         let policy = reqwest::redirect::Policy::custom(|attempt| {
             let keeps_body = matches!(
                 attempt.status(),
@@ -66,7 +69,7 @@ impl ImportClient {
             .pool_max_idle_per_host(0)
             .redirect(policy)
             .build()?;
-        Ok(ImportClient { http })
+        Ok(ImportClient { http, params })
     }
 }
 
@@ -216,10 +219,11 @@ impl StreamableHttpClient for ImportClient {
         message: ClientJsonRpcMessage,
         session_id: Option<Arc<str>>,
         auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
+        mut custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let id = request_id(&message);
+        self.params.complete(&message, &mut custom_headers);
         let posted = self
             .http
             .post_message_with_response_limits(

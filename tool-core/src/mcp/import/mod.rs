@@ -10,6 +10,7 @@ mod http_client;
 mod local_names;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
+mod param_headers;
 mod protocol;
 mod remote;
 mod resources;
@@ -287,6 +288,8 @@ impl McpImport {
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let mut reader = None;
         let handler = Handler::new(Asks::new(self.answerers.clone()));
+        // The listed tools' `x-mcp-header` annotations, for the HTTP client.
+        let params = self::param_headers::ParamHeaders::default();
         let connecting = async {
             let client = match &self.source {
                 Source::Stdio { command, args } => {
@@ -323,7 +326,7 @@ impl McpImport {
                     }
                     // Not rmcp's default client: this one refuses redirects to another origin
                     // and names an answer too large to read (`import_http`).
-                    let http = self::http_client::ImportClient::new().map_err(|e| {
+                    let http = self::http_client::ImportClient::new(params.clone()).map_err(|e| {
                         McpError::Protocol {
                             server: server.clone(),
                             reason: format!("could not build the HTTP client: {e}"),
@@ -374,6 +377,7 @@ impl McpImport {
                     reason: format!("tools/list failed: {e}"),
                     source: Some(Box::new(e)),
                 })?;
+            params.learn(&tools);
             let listed =
                 self::resources::list(client.peer())
                     .await
