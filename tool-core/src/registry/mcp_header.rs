@@ -137,13 +137,46 @@ fn at(pointer: &str) -> &str {
 
 /// Every annotation of `schema` that MCP clients refuse (none for a schema without any).
 pub(crate) fn check(schema: &Value) -> Vec<McpHeaderError> {
-    let mut found = Vec::new();
-    let Some(root) = schema.as_object() else {
-        return found;
-    };
+    schema
+        .as_object()
+        .map(|root| walk(root).1)
+        .unwrap_or_default()
+}
+
+/// The annotations of `schema` when MCP clients take them all: each the header's name (in
+/// lower case) and the property names leading from the root to its argument; the problems
+/// otherwise.
+pub(crate) fn bindings(
+    schema: &Map<String, Value>,
+) -> Result<Vec<(String, Vec<String>)>, Vec<McpHeaderError>> {
+    let (taken, found) = walk(schema);
+    if !found.is_empty() {
+        return Err(found);
+    }
+    Ok(taken
+        .into_iter()
+        .map(|(name, pointer)| {
+            // `/properties/a/properties/b`: every second segment is a property's name.
+            let path = pointer
+                .split('/')
+                .skip(2)
+                .step_by(2)
+                .map(|segment| segment.replace("~1", "/").replace("~0", "~"))
+                .collect();
+            (name, path)
+        })
+        .collect())
+}
+
+/// The good annotations (lower-case name, pointer) and the problems of the schema `root`.
+fn walk(root: &Map<String, Value>) -> (Vec<(String, String)>, Vec<McpHeaderError>) {
+    let (mut taken, mut found) = (Vec::new(), Vec::new());
     // Most schemas have no annotation at all: one scan of the text-free tree says so.
-    if !mentions(schema) {
-        return found;
+    if !root
+        .iter()
+        .any(|(key, child)| key == KEYWORD || mentions(child))
+    {
+        return (taken, found);
     }
     if root.contains_key(KEYWORD) {
         found.push(McpHeaderError {
@@ -153,9 +186,8 @@ pub(crate) fn check(schema: &Value) -> Vec<McpHeaderError> {
     }
     let mut pointer = String::new();
     off_path(root, &mut pointer, None, &mut found);
-    let mut taken: Vec<(String, String)> = Vec::new();
     on_path(root, &mut pointer, &mut taken, &mut found);
-    found
+    (taken, found)
 }
 
 /// Whether the keyword appears as a key anywhere in `value`.

@@ -22,7 +22,7 @@ pub use call_all::CallAll;
 // What `#[tool]` generates and the builder registers.
 pub use crate::def::{SourceLocation, TaskSupport, ToolDef, ToolFlags};
 #[cfg(feature = "mcp")]
-pub(crate) use mcp_header::check as mcp_header_problems;
+pub(crate) use mcp_header::bindings as mcp_header_bindings;
 pub(crate) use mcp_header::KEYWORD as MCP_HEADER;
 pub use mcp_header::{McpHeaderError, McpHeaderProblem};
 pub use schema_depth::MAX_SCHEMA_DEPTH;

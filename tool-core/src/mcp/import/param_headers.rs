@@ -25,8 +25,8 @@ const PREFIX: &str = "mcp-param-";
 /// What marks a Base64-wrapped value.
 const WRAPPED: (&str, &str) = ("=?base64?", "?=");
 
-/// Each listed tool's annotations: the property path, and the header's name.
-type Annotations = HashMap<String, Vec<(Vec<String>, String)>>;
+/// Each listed tool's annotations: the header's name, and the property path to its argument.
+type Annotations = HashMap<String, Vec<(String, Vec<String>)>>;
 
 /// The listed tools' `x-mcp-header` annotations, shared by the import and its HTTP client.
 #[derive(Clone, Debug, Default)]
@@ -36,18 +36,13 @@ impl ParamHeaders {
     /// Keeps the annotations of `tools` whose annotations MCP clients take (a tool with a
     /// refused one is left out of the registry, and gets no header).
     pub(crate) fn learn(&self, tools: &[Tool]) {
-        let mut learnt = Annotations::new();
-        for tool in tools {
-            let schema = Value::Object((*tool.input_schema).clone());
-            if !crate::registry::mcp_header_problems(&schema).is_empty() {
-                continue;
-            }
-            let mut found = Vec::new();
-            collect(&schema, &mut Vec::new(), &mut found);
-            if !found.is_empty() {
-                learnt.insert(tool.name.to_string(), found);
-            }
-        }
+        let learnt: Annotations = tools
+            .iter()
+            .filter_map(|tool| {
+                let found = crate::registry::mcp_header_bindings(&tool.input_schema).ok()?;
+                (!found.is_empty()).then(|| (tool.name.to_string(), found))
+            })
+            .collect();
         if let Ok(mut annotations) = self.0.write() {
             *annotations = learnt;
         }
@@ -80,12 +75,12 @@ impl ParamHeaders {
         ) else {
             return;
         };
-        for (path, header) in wanted {
+        for (header, path) in wanted {
             let Some(text) = at(arguments, path).and_then(primitive) else {
                 continue;
             };
             if let (Ok(name), Ok(value)) = (
-                HeaderName::from_bytes(format!("{PREFIX}{header}").to_ascii_lowercase().as_bytes()),
+                HeaderName::from_bytes(format!("{PREFIX}{header}").as_bytes()),
                 HeaderValue::from_str(&encode(&text)),
             ) {
                 headers.insert(name, value);
@@ -99,25 +94,6 @@ fn at<'a>(arguments: &'a serde_json::Map<String, Value>, path: &[String]) -> Opt
     let (first, rest) = path.split_first()?;
     rest.iter()
         .try_fold(arguments.get(first)?, |value, key| value.get(key))
-}
-
-/// Every annotation along `properties` chains from the root, nested ones included.
-fn collect(schema: &Value, path: &mut Vec<String>, found: &mut Vec<(Vec<String>, String)>) {
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    for (name, property) in properties {
-        path.push(name.clone());
-        if let Some(header) = property
-            .get(crate::registry::MCP_HEADER)
-            .and_then(Value::as_str)
-            .filter(|h| !h.is_empty())
-        {
-            found.push((path.clone(), header.to_owned()));
-        }
-        collect(property, path, found);
-        path.pop();
-    }
 }
 
 /// A string, number or boolean as the header carries it; nothing for another value.

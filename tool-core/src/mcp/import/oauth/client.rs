@@ -32,8 +32,6 @@ pub(crate) struct SigningIn<C> {
 struct Shared {
     url: String,
     oauth: McpOAuth,
-    /// Asks the MCP server for a DPoP nonce (`learn_nonce`); `None` if it couldn't be built.
-    probe: Option<reqwest::Client>,
     /// Held for a whole sign-in: requests refused at once wait for the one sign-in.
     state: Mutex<State>,
 }
@@ -57,7 +55,6 @@ impl<C> SigningIn<C> {
             shared: Arc::new(Shared {
                 url: url.to_owned(),
                 oauth,
-                probe: probe_client(),
                 state: Mutex::new(State {
                     manager: None,
                     dpop: None,
@@ -169,18 +166,8 @@ impl<C: StreamableHttpClient + Sync> SigningIn<C> {
                     dpop: Some(key),
                 }) => {
                     let nonce = key.resource_nonce.get();
-                    let proof = key.proof(method, uri, Some(&token), nonce.as_deref());
                     // Without a proof the request goes without the token, and is refused.
-                    if let (Ok(proof), Ok(mut authorization)) =
-                        (proof, HeaderValue::from_str(&format!("DPoP {token}")))
-                    {
-                        // Never shown by a `Debug` of the request, as reqwest's bearer isn't.
-                        authorization.set_sensitive(true);
-                        headers.insert(hyper::header::AUTHORIZATION, authorization);
-                        if let Ok(proof) = HeaderValue::from_str(&proof) {
-                            headers.insert(HeaderName::from_static("dpop"), proof);
-                        }
-                    }
+                    headers.extend(dpop_headers(&key, method, uri, &token, nonce.as_deref()));
                     None
                 }
                 Some(Token { token, dpop: None }) => Some(token),
@@ -226,16 +213,22 @@ impl<C: StreamableHttpClient + Sync> SigningIn<C> {
     /// for it again, and its `DPoP-Nonce` header is kept (one more request, only when the
     /// server asks for a nonce).
     async fn learn_nonce(&self, uri: &str, key: &DpopKey, token: &str) {
-        let (Some(probe), Ok(proof)) = (
-            &self.shared.probe,
-            key.proof("POST", uri, Some(token), None),
-        ) else {
+        // Built here, on the rare path that needs it, not for every import.
+        crate::tls::ensure_provider();
+        let Ok(probe) = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(super::bounds::TIMEOUT)
+            .build()
+        else {
             return;
         };
         let asked = probe
             .post(uri)
-            .header(hyper::header::AUTHORIZATION, format!("DPoP {token}"))
-            .header("DPoP", proof)
+            .headers(
+                dpop_headers(key, "POST", uri, token, None)
+                    .into_iter()
+                    .collect(),
+            )
             .header(hyper::header::CONTENT_TYPE, "application/json")
             .header(hyper::header::ACCEPT, "application/json, text/event-stream")
             .body(r#"{"jsonrpc":"2.0","id":"dpop-nonce","method":"ping"}"#)
@@ -247,14 +240,29 @@ impl<C: StreamableHttpClient + Sync> SigningIn<C> {
     }
 }
 
-/// The client that asks for a nonce: no redirects, a short time limit.
-fn probe_client() -> Option<reqwest::Client> {
-    crate::tls::ensure_provider();
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(std::time::Duration::from_secs(30))
-        .build()
+/// `Authorization: DPoP <token>` and a proof of `key` for a `method` request to `uri`
+/// (none when the proof can't be made or the token isn't a header value).
+fn dpop_headers(
+    key: &DpopKey,
+    method: &str,
+    uri: &str,
+    token: &str,
+    nonce: Option<&str>,
+) -> Vec<(HeaderName, HeaderValue)> {
+    let proof = key
+        .proof(method, uri, Some(token), nonce)
         .ok()
+        .and_then(|proof| HeaderValue::from_str(&proof).ok());
+    let authorization = HeaderValue::from_str(&format!("DPoP {token}")).ok();
+    let (Some(proof), Some(mut authorization)) = (proof, authorization) else {
+        return Vec::new();
+    };
+    // Never shown by a `Debug` of the request, as reqwest's bearer isn't.
+    authorization.set_sensitive(true);
+    vec![
+        (hyper::header::AUTHORIZATION, authorization),
+        (HeaderName::from_static("dpop"), proof),
+    ]
 }
 
 /// A token, and the key it is bound to when it is a DPoP token.

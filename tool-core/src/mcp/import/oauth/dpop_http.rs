@@ -5,21 +5,18 @@
 //! more with the nonce the authorization server asks for (RFC 9449 §8).
 
 use super::addresses::Confined;
+use super::bounds;
 use super::dpop::{DpopKey, NONCE_HEADER};
-use oauth2::http::{Method, Response};
+use oauth2::http::Method;
 use oauth2::HttpResponse;
 use rmcp::transport::auth::{
     OAuthHttpClient, OAuthHttpClientError, OAuthHttpClientFuture, OAuthHttpRedirectPolicy,
     OAuthHttpRequest,
 };
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The most of an answer read: metadata, a registration and a token are far smaller.
 const MAX_ANSWER: usize = 1024 * 1024;
-
-/// How long a request may take when rmcp names no limit.
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most redirects followed, each within the first request's origin.
 const MAX_REDIRECTS: usize = 10;
@@ -67,7 +64,7 @@ impl DpopHttp {
             OAuthHttpRedirectPolicy::Stop => &self.stop,
             _ => &self.follow,
         };
-        let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
+        let timeout = request.timeout.unwrap_or(bounds::TIMEOUT);
         let (parts, body) = request.request.into_parts();
         let url = parts.uri.to_string();
         self.confined.check_literal(&url)?;
@@ -86,7 +83,7 @@ impl DpopHttp {
                 let proof = self.key.proof("POST", &url, None, nonce.as_deref())?;
                 builder = builder.header("DPoP", proof);
             }
-            let answer = read(builder.send().await?).await?;
+            let answer = bounds::read(builder.send().await?, MAX_ANSWER).await?;
             let renewed = self
                 .key
                 .server_nonce
@@ -112,20 +109,4 @@ fn asks_for_nonce(answer: &HttpResponse) -> bool {
     answer.status() == 400
         && serde_json::from_slice::<serde_json::Value>(answer.body())
             .is_ok_and(|body| body["error"] == "use_dpop_nonce")
-}
-
-/// The answer whole, as rmcp reads it, refused past [`MAX_ANSWER`] bytes.
-async fn read(mut answer: reqwest::Response) -> Result<HttpResponse, OAuthHttpClientError> {
-    let mut response = Response::builder().status(answer.status());
-    if let Some(headers) = response.headers_mut() {
-        headers.extend(answer.headers().clone());
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = answer.chunk().await? {
-        if body.len() + chunk.len() > MAX_ANSWER {
-            return Err(format!("an OAuth answer is over {MAX_ANSWER} bytes").into());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(response.body(body)?)
 }

@@ -8,8 +8,8 @@ use super::loopback::Listener;
 use super::{AuthorizationPrompt, Machine, McpOAuth};
 use crate::client::BoxError;
 use rmcp::transport::auth::{
-    AuthorizationCallback, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
-    OAuthState,
+    AuthorizationCallback, AuthorizationManager, AuthorizationMetadata, AuthorizationRequest,
+    ClientCredentialsConfig, OAuthState,
 };
 use std::sync::Arc;
 
@@ -71,17 +71,44 @@ pub(super) async fn sign_in(
     redirect: &mut Redirect,
 ) -> Result<Signed, BoxError> {
     let manager = AuthorizationManager::new(url).await?;
-    let (manager, dpop) = with_dpop(manager, url, challenge, oauth).await?;
+    let mut found = Found(None);
+    let (manager, dpop) = with_dpop(manager, &mut found, url, challenge, oauth).await?;
+    let bound = dpop.is_some();
     Ok(Signed {
-        manager: authorize(manager, url, challenge, oauth, redirect, dpop.is_some()).await?,
+        manager: authorize(manager, found, url, challenge, oauth, redirect, bound).await?,
         dpop,
     })
+}
+
+/// The authorization server's metadata, found once in a sign-in and used by each step that
+/// needs it (the choice of DPoP, a kept token, the machine grants).
+struct Found(Option<AuthorizationMetadata>);
+
+impl Found {
+    /// The metadata, found now from the resource's (the challenge's `resource_metadata`, or
+    /// the well-known URLs) unless it was already.
+    async fn get(
+        &mut self,
+        manager: &AuthorizationManager,
+        challenge: &str,
+    ) -> Result<AuthorizationMetadata, BoxError> {
+        if let Some(metadata) = &self.0 {
+            return Ok(metadata.clone());
+        }
+        let metadata = manager
+            .resolve_metadata_from_challenge(Some(challenge))
+            .await?
+            .metadata;
+        self.0 = Some(metadata.clone());
+        Ok(metadata)
+    }
 }
 
 /// A manager whose token requests carry DPoP proofs, and its key, when `oauth` allows it
 /// and the authorization server binds ES256 keys; else `manager` back, without a key.
 async fn with_dpop(
     manager: AuthorizationManager,
+    found: &mut Found,
     url: &str,
     challenge: &str,
     oauth: &McpOAuth,
@@ -91,10 +118,10 @@ async fn with_dpop(
         return Ok((manager, None));
     }
     // Found by rmcp's own client, which confines addresses as ours does.
-    let offered = manager
-        .resolve_metadata_from_challenge(Some(challenge))
+    let offered = found
+        .get(&manager, challenge)
         .await
-        .is_ok_and(|found| dpop::offered(&found.metadata.additional_fields));
+        .is_ok_and(|metadata| dpop::offered(&metadata.additional_fields));
     if !offered {
         return Ok((manager, None));
     }
@@ -108,6 +135,7 @@ async fn with_dpop(
 /// authorization; `bound` when its tokens are bound to a key, which no token folder keeps.
 async fn authorize(
     mut manager: AuthorizationManager,
+    mut found: Found,
     url: &str,
     challenge: &str,
     oauth: &McpOAuth,
@@ -119,11 +147,8 @@ async fn authorize(
         manager.set_credential_store(super::store::FileStore::new(folder, url));
         // A token kept from an earlier run, for this server's authorization server: used
         // (refreshed if it must be) without asking anyone.
-        if let Ok(found) = manager
-            .resolve_metadata_from_challenge(Some(challenge))
-            .await
-        {
-            manager.set_metadata(found.metadata);
+        if let Ok(metadata) = found.get(&manager, challenge).await {
+            manager.set_metadata(metadata);
             if manager.initialize_from_store().await.unwrap_or(false)
                 && manager.get_access_token().await.is_ok()
             {
@@ -150,11 +175,11 @@ async fn authorize(
                 resource,
             },
             Machine::Enterprise { idp, id_token } => {
-                let metadata = discovered(&manager, challenge).await?;
+                let metadata = found.get(&manager, challenge).await?;
                 return grants::enterprise(manager, metadata, url, oauth, idp, id_token).await;
             }
             Machine::Workload { id, jwt } => {
-                let metadata = discovered(&manager, challenge).await?;
+                let metadata = found.get(&manager, challenge).await?;
                 return grants::workload(manager, metadata, url, oauth, id, jwt).await;
             }
         };
@@ -201,18 +226,6 @@ async fn authorize(
     Ok(state
         .into_authorization_manager()
         .ok_or("the authorization finished without a token")?)
-}
-
-/// The authorization server's metadata, found from the resource's (the challenge's
-/// `resource_metadata`, or the well-known URLs).
-async fn discovered(
-    manager: &AuthorizationManager,
-    challenge: &str,
-) -> Result<rmcp::transport::auth::AuthorizationMetadata, BoxError> {
-    Ok(manager
-        .resolve_metadata_from_challenge(Some(challenge))
-        .await?
-        .metadata)
 }
 
 /// Asks the user again, for the scopes held and `required` (a `403` `insufficient_scope`),

@@ -12,6 +12,7 @@
 //! import's client, and when it expires, the same grant runs again (neither gives a
 //! refresh token).
 
+use super::bounds;
 use super::{IdentityProvider, McpOAuth};
 use crate::client::BoxError;
 use oauth2::ClientSecret;
@@ -23,13 +24,10 @@ use rmcp::transport::auth::{
     InMemoryCredentialStore, StoredCredentials,
 };
 use serde_json::{json, Value};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The JWT bearer grant's `grant_type` (RFC 7523 §2.1).
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-
-/// How long a token request may take.
-const TOKEN_REQUEST: Duration = Duration::from_secs(30);
 
 /// The most of a token response read: a token and its few fields are far smaller.
 const MAX_RESPONSE: usize = 64 * 1024;
@@ -132,9 +130,9 @@ pub(super) async fn workload(
     crate::tls::ensure_provider();
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
-        .timeout(TOKEN_REQUEST)
+        .timeout(bounds::TIMEOUT)
         .build()?;
-    let mut answer = http
+    let sent = http
         .post(&metadata.token_endpoint)
         .header(reqwest::header::ACCEPT, "application/json")
         .header(
@@ -150,18 +148,9 @@ pub(super) async fn workload(
                 metadata.token_endpoint
             )
         })?;
-    let status = answer.status();
-    let mut body = Vec::new();
-    while let Some(chunk) = answer.chunk().await? {
-        if body.len() + chunk.len() > MAX_RESPONSE {
-            return Err(format!(
-                "the token endpoint's answer is over {MAX_RESPONSE} bytes: not a token response"
-            )
-            .into());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    let response: Value = serde_json::from_slice(&body).map_err(|e| {
+    let answer = bounds::read(sent, MAX_RESPONSE).await?;
+    let (status, body) = (answer.status(), answer.body());
+    let response: Value = serde_json::from_slice(body).map_err(|e| {
         format!("the token endpoint answered {status} with what isn't a token response: {e}")
     })?;
     if !status.is_success() || response.get("access_token").is_none() {
@@ -172,7 +161,7 @@ pub(super) async fn workload(
 }
 
 /// What the authorization server said when it refused a grant (RFC 6749 §5.2).
-fn refusal(status: reqwest::StatusCode, response: &Value) -> String {
+fn refusal(status: oauth2::http::StatusCode, response: &Value) -> String {
     let text = |key: &str| response.get(key).and_then(Value::as_str);
     match (text("error"), text("error_description")) {
         (Some(error), Some(description)) => {

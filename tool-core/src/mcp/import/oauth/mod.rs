@@ -12,6 +12,7 @@
 //! then rides every request, refreshed before it expires.
 
 mod addresses;
+mod bounds;
 mod client;
 mod dpop;
 mod dpop_http;
@@ -120,17 +121,22 @@ impl McpOAuth {
         }
     }
 
+    /// Signs in with `machine`'s credentials, all else the default.
+    fn as_machine(machine: Machine) -> McpOAuth {
+        McpOAuth {
+            machine: Some(machine),
+            ..McpOAuth::new()
+        }
+    }
+
     /// Signs in as a program, not a user (OAuth's client credentials grant): the client's
     /// own ID and secret, given to the token endpoint as the authorization server's metadata
     /// says (HTTP Basic, or in the body). No browser, no redirect.
     pub fn client_credentials(id: impl Into<String>, secret: impl Into<String>) -> McpOAuth {
-        McpOAuth {
-            machine: Some(Machine::Secret {
-                id: id.into(),
-                secret: secret.into(),
-            }),
-            ..McpOAuth::new()
-        }
+        McpOAuth::as_machine(Machine::Secret {
+            id: id.into(),
+            secret: secret.into(),
+        })
     }
 
     /// Signs in as a program with a signed assertion instead of a secret (the client
@@ -143,14 +149,11 @@ impl McpOAuth {
         pem: impl Into<Vec<u8>>,
         algorithm: JwtAlgorithm,
     ) -> McpOAuth {
-        McpOAuth {
-            machine: Some(Machine::Jwt {
-                id: id.into(),
-                pem: pem.into(),
-                algorithm,
-            }),
-            ..McpOAuth::new()
-        }
+        McpOAuth::as_machine(Machine::Jwt {
+            id: id.into(),
+            pem: pem.into(),
+            algorithm,
+        })
     }
 
     /// Signs in as a user of an enterprise identity provider, without a browser
@@ -162,13 +165,10 @@ impl McpOAuth {
     /// When the token expires the same ID token is exchanged again: a program whose users
     /// sign in again at their provider builds a new import with the new ID token.
     pub fn enterprise_managed(idp: IdentityProvider, id_token: impl Into<String>) -> McpOAuth {
-        McpOAuth {
-            machine: Some(Machine::Enterprise {
-                idp,
-                id_token: id_token.into(),
-            }),
-            ..McpOAuth::new()
-        }
+        McpOAuth::as_machine(Machine::Enterprise {
+            idp,
+            id_token: id_token.into(),
+        })
     }
 
     /// Signs in as a workload with the JWT its platform issued it (workload identity
@@ -177,13 +177,10 @@ impl McpOAuth {
     /// JWT, a wrong audience, a scope not granted) ends the sign-in with the server's error:
     /// it is not retried, nor another grant tried.
     pub fn workload_identity(id: impl Into<String>, jwt: impl Into<String>) -> McpOAuth {
-        McpOAuth {
-            machine: Some(Machine::Workload {
-                id: id.into(),
-                jwt: jwt.into(),
-            }),
-            ..McpOAuth::new()
-        }
+        McpOAuth::as_machine(Machine::Workload {
+            id: id.into(),
+            jwt: jwt.into(),
+        })
     }
 
     /// The client's name in a dynamic registration (what the user sees on the consent page).
